@@ -1,0 +1,96 @@
+# tracetools: trace-format converters around a rocpd SQLite hub.
+# `make demo` and `make check` install missing Debian packages first.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SANITIZE ?= 0
+
+CC ?= cc
+PKGS := sqlite3 zlib yajl libprotobuf-c otf2
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SANITIZE),1)
+BUILD := build-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT := -O1 -g
+else
+BUILD := build
+SAN_FLAGS :=
+OPT := -O2 -g
+endif
+
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) $(SAN_FLAGS) \
+             -Icommon -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
+LDFLAGS_ALL = $(SAN_FLAGS) $(LDFLAGS)
+LIBS_ALL = $(PKG_LIBS) -lm
+
+# Every converters/<tool>.c is a tool; converters/<tool>_*.c are its parts.
+TOOL_MAINS := $(filter-out $(wildcard converters/*_*.c),$(wildcard converters/*.c))
+TOOLS := $(patsubst converters/%.c,%,$(TOOL_MAINS))
+BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
+
+COMMON_SRCS := $(wildcard common/*.c)
+PROTOS := $(wildcard proto/*.proto)
+GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c \
+            $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
+COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
+               $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
+UNIT_SRCS := $(wildcard tests/unit_*.c)
+UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+
+.PHONY: all deps check demo bench install clean tools
+all: $(BINS) $(UNIT_BINS)
+tools: $(BINS)
+
+deps:
+	@sh scripts/install-deps.sh
+
+$(BUILD)/gen/hub_schema_sql.c: schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql scripts/embed-sql.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-sql.sh schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
+	@mkdir -p $(BUILD)/gen
+	protoc-c --proto_path=proto --c_out=$(BUILD)/gen $<
+
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Wno-unused-parameter -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libcommon.a: $(COMMON_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+.SECONDEXPANSION:
+$(BUILD)/bin/%: $(BUILD)/obj/converters/%.o $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard converters/$$*_*.c)) $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
+
+check: deps
+	$(MAKE) all
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
+
+demo: deps
+	$(MAKE) tools
+	BUILD=$(BUILD) bash scripts/demo.sh
+
+bench: deps
+	$(MAKE) tools
+	BUILD=$(BUILD) bash bench/run.sh
+
+install: $(BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf build build-san out

@@ -1,0 +1,115 @@
+#include "atomic_output.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+struct tt_output {
+  char *final_path;
+  char *tmp_path;
+  FILE *fp;
+  int is_stdout;
+  tt_output *next;
+};
+
+/* Pending outputs, so a fatal error or a signal can remove them. */
+static tt_output *pending;
+static int handlers_installed;
+
+static void on_signal(int sig) {
+  /* unlink is async-signal-safe; the list is only appended to between
+   * signals, so walking it here is safe enough for cleanup. */
+  for (tt_output *o = pending; o; o = o->next)
+    if (!o->is_stdout) unlink(o->tmp_path);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_handlers(void) {
+  if (handlers_installed) return;
+  handlers_installed = 1;
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
+}
+
+tt_output *tt_output_begin(const char *final_path) {
+  tt_output *o = tt_calloc(1, sizeof *o);
+  o->final_path = tt_strdup(final_path);
+  if (strcmp(final_path, "-") == 0) {
+    o->is_stdout = 1;
+    o->tmp_path = tt_strdup("-");
+  } else {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s.tmp%ld", final_path, (long)getpid());
+    o->tmp_path = b.data;
+    unlink(o->tmp_path);
+  }
+  install_handlers();
+  o->next = pending;
+  pending = o;
+  return o;
+}
+
+const char *tt_output_tmp_path(const tt_output *o) { return o->tmp_path; }
+const char *tt_output_final_path(const tt_output *o) { return o->final_path; }
+int tt_output_is_stdout(const tt_output *o) { return o->is_stdout; }
+
+FILE *tt_output_fopen(tt_output *o, const char *mode) {
+  if (o->is_stdout) {
+    o->fp = stdout;
+    return stdout;
+  }
+  o->fp = fopen(o->tmp_path, mode);
+  if (!o->fp) tt_die(1, "%s: cannot create: %s", o->final_path, strerror(errno));
+  return o->fp;
+}
+
+static void unlink_pending(tt_output *o) {
+  tt_output **pp = &pending;
+  while (*pp && *pp != o) pp = &(*pp)->next;
+  if (*pp) *pp = o->next;
+}
+
+static void free_output(tt_output *o) {
+  free(o->final_path);
+  free(o->tmp_path);
+  free(o);
+}
+
+int tt_output_commit(tt_output *o) {
+  int rc = 0;
+  if (o->fp) {
+    if (o->is_stdout) {
+      if (fflush(stdout) != 0) rc = -1;
+    } else if (ferror(o->fp) | (fclose(o->fp) != 0)) {
+      rc = -1;
+    }
+    o->fp = NULL;
+  }
+  if (rc != 0) {
+    tt_error("%s: write failed: %s", o->final_path, strerror(errno));
+  } else if (!o->is_stdout && rename(o->tmp_path, o->final_path) != 0) {
+    tt_error("%s: cannot rename from %s: %s", o->final_path, o->tmp_path, strerror(errno));
+    rc = -1;
+  }
+  if (rc != 0 && !o->is_stdout) unlink(o->tmp_path);
+  unlink_pending(o);
+  free_output(o);
+  return rc;
+}
+
+void tt_output_abort(tt_output *o) {
+  if (o->fp && !o->is_stdout) fclose(o->fp);
+  if (!o->is_stdout) unlink(o->tmp_path);
+  unlink_pending(o);
+  free_output(o);
+}
+
+void tt_output_abort_all(void) {
+  while (pending) tt_output_abort(pending);
+}

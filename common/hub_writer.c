@@ -1,0 +1,694 @@
+#include "hub_writer.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hashmap.h"
+#include "hub_schema.h"
+#include "util.h"
+
+/* One prepared INSERT per table, indexed by this enum. */
+enum {
+  ST_STRING, ST_NODE, ST_PROCESS, ST_THREAD, ST_AGENT, ST_STREAM, ST_QUEUE,
+  ST_KSYM, ST_TRACK, ST_EVENT, ST_ARG, ST_REGION, ST_KERNEL, ST_COPY, ST_ALLOC,
+  ST_SAMPLE, ST_METADATA, ST_COUNT
+};
+
+typedef struct entity {
+  int64_t pid, tid;
+  int64_t start, end;
+  char *name;
+  tt_buf extdata; /* members of a JSON object, without braces */
+} entity;
+
+struct hub_writer {
+  sqlite3 *db;
+  char guid[37];
+  char suffix[40]; /* "_" + guid with '_' for '-' */
+  sqlite3_stmt *st[ST_COUNT];
+  int64_t nid;
+  tt_strmap strings, agents, streams, queues, ksyms, tracks;
+  tt_i64map process_index; /* pid -> index in processes */
+  tt_i64map thread_index;  /* tid -> index in threads */
+  entity *processes, *threads;
+  size_t nprocesses, nthreads, cap_processes, cap_threads;
+  int64_t rows;
+  tt_buf key;
+};
+
+static void fail(hub_writer *w, const char *what) {
+  tt_die(1, "writing hub database: %s: %s", what, sqlite3_errmsg(w->db));
+}
+
+static void exec(hub_writer *w, const char *sql) {
+  char *err = NULL;
+  if (sqlite3_exec(w->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+    tt_error("writing hub database: %s", err ? err : "?");
+    sqlite3_free(err);
+    tt_die(1, "cannot run SQL: %.80s", sql);
+  }
+}
+
+static void make_guid(char out[37]) {
+  unsigned char r[16];
+  int fd = open("/dev/urandom", O_RDONLY);
+  ssize_t got = fd >= 0 ? read(fd, r, sizeof r) : -1;
+  if (fd >= 0) close(fd);
+  if (got != (ssize_t)sizeof r) {
+    uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    for (int i = 0; i < 16; i++) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      r[i] = (unsigned char)(x >> 56);
+    }
+  }
+  r[6] = (unsigned char)((r[6] & 0x0F) | 0x40); /* version 4 */
+  r[8] = (unsigned char)((r[8] & 0x3F) | 0x80); /* RFC 4122 variant */
+  snprintf(out, 37,
+           "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+           r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11],
+           r[12], r[13], r[14], r[15]);
+}
+
+char *hub_schema_expand(const char *tmpl, const char *guid) {
+  char suffix[40];
+  snprintf(suffix, sizeof suffix, "_%s", guid);
+  for (char *p = suffix; *p; p++)
+    if (*p == '-') *p = '_';
+  tt_buf b = {0};
+  const char *p = tmpl;
+  while (*p) {
+    if (strncmp(p, "{{uuid}}", 8) == 0) {
+      tt_buf_puts(&b, suffix);
+      p += 8;
+    } else if (strncmp(p, "{{guid}}", 8) == 0) {
+      tt_buf_puts(&b, guid);
+      p += 8;
+    } else {
+      tt_buf_putc(&b, *p++);
+    }
+  }
+  return b.data;
+}
+
+static sqlite3_stmt *prepare(hub_writer *w, const char *table, const char *cols,
+                             int ncols) {
+  tt_buf sql = {0};
+  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) VALUES (", table, w->suffix, cols);
+  for (int i = 0; i < ncols; i++) tt_buf_puts(&sql, i ? ",?" : "?");
+  tt_buf_puts(&sql, ")");
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+  tt_buf_free(&sql);
+  return st;
+}
+
+hub_writer *hub_writer_create(const char *path) {
+  hub_writer *w = tt_calloc(1, sizeof *w);
+  unlink(path);
+  if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+      SQLITE_OK)
+    tt_die(1, "%s: cannot create database: %s", path, sqlite3_errmsg(w->db));
+  make_guid(w->guid);
+  snprintf(w->suffix, sizeof w->suffix, "_%s", w->guid);
+  for (char *p = w->suffix; *p; p++)
+    if (*p == '-') *p = '_';
+  /* The output is a temporary file renamed on success, so durability
+   * during the import buys nothing: no journal, no fsync. */
+  exec(w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
+          "PRAGMA temp_store=FILE;");
+  exec(w, "BEGIN");
+  char *schema = hub_schema_expand(hub_schema_sql, w->guid);
+  exec(w, schema);
+  free(schema);
+
+  w->st[ST_METADATA] = prepare(w, "rocpd_metadata", "tag,value", 2);
+  w->st[ST_STRING] = prepare(w, "rocpd_string", "string", 1);
+  w->st[ST_NODE] = prepare(w, "rocpd_info_node", "hash,machine_id,hostname", 3);
+  w->st[ST_PROCESS] = prepare(w, "rocpd_info_process",
+                              "id,nid,ppid,pid,init,fini,start,end,command,extdata", 10);
+  w->st[ST_THREAD] =
+      prepare(w, "rocpd_info_thread", "id,nid,ppid,pid,tid,name,start,end,extdata", 9);
+  w->st[ST_AGENT] = prepare(w, "rocpd_info_agent",
+                            "nid,pid,type,absolute_index,logical_index,type_index,name,"
+                            "model_name,vendor_name,product_name,extdata",
+                            11);
+  w->st[ST_STREAM] = prepare(w, "rocpd_info_stream", "nid,pid,name,extdata", 4);
+  w->st[ST_QUEUE] = prepare(w, "rocpd_info_queue", "nid,pid,name,extdata", 4);
+  w->st[ST_KSYM] =
+      prepare(w, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
+  w->st[ST_TRACK] = prepare(w, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
+  w->st[ST_EVENT] = prepare(w, "rocpd_event",
+                            "category_id,stack_id,parent_stack_id,correlation_id,extdata", 5);
+  w->st[ST_ARG] = prepare(w, "rocpd_arg", "event_id,position,type,name,value", 5);
+  w->st[ST_REGION] = prepare(w, "rocpd_region",
+                             "nid,pid,tid,start,end,name_id,event_id,extdata", 8);
+  w->st[ST_KERNEL] = prepare(w, "rocpd_kernel_dispatch",
+                             "nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,"
+                             "start,end,private_segment_size,group_segment_size,"
+                             "workgroup_size_x,workgroup_size_y,workgroup_size_z,"
+                             "grid_size_x,grid_size_y,grid_size_z,region_name_id,event_id,"
+                             "extdata",
+                             21);
+  w->st[ST_COPY] = prepare(w, "rocpd_memory_copy",
+                           "nid,pid,tid,start,end,name_id,dst_agent_id,dst_address,"
+                           "src_agent_id,src_address,size,queue_id,stream_id,region_name_id,"
+                           "event_id,extdata",
+                           16);
+  w->st[ST_ALLOC] = prepare(w, "rocpd_memory_allocate",
+                            "nid,pid,tid,agent_id,type,level,start,end,address,size,"
+                            "queue_id,stream_id,event_id,extdata",
+                            14);
+  w->st[ST_SAMPLE] = prepare(w, "rocpd_sample", "track_id,timestamp,event_id,extdata", 4);
+
+  hub_writer_metadata(w, "schema_version", "3");
+  hub_writer_metadata(w, "uuid", w->suffix);
+  hub_writer_metadata(w, "guid", w->guid);
+  return w;
+}
+
+const char *hub_writer_guid(const hub_writer *w) { return w->guid; }
+
+static void bind_i64(sqlite3_stmt *st, int i, int64_t v) {
+  if (v == HUB_NULL)
+    sqlite3_bind_null(st, i);
+  else
+    sqlite3_bind_int64(st, i, v);
+}
+
+static void bind_text(sqlite3_stmt *st, int i, const char *s) {
+  if (s)
+    sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, i);
+}
+
+static void bind_json(sqlite3_stmt *st, int i, const char *s) {
+  sqlite3_bind_text(st, i, s && *s ? s : "{}", -1, SQLITE_TRANSIENT);
+}
+
+static int64_t step(hub_writer *w, int which) {
+  sqlite3_stmt *st = w->st[which];
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  w->rows++;
+  return sqlite3_last_insert_rowid(w->db);
+}
+
+void hub_writer_metadata(hub_writer *w, const char *tag, const char *value) {
+  bind_text(w->st[ST_METADATA], 1, tag);
+  bind_text(w->st[ST_METADATA], 2, value);
+  step(w, ST_METADATA);
+}
+
+int64_t hub_string(hub_writer *w, const char *s) {
+  if (!s) s = "";
+  int64_t *id = tt_strmap_get(&w->strings, s);
+  if (id) return *id;
+  bind_text(w->st[ST_STRING], 1, s);
+  int64_t row = step(w, ST_STRING);
+  tt_strmap_put(&w->strings, s, row);
+  return row;
+}
+
+int64_t hub_node(hub_writer *w, const char *hostname) {
+  if (w->nid) return w->nid;
+  const char *h = hostname ? hostname : "unknown";
+  sqlite3_stmt *st = w->st[ST_NODE];
+  sqlite3_bind_int64(st, 1, (int64_t)(tt_hash_bytes(h, strlen(h)) & INT64_MAX));
+  bind_text(st, 2, h);
+  bind_text(st, 3, h);
+  w->nid = step(w, ST_NODE);
+  return w->nid;
+}
+
+static entity *process_entity(hub_writer *w, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&w->process_index, pid);
+  if (ix) return &w->processes[*ix];
+  if (w->nprocesses == w->cap_processes) {
+    w->cap_processes = w->cap_processes ? 2 * w->cap_processes : 16;
+    w->processes = tt_realloc(w->processes, w->cap_processes * sizeof *w->processes);
+  }
+  entity *e = &w->processes[w->nprocesses];
+  memset(e, 0, sizeof *e);
+  e->pid = pid;
+  e->tid = HUB_NULL;
+  e->start = INT64_MAX;
+  e->end = INT64_MIN;
+  tt_i64map_put(&w->process_index, pid, (int64_t)w->nprocesses++);
+  return e;
+}
+
+static entity *thread_entity(hub_writer *w, int64_t pid, int64_t tid) {
+  int64_t *ix = tt_i64map_get(&w->thread_index, tid);
+  if (ix) return &w->threads[*ix];
+  process_entity(w, pid);
+  if (w->nthreads == w->cap_threads) {
+    w->cap_threads = w->cap_threads ? 2 * w->cap_threads : 16;
+    w->threads = tt_realloc(w->threads, w->cap_threads * sizeof *w->threads);
+  }
+  entity *e = &w->threads[w->nthreads];
+  memset(e, 0, sizeof *e);
+  e->pid = pid;
+  e->tid = tid;
+  e->start = INT64_MAX;
+  e->end = INT64_MIN;
+  tt_i64map_put(&w->thread_index, tid, (int64_t)w->nthreads++);
+  return e;
+}
+
+static void cover(entity *e, int64_t start, int64_t end) {
+  if (start != HUB_NULL && start < e->start) e->start = start;
+  if (end != HUB_NULL && end > e->end) e->end = end;
+}
+
+static void extdata_member(tt_buf *b, const char *key, const char *json_value) {
+  if (b->len) tt_buf_putc(b, ',');
+  tt_json_string(b, key, strlen(key));
+  tt_buf_putc(b, ':');
+  tt_buf_puts(b, json_value);
+}
+
+void hub_process_name(hub_writer *w, int64_t pid, const char *command) {
+  entity *e = process_entity(w, pid);
+  free(e->name);
+  e->name = tt_strdup(command);
+}
+
+void hub_process_extdata(hub_writer *w, int64_t pid, const char *key, const char *json_value) {
+  extdata_member(&process_entity(w, pid)->extdata, key, json_value);
+}
+
+void hub_thread_name(hub_writer *w, int64_t pid, int64_t tid, const char *name) {
+  entity *e = thread_entity(w, pid, tid);
+  free(e->name);
+  e->name = tt_strdup(name);
+}
+
+void hub_thread_extdata(hub_writer *w, int64_t pid, int64_t tid, const char *key,
+                        const char *json_value) {
+  extdata_member(&thread_entity(w, pid, tid)->extdata, key, json_value);
+}
+
+void hub_touch_thread(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t end) {
+  cover(thread_entity(w, pid, tid), start, end);
+  cover(process_entity(w, pid), start, end);
+}
+
+void hub_touch_process(hub_writer *w, int64_t pid, int64_t start, int64_t end) {
+  cover(process_entity(w, pid), start, end);
+}
+
+/* Key for the dedup maps: fields joined by a separator that cannot occur
+ * in numbers. */
+static const char *key2(hub_writer *w, int64_t a, const char *s) {
+  tt_buf_clear(&w->key);
+  tt_buf_printf(&w->key, "%lld\x1f%s", (long long)a, s ? s : "");
+  return w->key.data;
+}
+
+int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
+  char idx[32];
+  snprintf(idx, sizeof idx, "%lld", (long long)a->type_index);
+  tt_buf_clear(&w->key);
+  tt_buf_printf(&w->key, "%s\x1f%s", a->type, idx);
+  int64_t *id = tt_strmap_get(&w->agents, w->key.data);
+  if (id) return *id;
+  char *key = tt_strdup(w->key.data);
+  sqlite3_stmt *st = w->st[ST_AGENT];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, a->pid == HUB_NULL ? 0 : a->pid);
+  bind_text(st, 3, a->type);
+  sqlite3_bind_int64(st, 4, a->type_index);
+  sqlite3_bind_int64(st, 5, a->type_index);
+  sqlite3_bind_int64(st, 6, a->type_index);
+  bind_text(st, 7, a->name);
+  bind_text(st, 8, a->model_name);
+  bind_text(st, 9, a->vendor_name);
+  bind_text(st, 10, a->product_name);
+  bind_json(st, 11, a->extdata);
+  int64_t row = step(w, ST_AGENT);
+  tt_strmap_put(&w->agents, key, row);
+  free(key);
+  return row;
+}
+
+int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index) {
+  char name[48];
+  snprintf(name, sizeof name, "GPU %lld", (long long)gpu_index);
+  hub_agent_info a = {.pid = pid, .type = "GPU", .type_index = gpu_index, .name = name};
+  return hub_agent(w, &a);
+}
+
+static int64_t named_row(hub_writer *w, tt_strmap *map, int which, int64_t pid,
+                         const char *name, const char *extdata) {
+  int64_t *id = tt_strmap_get(map, key2(w, pid, name));
+  if (id) return *id;
+  char *key = tt_strdup(w->key.data);
+  sqlite3_stmt *st = w->st[which];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, pid);
+  bind_text(st, 3, name);
+  bind_json(st, 4, extdata);
+  int64_t row = step(w, which);
+  tt_strmap_put(map, key, row);
+  free(key);
+  return row;
+}
+
+int64_t hub_stream(hub_writer *w, int64_t pid, const char *name, const char *extdata) {
+  return named_row(w, &w->streams, ST_STREAM, pid, name, extdata);
+}
+
+int64_t hub_queue(hub_writer *w, int64_t pid, const char *name, const char *extdata) {
+  return named_row(w, &w->queues, ST_QUEUE, pid, name, extdata);
+}
+
+int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name,
+                          const char *display_name) {
+  int64_t *id = tt_strmap_get(&w->ksyms, key2(w, pid, kernel_name));
+  if (id) return *id;
+  char *key = tt_strdup(w->key.data);
+  sqlite3_stmt *st = w->st[ST_KSYM];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, pid);
+  bind_text(st, 3, kernel_name);
+  bind_text(st, 4, display_name ? display_name : kernel_name);
+  int64_t row = step(w, ST_KSYM);
+  tt_strmap_put(&w->ksyms, key, row);
+  free(key);
+  return row;
+}
+
+int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
+                  const char *extdata) {
+  tt_buf_clear(&w->key);
+  tt_buf_printf(&w->key, "%lld\x1f%lld\x1f%s", (long long)pid, (long long)tid, name);
+  int64_t *id = tt_strmap_get(&w->tracks, w->key.data);
+  if (id) return *id;
+  char *key = tt_strdup(w->key.data);
+  int64_t name_id = hub_string(w, name);
+  sqlite3_stmt *st = w->st[ST_TRACK];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, pid);
+  bind_i64(st, 3, tid);
+  sqlite3_bind_int64(st, 4, name_id);
+  bind_json(st, 5, extdata);
+  int64_t row = step(w, ST_TRACK);
+  tt_strmap_put(&w->tracks, key, row);
+  free(key);
+  return row;
+}
+
+int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
+                        int64_t stack_id, int64_t parent_stack_id, const char *extdata) {
+  int64_t cat = category ? hub_string(w, category) : HUB_NULL;
+  sqlite3_stmt *st = w->st[ST_EVENT];
+  bind_i64(st, 1, cat);
+  bind_i64(st, 2, stack_id);
+  bind_i64(st, 3, parent_stack_id);
+  bind_i64(st, 4, correlation_id);
+  bind_json(st, 5, extdata);
+  return step(w, ST_EVENT);
+}
+
+int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
+                  const char *extdata) {
+  return hub_event_stack(w, category, correlation_id, correlation_id, HUB_NULL, extdata);
+}
+
+void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
+             const char *name, const char *value) {
+  sqlite3_stmt *st = w->st[ST_ARG];
+  sqlite3_bind_int64(st, 1, event_id);
+  sqlite3_bind_int(st, 2, position);
+  bind_text(st, 3, type);
+  bind_text(st, 4, name);
+  bind_text(st, 5, value);
+  step(w, ST_ARG);
+}
+
+void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v) {
+  char text[32];
+  snprintf(text, sizeof text, "%lld", (long long)v);
+  hub_arg(w, event_id, position, "int", name, text);
+}
+
+void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t end,
+                const char *name, int64_t event_id, const char *extdata) {
+  hub_touch_thread(w, pid, tid, start, end);
+  int64_t name_id = hub_string(w, name);
+  sqlite3_stmt *st = w->st[ST_REGION];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, pid);
+  sqlite3_bind_int64(st, 3, tid);
+  sqlite3_bind_int64(st, 4, start);
+  sqlite3_bind_int64(st, 5, end);
+  sqlite3_bind_int64(st, 6, name_id);
+  bind_i64(st, 7, event_id);
+  bind_json(st, 8, extdata);
+  step(w, ST_REGION);
+}
+
+void hub_kernel_row_init(hub_kernel_row *k) {
+  memset(k, 0, sizeof *k);
+  k->tid = k->queue_id = k->stream_id = HUB_NULL;
+  k->private_segment_size = k->group_segment_size = HUB_NULL;
+  for (int i = 0; i < 3; i++) k->workgroup[i] = k->grid[i] = HUB_NULL;
+  k->event_id = HUB_NULL;
+}
+
+void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
+  hub_touch_process(w, k->pid, k->start, k->end);
+  int64_t region = k->region_name ? hub_string(w, k->region_name) : HUB_NULL;
+  sqlite3_stmt *st = w->st[ST_KERNEL];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, k->pid);
+  bind_i64(st, 3, k->tid);
+  sqlite3_bind_int64(st, 4, k->agent_id);
+  sqlite3_bind_int64(st, 5, k->kernel_id);
+  sqlite3_bind_int64(st, 6, k->dispatch_id);
+  bind_i64(st, 7, k->queue_id);
+  bind_i64(st, 8, k->stream_id);
+  sqlite3_bind_int64(st, 9, k->start);
+  sqlite3_bind_int64(st, 10, k->end);
+  bind_i64(st, 11, k->private_segment_size);
+  bind_i64(st, 12, k->group_segment_size);
+  for (int i = 0; i < 3; i++) bind_i64(st, 13 + i, k->workgroup[i]);
+  for (int i = 0; i < 3; i++) bind_i64(st, 16 + i, k->grid[i]);
+  bind_i64(st, 19, region);
+  bind_i64(st, 20, k->event_id);
+  bind_json(st, 21, k->extdata);
+  step(w, ST_KERNEL);
+}
+
+void hub_copy_row_init(hub_copy_row *c) {
+  memset(c, 0, sizeof *c);
+  c->tid = c->dst_agent_id = c->dst_address = c->src_agent_id = c->src_address = HUB_NULL;
+  c->size = c->queue_id = c->stream_id = c->event_id = HUB_NULL;
+}
+
+void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
+  hub_touch_process(w, c->pid, c->start, c->end);
+  int64_t name_id = hub_string(w, c->name);
+  int64_t region = c->region_name ? hub_string(w, c->region_name) : HUB_NULL;
+  sqlite3_stmt *st = w->st[ST_COPY];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, c->pid);
+  bind_i64(st, 3, c->tid);
+  sqlite3_bind_int64(st, 4, c->start);
+  sqlite3_bind_int64(st, 5, c->end);
+  sqlite3_bind_int64(st, 6, name_id);
+  bind_i64(st, 7, c->dst_agent_id);
+  bind_i64(st, 8, c->dst_address);
+  bind_i64(st, 9, c->src_agent_id);
+  bind_i64(st, 10, c->src_address);
+  bind_i64(st, 11, c->size);
+  bind_i64(st, 12, c->queue_id);
+  bind_i64(st, 13, c->stream_id);
+  bind_i64(st, 14, region);
+  bind_i64(st, 15, c->event_id);
+  bind_json(st, 16, c->extdata);
+  step(w, ST_COPY);
+}
+
+void hub_alloc_row_init(hub_alloc_row *a) {
+  memset(a, 0, sizeof *a);
+  a->tid = a->agent_id = a->address = a->queue_id = a->stream_id = a->event_id = HUB_NULL;
+  a->type = "ALLOC";
+  a->level = "REAL";
+}
+
+void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
+  hub_touch_process(w, a->pid, a->start, a->end);
+  sqlite3_stmt *st = w->st[ST_ALLOC];
+  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  sqlite3_bind_int64(st, 2, a->pid);
+  bind_i64(st, 3, a->tid);
+  bind_i64(st, 4, a->agent_id);
+  bind_text(st, 5, a->type);
+  bind_text(st, 6, a->level);
+  sqlite3_bind_int64(st, 7, a->start);
+  sqlite3_bind_int64(st, 8, a->end);
+  bind_i64(st, 9, a->address);
+  sqlite3_bind_int64(st, 10, a->size);
+  bind_i64(st, 11, a->queue_id);
+  bind_i64(st, 12, a->stream_id);
+  bind_i64(st, 13, a->event_id);
+  bind_json(st, 14, a->extdata);
+  step(w, ST_ALLOC);
+}
+
+void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t event_id,
+                const char *extdata) {
+  sqlite3_stmt *st = w->st[ST_SAMPLE];
+  sqlite3_bind_int64(st, 1, track_id);
+  sqlite3_bind_int64(st, 2, timestamp);
+  bind_i64(st, 3, event_id);
+  bind_json(st, 4, extdata);
+  step(w, ST_SAMPLE);
+}
+
+void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
+                  const char *category, const char *name, int64_t id, int bind_enclosing) {
+  hub_touch_thread(w, pid, tid, ts, ts);
+  int64_t track = hub_track(w, pid, tid, "flow", "{\"kind\":\"flow\"}");
+  tt_buf ext = {0};
+  tt_buf_printf(&ext, "{\"ph\":\"%c\",\"name\":", phase);
+  tt_json_string(&ext, name ? name : "", name ? strlen(name) : 0);
+  if (bind_enclosing) tt_buf_puts(&ext, ",\"bp\":\"e\"");
+  tt_buf_putc(&ext, '}');
+  int64_t ev = hub_event_stack(w, category, id, HUB_NULL, HUB_NULL, ext.data);
+  hub_sample(w, track, ts, ev, NULL);
+  tt_buf_free(&ext);
+}
+
+int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name) {
+  hub_touch_process(w, pid, HUB_NULL, HUB_NULL);
+  return hub_track(w, pid, HUB_NULL, name, "{\"kind\":\"counter\"}");
+}
+
+void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double value,
+                        const char *category) {
+  char ext[64];
+  snprintf(ext, sizeof ext, "{\"value\":%.17g}", value);
+  int64_t ev = hub_event_stack(w, category, HUB_NULL, HUB_NULL, HUB_NULL, NULL);
+  hub_sample(w, track_id, ts, ev, ext);
+}
+
+void hub_writer_shift_times(hub_writer *w, int64_t delta) {
+  if (delta == 0) return;
+  static const char *const updates[] = {
+      "rocpd_region", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
+      "rocpd_kernel_dispatch", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
+      "rocpd_memory_copy", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
+      "rocpd_memory_allocate", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
+      "rocpd_sample", "\"timestamp\"=\"timestamp\"+?1",
+  };
+  for (size_t i = 0; i < sizeof updates / sizeof *updates; i += 2) {
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "UPDATE \"%s%s\" SET %s", updates[i], w->suffix, updates[i + 1]);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+    sqlite3_bind_int64(st, 1, delta);
+    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
+    sqlite3_finalize(st);
+    tt_buf_free(&sql);
+  }
+  for (size_t i = 0; i < w->nprocesses; i++) {
+    if (w->processes[i].start != INT64_MAX) w->processes[i].start += delta;
+    if (w->processes[i].end != INT64_MIN) w->processes[i].end += delta;
+  }
+  for (size_t i = 0; i < w->nthreads; i++) {
+    if (w->threads[i].start != INT64_MAX) w->threads[i].start += delta;
+    if (w->threads[i].end != INT64_MIN) w->threads[i].end += delta;
+  }
+}
+
+static void bind_extdata(sqlite3_stmt *st, int i, const tt_buf *b) {
+  tt_buf json = {0};
+  tt_buf_putc(&json, '{');
+  if (b->len) tt_buf_append(&json, b->data, b->len);
+  tt_buf_putc(&json, '}');
+  sqlite3_bind_text(st, i, json.data, -1, SQLITE_TRANSIENT);
+  tt_buf_free(&json);
+}
+
+static void write_entities(hub_writer *w) {
+  int64_t nid = hub_node(w, NULL);
+  for (size_t i = 0; i < w->nprocesses; i++) {
+    entity *e = &w->processes[i];
+    sqlite3_stmt *st = w->st[ST_PROCESS];
+    sqlite3_bind_int64(st, 1, e->pid);
+    sqlite3_bind_int64(st, 2, nid);
+    sqlite3_bind_null(st, 3);
+    sqlite3_bind_int64(st, 4, e->pid);
+    bind_i64(st, 5, e->start == INT64_MAX ? HUB_NULL : e->start);
+    bind_i64(st, 6, e->end == INT64_MIN ? HUB_NULL : e->end);
+    bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
+    bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
+    bind_text(st, 9, e->name ? e->name : "");
+    bind_extdata(st, 10, &e->extdata);
+    step(w, ST_PROCESS);
+  }
+  for (size_t i = 0; i < w->nthreads; i++) {
+    entity *e = &w->threads[i];
+    sqlite3_stmt *st = w->st[ST_THREAD];
+    sqlite3_bind_int64(st, 1, e->tid);
+    sqlite3_bind_int64(st, 2, nid);
+    sqlite3_bind_null(st, 3);
+    sqlite3_bind_int64(st, 4, e->pid);
+    sqlite3_bind_int64(st, 5, e->tid);
+    bind_text(st, 6, e->name ? e->name : "");
+    bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
+    bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
+    bind_extdata(st, 9, &e->extdata);
+    step(w, ST_THREAD);
+  }
+}
+
+static void free_writer(hub_writer *w) {
+  for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(w->st[i]);
+  sqlite3_close(w->db);
+  tt_strmap_free(&w->strings);
+  tt_strmap_free(&w->agents);
+  tt_strmap_free(&w->streams);
+  tt_strmap_free(&w->queues);
+  tt_strmap_free(&w->ksyms);
+  tt_strmap_free(&w->tracks);
+  tt_i64map_free(&w->process_index);
+  tt_i64map_free(&w->thread_index);
+  for (size_t i = 0; i < w->nprocesses; i++) {
+    free(w->processes[i].name);
+    tt_buf_free(&w->processes[i].extdata);
+  }
+  for (size_t i = 0; i < w->nthreads; i++) {
+    free(w->threads[i].name);
+    tt_buf_free(&w->threads[i].extdata);
+  }
+  free(w->processes);
+  free(w->threads);
+  tt_buf_free(&w->key);
+  free(w);
+}
+
+int hub_writer_finish(hub_writer *w) {
+  write_entities(w);
+  char *idx = hub_schema_expand(hub_index_sql, w->guid);
+  exec(w, idx);
+  free(idx);
+  exec(w, "COMMIT");
+  free_writer(w);
+  return 0;
+}
+
+void hub_writer_abort(hub_writer *w) {
+  sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+  free_writer(w);
+}
+
+int64_t hub_writer_row_count(const hub_writer *w) { return w->rows; }

@@ -1,0 +1,83 @@
+#include "import_cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomic_output.h"
+#include "progress.h"
+#include "util.h"
+
+static void usage(FILE *f, const char *what, const char *input_help) {
+  fprintf(f,
+          "Usage: %s [options] INPUT -o OUTPUT.db\n"
+          "%s into a rocpd (schema v3) SQLite database.\n\n"
+          "  INPUT              %s\n"
+          "  -o, --output FILE  the database to write (required; replaced if it exists)\n"
+          "  -q, --quiet        no messages except errors\n"
+          "      --progress     show progress even when stderr is not a terminal\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n",
+          tt_progname(), what, input_help);
+}
+
+void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
+                     tt_import_opts *opts) {
+  static const struct option longopts[] = {
+      {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
+      {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
+  tt_set_progname(argv[0]);
+  memset(opts, 0, sizeof *opts);
+  int c;
+  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': opts->output = optarg; break;
+    case 'q': opts->progress_mode = -1; break;
+    case 'P': opts->progress_mode = 1; break;
+    case 'h': usage(stdout, what, input_help); exit(0);
+    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
+    default: usage(stderr, what, input_help); exit(2);
+    }
+  }
+  if (optind + 1 != argc) {
+    tt_error(optind >= argc ? "missing INPUT" : "exactly one INPUT expected");
+    usage(stderr, what, input_help);
+    exit(2);
+  }
+  opts->input = argv[optind];
+  if (!opts->output) {
+    tt_error("missing -o OUTPUT.db");
+    exit(2);
+  }
+  if (strcmp(opts->output, "-") == 0) {
+    tt_error("a database cannot be written to stdout; give -o FILE.db");
+    exit(2);
+  }
+  struct stat in, out;
+  if (stat(opts->input, &in) == 0 && stat(opts->output, &out) == 0 && in.st_dev == out.st_dev &&
+      in.st_ino == out.st_ino) {
+    tt_error("%s: output would overwrite the input", opts->output);
+    exit(2);
+  }
+  tt_progress_init(opts->progress_mode);
+}
+
+int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {
+  tt_output *out = tt_output_begin(opts->output);
+  hub_writer *w = hub_writer_create(tt_output_tmp_path(out));
+  hub_writer_metadata(w, "tracetools_source", opts->input);
+  int rc = fn(w, opts, ctx);
+  tt_progress_done();
+  if (rc != 0) {
+    hub_writer_abort(w);
+    tt_output_abort(out);
+    return rc;
+  }
+  int64_t rows = hub_writer_row_count(w);
+  if (hub_writer_finish(w) != 0 || tt_output_commit(out) != 0) return 1;
+  tt_info("wrote %s (%lld rows)", opts->output, (long long)rows);
+  return 0;
+}

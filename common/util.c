@@ -1,0 +1,238 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_output.h"
+
+static const char *progname = "tracetools";
+
+void tt_set_progname(const char *argv0) {
+  const char *slash = strrchr(argv0, '/');
+  progname = slash ? slash + 1 : argv0;
+}
+
+const char *tt_progname(void) { return progname; }
+
+static void vmessage(const char *kind, const char *fmt, va_list ap) {
+  fprintf(stderr, "%s: %s", progname, kind);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+}
+
+void tt_error(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage("error: ", fmt, ap);
+  va_end(ap);
+}
+
+void tt_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage("warning: ", fmt, ap);
+  va_end(ap);
+}
+
+void tt_die(int code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage("error: ", fmt, ap);
+  va_end(ap);
+  tt_output_abort_all();
+  exit(code);
+}
+
+void *tt_malloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) tt_die(3, "out of memory (%zu bytes)", n);
+  return p;
+}
+
+void *tt_calloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size ? size : 1);
+  if (!p) tt_die(3, "out of memory");
+  return p;
+}
+
+void *tt_realloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) tt_die(3, "out of memory (%zu bytes)", n);
+  return q;
+}
+
+char *tt_strdup(const char *s) { return tt_strndup(s, strlen(s)); }
+
+char *tt_strndup(const char *s, size_t n) {
+  char *d = tt_malloc(n + 1);
+  memcpy(d, s, n);
+  d[n] = '\0';
+  return d;
+}
+
+void tt_buf_reserve(tt_buf *b, size_t extra) {
+  if (b->len + extra + 1 <= b->cap) return;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1) cap *= 2;
+  b->data = tt_realloc(b->data, cap);
+  b->cap = cap;
+}
+
+void tt_buf_append(tt_buf *b, const char *s, size_t n) {
+  tt_buf_reserve(b, n);
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void tt_buf_puts(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s)); }
+
+void tt_buf_putc(tt_buf *b, char c) { tt_buf_append(b, &c, 1); }
+
+void tt_buf_printf(tt_buf *b, const char *fmt, ...) {
+  va_list ap, ap2;
+  va_start(ap, fmt);
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    tt_buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    b->len += (size_t)n;
+  }
+  va_end(ap2);
+}
+
+void tt_buf_clear(tt_buf *b) {
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+}
+
+void tt_buf_free(tt_buf *b) {
+  free(b->data);
+  b->data = NULL;
+  b->len = b->cap = 0;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_seq_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  size_t len;
+  unsigned min;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) { len = 2; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { len = 3; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { len = 4; min = 0x10000; }
+  else return 0;
+  if (n < len) return 0;
+  unsigned cp = c & (0x3F >> (len - 1));
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i] & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
+void tt_json_string(tt_buf *b, const char *str, size_t n) {
+  const unsigned char *s = (const unsigned char *)str;
+  tt_buf_reserve(b, n + 2);
+  tt_buf_putc(b, '"');
+  size_t i = 0;
+  while (i < n) {
+    unsigned char c = s[i];
+    if (c == '"' || c == '\\') {
+      char esc[2] = {'\\', (char)c};
+      tt_buf_append(b, esc, 2);
+      i++;
+    } else if (c < 0x20 || c == 0x7F) {
+      switch (c) {
+      case '\n': tt_buf_append(b, "\\n", 2); break;
+      case '\t': tt_buf_append(b, "\\t", 2); break;
+      case '\r': tt_buf_append(b, "\\r", 2); break;
+      default: tt_buf_printf(b, "\\u%04x", c);
+      }
+      i++;
+    } else if (c < 0x80) {
+      tt_buf_putc(b, (char)c);
+      i++;
+    } else {
+      size_t len = utf8_seq_len(s + i, n - i);
+      if (len == 0) {
+        tt_buf_append(b, "\\ufffd", 6);
+        i++;
+      } else {
+        tt_buf_append(b, (const char *)s + i, len);
+        i += len;
+      }
+    }
+  }
+  tt_buf_putc(b, '"');
+}
+
+int tt_decimal_to_int_scaled(const char *s, size_t n, int64_t scale, int64_t *out) {
+  /* The digits become an exact integer mantissa with a decimal exponent,
+   * multiplied by scale and rounded half away from zero: never a double,
+   * since epoch microseconds at ns resolution exceed a double's precision. */
+  size_t i = 0;
+  int neg = 0;
+  if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  __int128 mant = 0;
+  int exp10 = 0, sig = 0, seen_dot = 0, any_digit = 0;
+  for (; i < n; i++) {
+    char c = s[i];
+    if (c >= '0' && c <= '9') {
+      any_digit = 1;
+      if (sig < 30) {
+        mant = mant * 10 + (c - '0');
+        if (mant != 0) sig++;
+        if (seen_dot) exp10--;
+      } else if (!seen_dot) {
+        exp10++; /* digits past 30 significant ones only scale */
+      }
+    } else if (c == '.' && !seen_dot) {
+      seen_dot = 1;
+    } else {
+      break;
+    }
+  }
+  if (!any_digit) return -1;
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    i++;
+    int eneg = 0, e = 0, any = 0;
+    if (i < n && (s[i] == '-' || s[i] == '+')) eneg = s[i++] == '-';
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+      any = 1;
+      if (e < 100) e = e * 10 + (s[i] - '0');
+    }
+    if (!any) return -1;
+    exp10 += eneg ? -e : e;
+  }
+  if (i != n) return -1;
+  mant *= scale;
+  for (; exp10 > 0; exp10--) {
+    mant *= 10;
+    if (mant > (__int128)INT64_MAX) return -1;
+  }
+  if (exp10 < 0) {
+    if (exp10 < -38) {
+      mant = 0;
+    } else {
+      __int128 div = 1;
+      for (; exp10 < 0; exp10++) div *= 10;
+      __int128 q = mant / div, r = mant % div;
+      if (2 * r >= div) q++;
+      mant = q;
+    }
+  }
+  if (mant > (__int128)INT64_MAX) return -1;
+  *out = neg ? -(int64_t)mant : (int64_t)mant;
+  return 0;
+}
+
+int tt_glob_match(const char *pattern, const char *s) {
+  return fnmatch(pattern, s, 0) == 0;
+}

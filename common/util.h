@@ -1,0 +1,60 @@
+/* Small helpers every tool uses: error reporting with the program name,
+ * checked allocation, a growable string buffer. */
+#ifndef TT_UTIL_H
+#define TT_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TT_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define TT_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TT_NORETURN __attribute__((noreturn))
+#else
+#define TT_PRINTF(a, b)
+#define TT_NORETURN
+#endif
+
+/* Set once from argv[0]; prefixes every message. */
+void tt_set_progname(const char *argv0);
+const char *tt_progname(void);
+
+/* "prog: message\n" on stderr. */
+void tt_error(const char *fmt, ...) TT_PRINTF(1, 2);
+void tt_warn(const char *fmt, ...) TT_PRINTF(1, 2);
+/* tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
+TT_NORETURN void tt_die(int code, const char *fmt, ...) TT_PRINTF(2, 3);
+
+void *tt_malloc(size_t n);
+void *tt_calloc(size_t n, size_t size);
+void *tt_realloc(void *p, size_t n);
+char *tt_strdup(const char *s);
+char *tt_strndup(const char *s, size_t n);
+
+/* Growable NUL-terminated byte buffer. */
+typedef struct tt_buf {
+  char *data;
+  size_t len, cap;
+} tt_buf;
+void tt_buf_reserve(tt_buf *b, size_t extra);
+void tt_buf_append(tt_buf *b, const char *s, size_t n);
+void tt_buf_puts(tt_buf *b, const char *s);
+void tt_buf_putc(tt_buf *b, char c);
+void tt_buf_printf(tt_buf *b, const char *fmt, ...) TT_PRINTF(2, 3);
+void tt_buf_clear(tt_buf *b);
+void tt_buf_free(tt_buf *b);
+
+/* Appends s as a JSON string literal (with quotes): control characters as
+ * \u00XX, invalid UTF-8 bytes replaced by U+FFFD, so output always parses. */
+void tt_json_string(tt_buf *b, const char *s, size_t n);
+
+/* Parses a decimal number text ("12", "-3.25", "1e3") in the unit `scale`
+ * (1000 for microseconds to ns) into an exact integer, rounding half away
+ * from zero past the available digits. Returns 0 on success. */
+int tt_decimal_to_int_scaled(const char *s, size_t n, int64_t scale, int64_t *out);
+
+/* Whole-string glob match ('*', '?', '[...]'), as fnmatch without flags. */
+int tt_glob_match(const char *pattern, const char *s);
+
+#endif

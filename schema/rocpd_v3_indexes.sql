@@ -1,0 +1,13 @@
+-- Indexes the streaming reader (common/hub_reader.c) relies on: each table
+-- is read in start-time order, args are fetched per event, and correlation
+-- partners and flow ends are looked up by id. Created after the bulk insert.
+CREATE INDEX IF NOT EXISTS "rocpd_region_start{{uuid}}" ON "rocpd_region{{uuid}}" ("start");
+CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_start{{uuid}}" ON "rocpd_kernel_dispatch{{uuid}}" ("start");
+CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_start{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("start");
+CREATE INDEX IF NOT EXISTS "rocpd_memory_allocate_start{{uuid}}" ON "rocpd_memory_allocate{{uuid}}" ("start");
+CREATE INDEX IF NOT EXISTS "rocpd_sample_timestamp{{uuid}}" ON "rocpd_sample{{uuid}}" ("timestamp");
+CREATE INDEX IF NOT EXISTS "rocpd_arg_event{{uuid}}" ON "rocpd_arg{{uuid}}" ("event_id");
+CREATE INDEX IF NOT EXISTS "rocpd_event_correlation{{uuid}}" ON "rocpd_event{{uuid}}" ("correlation_id");
+CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_event{{uuid}}" ON "rocpd_kernel_dispatch{{uuid}}" ("event_id");
+CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_event{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("event_id");
+CREATE INDEX IF NOT EXISTS "rocpd_region_event{{uuid}}" ON "rocpd_region{{uuid}}" ("event_id");

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Turns the schema SQL files into C string constants (hub_schema_sql,
+# hub_index_sql) so every binary carries its schema.
+set -eu
+emit() {
+  printf 'const char %s[] =\n' "$1"
+  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$/\\n"/' "$2"
+  printf '  ;\n'
+}
+echo '/* Generated from the schema/ SQL files by scripts/embed-sql.sh. Do not edit. */'
+echo '#include "hub_schema.h"'
+emit hub_schema_sql "$1"
+emit hub_index_sql "$2"
