@@ -609,6 +609,31 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   }
 }
 
+void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
+  static const char *const tables[] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
+                                       "rocpd_memory_allocate", "rocpd_info_stream",
+                                       "rocpd_info_queue", "rocpd_info_agent"};
+  if (from == to) return;
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?2 WHERE pid=?1", tables[i], w->suffix);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+    sqlite3_bind_int64(st, 1, from);
+    sqlite3_bind_int64(st, 2, to);
+    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
+    sqlite3_finalize(st);
+    tt_buf_free(&sql);
+  }
+  int64_t *ix = tt_i64map_get(&w->process_index, from);
+  if (ix) {
+    entity *src = &w->processes[*ix];
+    int64_t s = src->start, e = src->end;
+    /* The GPU pseudo-process keeps its row only if threads name it. */
+    cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
+  }
+}
+
 static void bind_extdata(sqlite3_stmt *st, int i, const tt_buf *b) {
   tt_buf json = {0};
   tt_buf_putc(&json, '{');

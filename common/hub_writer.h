@@ -130,6 +130,11 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
  * often known only at the end of the file). One UPDATE per table. */
 void hub_writer_shift_times(hub_writer *w, int64_t delta);
 
+/* Moves GPU-side rows (kernels, copies, allocations, streams, queues,
+ * agents) written with pid `from` to process `to`: Kineto names the owning
+ * process of GPU work only through metadata that may come last. */
+void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to);
+
 /* Writes the process/thread rows, creates the reader's indexes, commits
  * and closes. Returns 0 on success. */
 int hub_writer_finish(hub_writer *w);

@@ -1,0 +1,468 @@
+#include "export.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "progress.h"
+#include "util.h"
+
+/* --- command line ----------------------------------------------------- */
+
+static void usage(FILE *f, const tt_exporter *ex) {
+  fprintf(f,
+          "Usage: %s [options] DB... -o OUTPUT%s\n"
+          "%s\n\n"
+          "  DB...                    rocpd hub databases, read as one time-ordered stream\n"
+          "  -o, --output FILE        output file%s\n"
+          "      --split MODE         process: one output per process (FILE.pPID%s)\n"
+          "                           window: consecutive time windows (FILE.wNNN%s)\n"
+          "      --windows N          with --split window: N windows of equal length\n"
+          "      --window-size DUR    with --split window: windows of DUR (250ms, 1s, ...)\n"
+          "      --part K             write only part K (from 0) of the split\n"
+          "      --start T, --end T   time range: absolute ns, a duration from the\n"
+          "                           trace start (10ms), or a percentage (25%%)\n"
+          "      --category GLOB      keep only events whose category matches (repeatable)\n"
+          "      --exclude-category GLOB  drop events whose category matches (repeatable)\n"
+          "      --name GLOB          keep only events whose name matches (repeatable)\n"
+          "      --no-args            leave event arguments out\n"
+          "  -q, --quiet              no messages except errors\n"
+          "      --progress           show progress even when stderr is not a terminal\n"
+          "  -h, --help               show this help\n"
+          "  -V, --version            show the version\n",
+          tt_progname(), ex->extension, ex->description,
+          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension);
+}
+
+int tt_parse_duration(const char *s, int64_t *ns) {
+  static const struct {
+    const char *unit;
+    int64_t scale;
+  } units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
+  size_t n = strlen(s);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t u = strlen(units[i].unit);
+    if (n <= u || strcmp(s + n - u, units[i].unit) != 0) continue;
+    /* "1ms" must not be read as "1m" + "s": the number part must parse. */
+    if (tt_decimal_to_int_scaled(s, n - u, units[i].scale, ns) == 0 && *ns >= 0) return 0;
+  }
+  return -1;
+}
+
+char *tt_part_path(const char *output, const char *tag) {
+  const char *base = strrchr(output, '/');
+  base = base ? base + 1 : output;
+  const char *dot = strrchr(base, '.');
+  tt_buf b = {0};
+  if (!dot || dot == base) {
+    tt_buf_puts(&b, output);
+    tt_buf_puts(&b, tag);
+  } else {
+    tt_buf_append(&b, output, (size_t)(dot - output));
+    tt_buf_puts(&b, tag);
+    tt_buf_puts(&b, dot);
+  }
+  return b.data;
+}
+
+static void push(const char ***list, size_t *n, const char *s) {
+  *list = tt_realloc((void *)*list, (*n + 1) * sizeof **list);
+  (*list)[(*n)++] = s;
+}
+
+static int64_t parse_count(const char *opt, const char *s) {
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || v < 0) tt_die(2, "%s: not a count: '%s'", opt, s);
+  return v;
+}
+
+static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
+  enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
+         O_NOARGS, O_PROGRESS };
+  static const struct option longopts[] = {
+      {"output", required_argument, NULL, 'o'},
+      {"split", required_argument, NULL, O_SPLIT},
+      {"windows", required_argument, NULL, O_WINDOWS},
+      {"window-size", required_argument, NULL, O_WSIZE},
+      {"part", required_argument, NULL, O_PART},
+      {"start", required_argument, NULL, O_START},
+      {"end", required_argument, NULL, O_END},
+      {"category", required_argument, NULL, O_CAT},
+      {"exclude-category", required_argument, NULL, O_XCAT},
+      {"name", required_argument, NULL, O_NAME},
+      {"no-args", no_argument, NULL, O_NOARGS},
+      {"quiet", no_argument, NULL, 'q'},
+      {"progress", no_argument, NULL, O_PROGRESS},
+      {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},
+      {NULL, 0, NULL, 0}};
+  memset(o, 0, sizeof *o);
+  o->part = -1;
+  int c;
+  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': o->output = optarg; break;
+    case O_SPLIT:
+      if (strcmp(optarg, "process") == 0) o->split = TT_SPLIT_PROCESS;
+      else if (strcmp(optarg, "window") == 0) o->split = TT_SPLIT_WINDOW;
+      else tt_die(2, "--split: expected 'process' or 'window', got '%s'", optarg);
+      break;
+    case O_WINDOWS:
+      o->windows = parse_count("--windows", optarg);
+      if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
+      break;
+    case O_WSIZE:
+      if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
+        tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
+      break;
+    case O_PART: o->part = parse_count("--part", optarg); break;
+    case O_START: o->start_text = optarg; break;
+    case O_END: o->end_text = optarg; break;
+    case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
+    case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
+    case O_NAME: push(&o->names, &o->nnames, optarg); break;
+    case O_NOARGS: o->no_args = 1; break;
+    case 'q': o->progress_mode = -1; break;
+    case O_PROGRESS: o->progress_mode = 1; break;
+    case 'h': usage(stdout, ex); exit(0);
+    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
+    default: usage(stderr, ex); exit(2);
+    }
+  }
+  if (optind >= argc) {
+    tt_error("missing input database");
+    usage(stderr, ex);
+    exit(2);
+  }
+  o->inputs = (const char **)argv + optind;
+  o->ninputs = (size_t)(argc - optind);
+  if (!o->output) tt_die(2, "missing -o OUTPUT");
+  if (strcmp(o->output, "-") == 0 && (!ex->stdout_ok || o->split != TT_SPLIT_NONE))
+    tt_die(2, "-o -: %s", ex->stdout_ok ? "split output needs a file name" : "this format cannot go to stdout");
+  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size)
+    tt_die(2, "--split window needs --windows N or --window-size DURATION");
+  if (o->split != TT_SPLIT_WINDOW && (o->windows || o->window_size))
+    tt_die(2, "--windows/--window-size need --split window");
+  if (o->windows && o->window_size) tt_die(2, "give --windows or --window-size, not both");
+  if (o->part >= 0 && o->split == TT_SPLIT_NONE) tt_die(2, "--part needs --split");
+  tt_progress_init(o->progress_mode);
+}
+
+/* --start/--end: absolute ns, a duration after the trace start, or N%. */
+static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t hi) {
+  size_t n = strlen(s);
+  int64_t v;
+  if (n > 1 && s[n - 1] == '%') {
+    int64_t permille; /* percent with 6 decimals, exact */
+    if (tt_decimal_to_int_scaled(s, n - 1, 1000000, &permille) != 0 || permille < 0 ||
+        permille > 100000000)
+      tt_die(2, "%s: not a percentage: '%s'", opt, s);
+    return lo + (int64_t)((__int128)(hi - lo) * permille / 100000000);
+  }
+  int all_digits = 1;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] < '0' || s[i] > '9') all_digits = 0;
+  if (all_digits && n > 0) {
+    if (tt_decimal_to_int_scaled(s, n, 1, &v) != 0) tt_die(2, "%s: bad time '%s'", opt, s);
+    return v;
+  }
+  if (tt_parse_duration(s, &v) != 0)
+    tt_die(2, "%s: expected ns, a duration (10ms) or a percentage (25%%): '%s'", opt, s);
+  return lo + v;
+}
+
+/* --- running the parts ------------------------------------------------ */
+
+typedef struct carried {
+  hub_record ev;
+  char *name, *category;
+} carried;
+
+typedef struct run {
+  const tt_exporter *ex;
+  const tt_export_opts *o;
+  hub_reader *r;
+  void *state;
+  tt_output *out;
+  tt_part part;
+  char *path;
+  uint64_t events;
+  carried *carry;
+  size_t ncarry, cap_carry;
+} run;
+
+static void clip(hub_record *ev, int64_t a, int64_t b) {
+  if (ev->start < a) {
+    ev->start = a;
+    ev->clipped |= HUB_CLIP_START;
+  }
+  if (ev->end > b) {
+    ev->end = b;
+    ev->clipped |= HUB_CLIP_END;
+  }
+  if (ev->end < ev->start) ev->end = ev->start;
+}
+
+static int begin_part(run *ru, int64_t index, int64_t count, int64_t start, int64_t end,
+                      int64_t pid, const char *tag) {
+  free(ru->path);
+  ru->path = count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+  ru->part = (tt_part){.index = index, .count = count, .start = start, .end = end, .pid = pid,
+                       .path = ru->path};
+  ru->out = tt_output_begin(ru->path);
+  ru->state = ru->ex->begin_part(ru->r, ru->o, &ru->part, ru->out);
+  if (!ru->state) {
+    tt_output_abort(ru->out);
+    ru->out = NULL;
+    return -1;
+  }
+  return 0;
+}
+
+static int end_part(run *ru) {
+  int rc = ru->ex->end_part(ru->state, ru->r);
+  ru->state = NULL;
+  if (rc != 0) {
+    tt_output_abort(ru->out);
+    ru->out = NULL;
+    return -1;
+  }
+  rc = tt_output_commit(ru->out);
+  ru->out = NULL;
+  if (rc == 0 && strcmp(ru->path, "-") != 0) tt_info("wrote %s", ru->path);
+  return rc;
+}
+
+static int emit(run *ru, hub_record *ev) {
+  clip(ev, ru->part.start, ru->part.end);
+  ru->events++;
+  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, 0);
+  return ru->ex->event(ru->state, ru->r, ev);
+}
+
+static void carry_push(run *ru, const hub_record *ev) {
+  if (ru->ncarry == ru->cap_carry) {
+    ru->cap_carry = ru->cap_carry ? 2 * ru->cap_carry : 16;
+    ru->carry = tt_realloc(ru->carry, ru->cap_carry * sizeof *ru->carry);
+  }
+  carried *c = &ru->carry[ru->ncarry++];
+  c->ev = *ev;
+  c->name = tt_strdup(ev->name);
+  c->category = tt_strdup(ev->category);
+  c->ev.name = c->name;
+  c->ev.category = c->category;
+}
+
+/* Opens the next window: re-emits, clipped, what the last one carried. */
+static int carry_into(run *ru) {
+  size_t kept = 0;
+  int rc = 0;
+  for (size_t i = 0; i < ru->ncarry; i++) {
+    carried c = ru->carry[i];
+    if (rc == 0 && c.ev.end > ru->part.start) {
+      hub_record ev = c.ev;
+      rc = emit(ru, &ev);
+      if (c.ev.end > ru->part.end) {
+        ru->carry[kept++] = c;
+        continue;
+      }
+    }
+    free(c.name);
+    free(c.category);
+  }
+  ru->ncarry = kept;
+  return rc;
+}
+
+static void carry_free(run *ru) {
+  for (size_t i = 0; i < ru->ncarry; i++) {
+    free(ru->carry[i].name);
+    free(ru->carry[i].category);
+  }
+  free(ru->carry);
+  ru->carry = NULL;
+  ru->ncarry = ru->cap_carry = 0;
+}
+
+static hub_filter base_filter(const tt_export_opts *o) {
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  f.categories = o->categories;
+  f.ncategories = o->ncategories;
+  f.exclude_categories = o->exclude_categories;
+  f.nexclude = o->nexclude;
+  f.names = o->names;
+  f.nnames = o->nnames;
+  return f;
+}
+
+/* Streams one reader into the current part; 0 ok, -1 error. */
+static int stream_part(run *ru) {
+  hub_record ev;
+  int rc;
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0)
+    if (emit(ru, &ev) != 0) return -1;
+  return rc;
+}
+
+/* All windows in one pass over one time-ordered stream. */
+static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
+  hub_record ev;
+  int64_t w = 0;
+  char tag[32];
+  snprintf(tag, sizeof tag, ".w%03lld", 0LL);
+  if (begin_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag) != 0) return -1;
+  int rc;
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
+    while (ev.start >= ru->part.end && w + 1 < count) {
+      if (end_part(ru) != 0) return -1;
+      w++;
+      snprintf(tag, sizeof tag, ".w%03lld", (long long)w);
+      if (begin_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag) != 0)
+        return -1;
+      if (carry_into(ru) != 0) return -1;
+    }
+    int64_t end = ev.end;
+    if (emit(ru, &ev) != 0) return -1;
+    if (end > ru->part.end && w + 1 < count) {
+      hub_record whole = ev;
+      whole.end = end;
+      whole.clipped &= ~HUB_CLIP_END;
+      carry_push(ru, &whole);
+    }
+  }
+  if (rc < 0) return -1;
+  /* Trailing windows (empty, or holding only carried events). */
+  for (;;) {
+    if (end_part(ru) != 0) return -1;
+    if (++w >= count) break;
+    snprintf(tag, sizeof tag, ".w%03lld", (long long)w);
+    if (begin_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag) != 0)
+      return -1;
+    if (carry_into(ru) != 0) return -1;
+  }
+  return 0;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int run_all(run *ru) {
+  const tt_export_opts *o = ru->o;
+  hub_filter f = base_filter(o);
+  ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+  if (!ru->r) return 1;
+  int64_t lo = 0, hi = 0;
+  int any = hub_reader_time_span(ru->r, &lo, &hi);
+  hi += 1; /* ranges are half-open: keep events that end at the last ns */
+  int64_t t0 = o->start_text ? resolve_time("--start", o->start_text, lo, hi) : lo;
+  int64_t t1 = o->end_text ? resolve_time("--end", o->end_text, lo, hi) : hi;
+  if (t1 <= t0) tt_die(2, "--start/--end: empty time range [%lld, %lld)", (long long)t0, (long long)t1);
+  if (!any) t1 = t0 + 1;
+  int bounded = o->start_text || o->end_text;
+
+  if (o->split == TT_SPLIT_NONE) {
+    if (bounded) {
+      hub_reader_close(ru->r);
+      f.start = t0;
+      f.end = t1;
+      ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+      if (!ru->r) return 1;
+    }
+    if (begin_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "") != 0)
+      return 1;
+    if (stream_part(ru) != 0) return 1;
+    return end_part(ru) ? 1 : 0;
+  }
+
+  if (o->split == TT_SPLIT_WINDOW) {
+    int64_t span = t1 - t0, count, size;
+    if (o->windows) {
+      count = o->windows;
+      size = (span + count - 1) / count;
+    } else {
+      size = o->window_size;
+      count = (span + size - 1) / size;
+    }
+    if (size < 1) size = 1;
+    if (count < 1) count = 1;
+    if (o->part >= count)
+      tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
+             (long long)count, (long long)count - 1);
+    hub_reader_close(ru->r);
+    if (o->part >= 0) {
+      f.start = t0 + o->part * size;
+      f.end = f.start + size;
+    } else {
+      f.start = t0;
+      f.end = t0 + count * size;
+    }
+    ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+    if (!ru->r) return 1;
+    if (o->part >= 0) {
+      char tag[32];
+      snprintf(tag, sizeof tag, ".w%03lld", (long long)o->part);
+      if (begin_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag) != 0) return 1;
+      if (stream_part(ru) != 0) return 1;
+      return end_part(ru) ? 1 : 0;
+    }
+    return stream_windows(ru, t0, size, count) ? 1 : 0;
+  }
+
+  /* --split process: one pass per process, the pid pushed into SQL. */
+  size_t np = hub_reader_nprocesses(ru->r), n = 0;
+  int64_t *pids = tt_calloc(np ? np : 1, sizeof *pids);
+  for (size_t i = 0; i < np; i++) pids[i] = hub_reader_process(ru->r, i)->pid;
+  qsort(pids, np, sizeof *pids, cmp_i64);
+  for (size_t i = 0; i < np; i++)
+    if (n == 0 || pids[n - 1] != pids[i]) pids[n++] = pids[i];
+  if (o->part >= (int64_t)n) {
+    free(pids);
+    tt_die(2, "--part %lld: the split has %zu processes", (long long)o->part, n);
+  }
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    if (o->part >= 0 && (int64_t)i != o->part) continue;
+    hub_reader_close(ru->r);
+    f.pid = pids[i];
+    f.start = bounded ? t0 : HUB_NULL;
+    f.end = bounded ? t1 : HUB_NULL;
+    ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+    if (!ru->r) {
+      rc = 1;
+      break;
+    }
+    char tag[40];
+    snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
+    if (begin_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN,
+                   bounded ? t1 : INT64_MAX, pids[i], tag) != 0 ||
+        stream_part(ru) != 0 || end_part(ru) != 0)
+      rc = 1;
+  }
+  free(pids);
+  return rc;
+}
+
+int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
+  tt_set_progname(argv[0]);
+  tt_export_opts o;
+  parse_args(argc, argv, ex, &o);
+  run ru = {.ex = ex, .o = &o};
+  int rc = run_all(&ru);
+  tt_progress_done();
+  if (rc != 0 && ru.state) {
+    ex->end_part(ru.state, ru.r);
+    ru.state = NULL;
+  }
+  if (ru.out) tt_output_abort(ru.out);
+  if (rc != 0) tt_output_abort_all();
+  carry_free(&ru);
+  hub_reader_close(ru.r);
+  free(ru.path);
+  free(o.categories);
+  free(o.exclude_categories);
+  free(o.names);
+  return rc;
+}

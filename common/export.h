@@ -1,0 +1,67 @@
+/* What every exporter (db2json, db2perfetto, db2otf2, db2summary) shares:
+ * the command line, the filters, and the split into parts.
+ *
+ *   db2X [options] DB... -o OUTPUT
+ *
+ * An exporter is a sink: it gets begin_part / event / end_part calls. The
+ * driver reads the stream once per process part, or once for all time
+ * windows (events are time-ordered, so windows follow one another). An
+ * event overlapping a window boundary is given to each window it overlaps,
+ * clipped to it and marked (hub_record.clipped), so every part is complete
+ * on its own. Outputs are written under a temporary name and renamed when
+ * the part is complete. */
+#ifndef TT_EXPORT_H
+#define TT_EXPORT_H
+#include <stdio.h>
+
+#include "atomic_output.h"
+#include "hub_reader.h"
+
+typedef enum { TT_SPLIT_NONE, TT_SPLIT_PROCESS, TT_SPLIT_WINDOW } tt_split_mode;
+
+typedef struct tt_export_opts {
+  const char *output;
+  const char **inputs;
+  size_t ninputs;
+  tt_split_mode split;
+  int64_t windows;     /* --windows N (0 unset) */
+  int64_t window_size; /* --window-size in ns (0 unset) */
+  int64_t part;        /* --part K, -1 = all */
+  const char *start_text, *end_text; /* --start/--end as given */
+  const char **categories; size_t ncategories;
+  const char **exclude_categories; size_t nexclude;
+  const char **names; size_t nnames;
+  int no_args;
+  int progress_mode; /* -1 quiet, 0 auto, 1 forced */
+} tt_export_opts;
+
+typedef struct tt_part {
+  int64_t index, count; /* part index and total (1 when not split) */
+  int64_t start, end;   /* time range of this part: events are clipped to it */
+  int64_t pid;          /* process part: its pid, else HUB_NULL */
+  const char *path;     /* final output path ("-" for stdout) */
+} tt_part;
+
+typedef struct tt_exporter {
+  const char *description; /* "Writes Chrome trace-event JSON ..." */
+  const char *extension;   /* default output extension, e.g. ".json" */
+  int stdout_ok;           /* "-o -" allowed (not for split output) */
+  /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
+   * uses tt_output_fopen); the driver commits or aborts `out`. */
+  void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,
+                      tt_output *out);
+  int (*event)(void *part_state, hub_reader *r, const hub_record *ev);
+  /* Finishes the part; returns 0 on success. Frees part_state. */
+  int (*end_part)(void *part_state, hub_reader *r);
+} tt_exporter;
+
+/* Parses argv, runs every part, returns the exit status. */
+int tt_export_main(int argc, char **argv, const tt_exporter *ex);
+
+/* "t.json" + ".w003" -> "t.w003.json" (before the last extension). */
+char *tt_part_path(const char *output, const char *tag);
+
+/* Parses "250ms", "1.5s", "100us", "42ns", "42" (ns) into ns; -1 on error. */
+int tt_parse_duration(const char *s, int64_t *ns);
+
+#endif
