@@ -38,9 +38,10 @@ COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
                $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
 UNIT_SRCS := $(wildcard tests/unit_*.c)
 UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .PHONY: all deps check demo bench install clean tools
-all: $(BINS) $(UNIT_BINS)
+all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
 
 deps:
@@ -58,7 +59,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-unused-parameter -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
@@ -75,6 +76,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
+
 check: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
@@ -84,7 +89,7 @@ demo: deps
 	BUILD=$(BUILD) bash scripts/demo.sh
 
 bench: deps
-	$(MAKE) tools
+	$(MAKE) tools $(BENCH_BINS)
 	BUILD=$(BUILD) bash bench/run.sh
 
 install: $(BINS)

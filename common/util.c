@@ -93,17 +93,33 @@ void tt_buf_puts(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s)); }
 void tt_buf_putc(tt_buf *b, char c) { tt_buf_append(b, &c, 1); }
 
 void tt_buf_printf(tt_buf *b, const char *fmt, ...) {
+  /* One formatting pass when the result fits the spare capacity. */
+  tt_buf_reserve(b, 64);
   va_list ap, ap2;
   va_start(ap, fmt);
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  size_t room = b->cap - b->len;
+  int n = vsnprintf(b->data + b->len, room, fmt, ap);
   va_end(ap);
-  if (n > 0) {
+  if (n > 0 && (size_t)n >= room) {
     tt_buf_reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
-    b->len += (size_t)n;
   }
+  if (n > 0) b->len += (size_t)n;
+  b->data[b->len] = '\0';
   va_end(ap2);
+}
+
+void tt_buf_put_i64(tt_buf *b, int64_t v) {
+  char tmp[24];
+  size_t i = sizeof tmp;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do {
+    tmp[--i] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (v < 0) tmp[--i] = '-';
+  tt_buf_append(b, tmp + i, sizeof tmp - i);
 }
 
 void tt_buf_clear(tt_buf *b) {

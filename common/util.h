@@ -42,6 +42,7 @@ void tt_buf_append(tt_buf *b, const char *s, size_t n);
 void tt_buf_puts(tt_buf *b, const char *s);
 void tt_buf_putc(tt_buf *b, char c);
 void tt_buf_printf(tt_buf *b, const char *fmt, ...) TT_PRINTF(2, 3);
+void tt_buf_put_i64(tt_buf *b, int64_t v);
 void tt_buf_clear(tt_buf *b);
 void tt_buf_free(tt_buf *b);
 

@@ -26,7 +26,10 @@ static void put_us(tt_buf *b, int64_t ns) {
     tt_buf_putc(b, '-');
     ns = ns == INT64_MIN ? INT64_MAX : -ns;
   }
-  tt_buf_printf(b, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
+  tt_buf_put_i64(b, ns / 1000);
+  char frac[4] = {'.', (char)('0' + ns % 1000 / 100), (char)('0' + ns % 100 / 10),
+                  (char)('0' + ns % 10)};
+  tt_buf_append(b, frac, 4);
 }
 
 static void put_str(tt_buf *b, const char *s) { tt_json_string(b, s, strlen(s)); }
@@ -166,8 +169,11 @@ static void put_common(json_part *jp, const hub_record *ev, const tt_track_ref *
   put_str(b, ev->category[0] ? ev->category : default_category(ev));
   tt_buf_puts(b, ",\"name\":");
   put_str(b, ev->name);
-  tt_buf_printf(b, ",\"pid\":%lld,\"tid\":%lld,\"ts\":", (long long)t->group,
-                (long long)t->lane);
+  tt_buf_puts(b, ",\"pid\":");
+  tt_buf_put_i64(b, t->group);
+  tt_buf_puts(b, ",\"tid\":");
+  tt_buf_put_i64(b, t->lane);
+  tt_buf_puts(b, ",\"ts\":");
   put_us(b, ev->start);
 }
 

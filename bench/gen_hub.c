@@ -1,0 +1,45 @@
+/* Writes a synthetic hub database of N launch+kernel pairs through the
+ * real writer: the input of the memory test and of `make bench`.
+ *   gen_hub OUT.db N [THREADS]  */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hub_writer.h"
+#include "util.h"
+
+int main(int argc, char **argv) {
+  tt_set_progname(argv[0]);
+  if (argc < 3) {
+    fprintf(stderr, "usage: gen_hub OUT.db N [THREADS]\n");
+    return 2;
+  }
+  long long n = atoll(argv[2]);
+  int threads = argc > 3 ? atoi(argv[3]) : 4;
+  if (threads < 1) threads = 1;
+  hub_writer *w = hub_writer_create(argv[1]);
+  const int64_t pid = 4242;
+  hub_process_name(w, pid, "bench");
+  int64_t agent = hub_gpu_agent(w, pid, 0);
+  int64_t stream = hub_stream(w, pid, "stream 7", NULL);
+  char name[64];
+  for (long long i = 0; i < n; i++) {
+    int64_t tid = pid + i % threads;
+    int64_t t = 1000000000LL + i * 1000;
+    int64_t ev = hub_event(w, "cuda_runtime", i + 1, NULL);
+    hub_arg_int(w, ev, 0, "correlation", i + 1);
+    hub_region(w, pid, tid, t, t + 400, "cudaLaunchKernel", ev, NULL);
+    snprintf(name, sizeof name, "kernel_%lld", i % 64);
+    hub_kernel_row k;
+    hub_kernel_row_init(&k);
+    k.pid = pid;
+    k.agent_id = agent;
+    k.stream_id = stream;
+    k.kernel_id = hub_kernel_symbol(w, pid, name, name);
+    k.dispatch_id = i;
+    k.start = t + 500;
+    k.end = t + 900;
+    k.event_id = hub_event(w, "kernel", i + 1, NULL);
+    hub_kernel_dispatch(w, &k);
+  }
+  return hub_writer_finish(w) == 0 ? 0 : 1;
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# `make demo`: imports bundled real profiles into rocpd hub databases,
+# converts them for the viewers, splits one into time windows, and says
+# where everything is and how to open it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${BUILD:=build}"
+BIN="$BUILD/bin"
+OUT=out/demo
+rm -rf "$OUT"
+mkdir -p "$OUT"
+have() { [ -x "$BIN/$1" ]; }
+run() { echo "+ $*" | sed "s|$BIN/||g"; "$@"; }
+
+echo "== importing real profiles into rocpd hub databases ($OUT/*.db)"
+if have kineto2db; then
+  run "$BIN/kineto2db" -q fixtures/kineto/hta_alexnet_trace.json.gz -o "$OUT/alexnet.db"
+  run "$BIN/kineto2db" -q fixtures/kineto/hta_mi250_rocm6_2_kineto.json.gz -o "$OUT/mi250.db"
+  run "$BIN/kineto2db" -q fixtures/kineto/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz -o "$OUT/resnet50.db"
+fi
+if have nvvp2db; then
+  run "$BIN/nvvp2db" -q fixtures/nvprof/onnxcustom_bench_ortmodule_nn_gpu.nvvp -o "$OUT/onnx_nvprof.db"
+fi
+if have nsys2db; then
+  run "$BIN/nsys2db" -q fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o "$OUT/saxpy_nsys.db"
+fi
+
+echo
+echo "== exporting"
+for db in "$OUT"/*.db; do
+  base="${db%.db}"
+  have db2json && run "$BIN/db2json" -q "$db" -o "$base.json"
+  have db2perfetto && run "$BIN/db2perfetto" -q "$db" -o "$base.pftrace"
+  have db2otf2 && run "$BIN/db2otf2" -q "$db" -o "$base.otf2"
+  have db2summary && run "$BIN/db2summary" -q "$db" -o "$base.summary.txt"
+done
+
+echo
+echo "== splitting the largest profile (resnet50, 35 MB of JSON) into 4 time windows"
+if [ -f "$OUT/resnet50.db" ]; then
+  mkdir -p "$OUT/split"
+  have db2json && run "$BIN/db2json" -q "$OUT/resnet50.db" --split window --windows 4 -o "$OUT/split/resnet50.json"
+  have db2perfetto && run "$BIN/db2perfetto" -q "$OUT/resnet50.db" --split window --windows 4 -o "$OUT/split/resnet50.pftrace"
+fi
+
+echo
+echo "== outputs"
+find "$OUT" -type f | sort | while read -r f; do printf '  %-52s %10s bytes\n' "$f" "$(stat -c %s "$f")"; done
+cat <<MSG
+
+How to open them:
+  *.pftrace  Perfetto UI: https://ui.perfetto.dev -> "Open trace file"
+  *.json     chrome://tracing (Load) or the Perfetto UI (it reads Chrome JSON too)
+  *.otf2     Vampir: open the .otf2 anchor file
+  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5'
+             or any tool that reads rocprofv3's rocpd output
+Every file under $OUT/split is a complete trace on its own (one time window each).
+MSG

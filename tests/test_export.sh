@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The shared exporter machinery through db2json: splitting by window and by
+# process, --part, time range and category filters, several databases read
+# as one. Expected counts come from sqlite3 queries on the hub, not from the
+# code under test.
+source "$(dirname "$0")/lib.sh"
+GEN="$ROOT/$BUILD/bench/gen_hub"
+stats() { $PY "$ROOT/tests/json_stats.py" "$1"; }
+field() { $PY "$ROOT/tests/json_field.py" - "$1"; }
+nx() { stats "$1" | field "d['ph'].get('X', 0)"; }
+
+# Rows of a hub that overlap [a, b): the reader's rule, in plain SQL.
+overlap() { # DB A B
+  q "$1" "SELECT (SELECT count(*) FROM rocpd_region WHERE start < $3 AND (\"end\" > $2 OR start >= $2))
+          + (SELECT count(*) FROM rocpd_kernel_dispatch WHERE start < $3 AND (\"end\" > $2 OR start >= $2))
+          + (SELECT count(*) FROM rocpd_memory_copy WHERE start < $3 AND (\"end\" > $2 OR start >= $2))"
+}
+
+# --- synthetic hubs: three processes, interleaved in time -------------
+for i in 0 1 2; do "$GEN" "$TMP/g$i.db" 2000 2 || fail "gen_hub $i"; done
+# give each database its own pid and shift its times so they interleave
+# (the views are read-only: update the physical tables)
+for i in 0 1 2; do
+  sfx=$(q "$TMP/g$i.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+  q "$TMP/g$i.db" "UPDATE rocpd_region$sfx SET pid=pid+$i, start=start+$((i*333)), \"end\"=\"end\"+$((i*333));
+    UPDATE rocpd_kernel_dispatch$sfx SET pid=pid+$i, start=start+$((i*333)), \"end\"=\"end\"+$((i*333));
+    UPDATE rocpd_info_process$sfx SET id=id+$i, pid=pid+$i;"
+done
+
+expect_ok "db2json reads three databases as one" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" -o "$TMP/all.json"
+expect_eq "three databases: X events add up" 12000 "$(nx "$TMP/all.json")"
+order=$($PY - "$TMP/all.json" <<'PY'
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X']
+ts = [float(e['ts']) for e in ev]
+pids = [e['pid'] for e in ev if e['cat'] == 'cuda_runtime'][:3]
+print(int(ts == sorted(ts)), len(set(pids)))
+PY
+)
+expect_eq "global time order across databases (and they interleave)" "1 3" "$(echo $order | cut -d' ' -f1,2)"
+expect_eq "every launch->kernel flow paired" 6000 "$(stats "$TMP/all.json" | field "d['flows_paired']")"
+validate "three-database output is valid Chrome JSON" chrome-json-check "$TMP/all.json"
+
+# --- windows on the synthetic hubs ------------------------------------
+lo=$(for i in 0 1 2; do q "$TMP/g$i.db" "SELECT min(start) FROM rocpd_region"; done | sort -n | head -1)
+hi=$(for i in 0 1 2; do q "$TMP/g$i.db" "SELECT max(\"end\") FROM rocpd_kernel_dispatch"; done | sort -n | tail -1)
+hi=$((hi + 1)); n=4; size=$(( (hi - lo + n - 1) / n ))
+expect_ok "split into 4 windows" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split window --windows 4 -o "$TMP/w.json"
+total=0
+for k in 0 1 2 3; do
+  a=$((lo + k*size)); b=$((a + size)); want=0
+  for i in 0 1 2; do want=$((want + $(overlap "$TMP/g$i.db" $a $b))); done
+  got=$(nx "$TMP/w.w00$k.json"); total=$((total + got))
+  expect_eq "window $k holds every event overlapping it" "$want" "$got"
+  validate "window $k valid alone" chrome-json-check "$TMP/w.w00$k.json"
+done
+expect_ok "--part 2 alone" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split window --windows 4 --part 2 -o "$TMP/p.json"
+expect_eq "--part 2 equals window 2 of the full split" "$(stats "$TMP/w.w002.json")" "$(stats "$TMP/p.w002.json")"
+expect_eq "--part writes only its part" "" "$(ls "$TMP"/p.w00[013].json 2>/dev/null)"
+
+# --- split by process ---------------------------------------------------
+expect_ok "split by process" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split process -o "$TMP/proc.json"
+for i in 0 1 2; do
+  pid=$((4242 + i))
+  want=$(q "$TMP/g$i.db" "SELECT (SELECT count(*) FROM rocpd_region WHERE pid=$pid)+(SELECT count(*) FROM rocpd_kernel_dispatch WHERE pid=$pid)")
+  expect_eq "process $pid part holds its $want events" "$want" "$(nx "$TMP/proc.p$pid.json")"
+done
+
+# --- time range and category filters ------------------------------------
+a=$((lo + 1000000)); b=$((lo + 1500000))
+want=0; for i in 0 1 2; do want=$((want + $(overlap "$TMP/g$i.db" $a $b))); done
+expect_ok "--start/--end in absolute ns" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --start $a --end $b -o "$TMP/r.json"
+expect_eq "time range keeps the overlapping events" "$want" "$(nx "$TMP/r.json")"
+expect_ok "--start as a duration from the trace start" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --start 1ms --end 1500us -o "$TMP/r2.json"
+expect_eq "duration range equals the absolute one" "$want" "$(nx "$TMP/r2.json")"
+expect_ok "--category kern*" db2json -q "$TMP/g0.db" --category 'kern*' -o "$TMP/c.json"
+expect_eq "category filter keeps only kernels" '{"X/kernel": 2000}' "$(stats "$TMP/c.json" | field "__import__('json').dumps(d['cat'])")"
+expect_ok "--exclude-category kernel --name cuda*" db2json -q "$TMP/g0.db" --exclude-category kernel --name 'cuda*' -o "$TMP/c2.json"
+expect_eq "exclude + name filters" '{"X/cuda_runtime": 2000}' "$(stats "$TMP/c2.json" | field "__import__('json').dumps(d['cat'])")"
+expect_eq "no dangling flow after filtering" 0 "$(stats "$TMP/c2.json" | field "d['flows_dangling']")"
+
+# --- bad input: clear message, non-zero exit, no output left behind -------
+printf 'not a database' > "$TMP/text.db"
+expect_fail "a text file is refused" "text.db: not a SQLite database" db2json "$TMP/text.db" -o "$TMP/bad.json"
+sqlite3 "$TMP/other.db" "CREATE TABLE t(x); INSERT INTO t VALUES (1);"
+expect_fail "a SQLite file that is not a hub is refused" "other.db: not a rocpd hub" db2json "$TMP/other.db" -o "$TMP/bad.json"
+expect_fail "a missing file is refused" "nope.db: cannot open" db2json "$TMP/nope.db" -o "$TMP/bad.json"
+expect_eq "no output file left behind" "" "$(ls "$TMP"/bad.json* 2>/dev/null)"
+expect_fail "--split window needs a count" "needs --windows" db2json "$TMP/g0.db" --split window -o "$TMP/bad.json"
+expect_fail "--part beyond the split" "has 4 windows" db2json "$TMP/g0.db" --split window --windows 4 --part 9 -o "$TMP/bad.json"
+expect_fail "a bad duration" "not a positive duration" db2json "$TMP/g0.db" --split window --window-size 5parsecs -o "$TMP/bad.json"
+sum0=$(sha256sum "$TMP/g0.db")
+db2json -q "$TMP/g0.db" -o "$TMP/x.json"
+expect_eq "the input is not modified" "$sum0" "$(sha256sum "$TMP/g0.db")"
