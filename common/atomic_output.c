@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -13,6 +14,7 @@ struct tt_output {
   char *tmp_path;
   FILE *fp;
   int is_stdout;
+  int is_device;
   tt_output *next;
 };
 
@@ -24,7 +26,7 @@ static void on_signal(int sig) {
   /* unlink is async-signal-safe; the list is only appended to between
    * signals, so walking it here is safe enough for cleanup. */
   for (tt_output *o = pending; o; o = o->next)
-    if (!o->is_stdout) unlink(o->tmp_path);
+    if (!o->is_stdout && !o->is_device) unlink(o->tmp_path);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -40,9 +42,15 @@ static void install_handlers(void) {
 tt_output *tt_output_begin(const char *final_path) {
   tt_output *o = tt_calloc(1, sizeof *o);
   o->final_path = tt_strdup(final_path);
+  struct stat st;
   if (strcmp(final_path, "-") == 0) {
     o->is_stdout = 1;
     o->tmp_path = tt_strdup("-");
+  } else if (stat(final_path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    /* A device or pipe (/dev/null, a FIFO) is written in place: renaming
+     * a temporary over it would replace the device with a file. */
+    o->is_device = 1;
+    o->tmp_path = tt_strdup(final_path);
   } else {
     tt_buf b = {0};
     tt_buf_printf(&b, "%s.tmp%ld", final_path, (long)getpid());
@@ -93,11 +101,11 @@ int tt_output_commit(tt_output *o) {
   }
   if (rc != 0) {
     tt_error("%s: write failed: %s", o->final_path, strerror(errno));
-  } else if (!o->is_stdout && rename(o->tmp_path, o->final_path) != 0) {
+  } else if (!o->is_stdout && !o->is_device && rename(o->tmp_path, o->final_path) != 0) {
     tt_error("%s: cannot rename from %s: %s", o->final_path, o->tmp_path, strerror(errno));
     rc = -1;
   }
-  if (rc != 0 && !o->is_stdout) unlink(o->tmp_path);
+  if (rc != 0 && !o->is_stdout && !o->is_device) unlink(o->tmp_path);
   unlink_pending(o);
   free_output(o);
   return rc;
@@ -105,7 +113,7 @@ int tt_output_commit(tt_output *o) {
 
 void tt_output_abort(tt_output *o) {
   if (o->fp && !o->is_stdout) fclose(o->fp);
-  if (!o->is_stdout) unlink(o->tmp_path);
+  if (!o->is_stdout && !o->is_device) unlink(o->tmp_path);
   unlink_pending(o);
   free_output(o);
 }

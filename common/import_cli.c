@@ -57,6 +57,10 @@ void tt_import_parse(int argc, char **argv, const char *what, const char *input_
     exit(2);
   }
   struct stat in, out;
+  if (stat(opts->output, &out) == 0 && !S_ISREG(out.st_mode)) {
+    tt_error("%s: not a regular file; a database needs a file", opts->output);
+    exit(2);
+  }
   if (stat(opts->input, &in) == 0 && stat(opts->output, &out) == 0 && in.st_dev == out.st_dev &&
       in.st_ino == out.st_ino) {
     tt_error("%s: output would overwrite the input", opts->output);

@@ -89,6 +89,8 @@ expect_eq "no output file left behind" "" "$(ls "$TMP"/bad.json* 2>/dev/null)"
 expect_fail "--split window needs a count" "needs --windows" db2json "$TMP/g0.db" --split window -o "$TMP/bad.json"
 expect_fail "--part beyond the split" "has 4 windows" db2json "$TMP/g0.db" --split window --windows 4 --part 9 -o "$TMP/bad.json"
 expect_fail "a bad duration" "not a positive duration" db2json "$TMP/g0.db" --split window --window-size 5parsecs -o "$TMP/bad.json"
+expect_ok "-o /dev/null writes in place" db2json -q "$TMP/g0.db" -o /dev/null
+expect_eq "/dev/null is still a device" "character special file" "$(stat -c %F /dev/null)"
 sum0=$(sha256sum "$TMP/g0.db")
 db2json -q "$TMP/g0.db" -o "$TMP/x.json"
 expect_eq "the input is not modified" "$sum0" "$(sha256sum "$TMP/g0.db")"
