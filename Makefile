@@ -40,6 +40,7 @@ UNIT_SRCS := $(wildcard tests/unit_*.c)
 UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
+.SECONDARY:
 .PHONY: all deps check demo bench install clean tools
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
@@ -68,7 +69,8 @@ $(BUILD)/libcommon.a: $(COMMON_OBJS)
 	ar rcs $@ $^
 
 .SECONDEXPANSION:
-$(BUILD)/bin/%: $(BUILD)/obj/converters/%.o $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard converters/$$*_*.c)) $(BUILD)/libcommon.a
+# (no '%' inside the secondary expansion: make would put the stem there)
+$(BUILD)/bin/%: $(BUILD)/obj/converters/%.o $$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters/$$*_*.c))) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
 
