@@ -272,7 +272,7 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                   "SELECT k2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
                   "\"rocpd_kernel_dispatch%s\" k2 ON k2.event_id = e2.id LEFT JOIN "
                   "\"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
-                  "e.correlation_id",
+                  "e.correlation_id AND k2.pid = r.pid",
                   S, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
     first = 0;
@@ -283,7 +283,7 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                   "SELECT m2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
                   "\"rocpd_memory_copy%s\" m2 ON m2.event_id = e2.id LEFT JOIN "
                   "\"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
-                  "e.correlation_id",
+                  "e.correlation_id AND m2.pid = r.pid",
                   S, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
     first = 0;
@@ -293,14 +293,16 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
 }
 
 /* Start of the launching call of a piece of GPU work. */
-static void link_to_launch(tt_buf *b, const hub_db *d, const hub_filter *f) {
+/* Correlation ids are per process: the partner must be in the same one.
+ * `alias` is the querying table's alias (k or m). */
+static void link_to_launch(tt_buf *b, const hub_db *d, const hub_filter *f, const char *alias) {
   const char *S = d->suffix;
   tt_buf_printf(b,
                 "(CASE WHEN e.correlation_id IS NULL THEN NULL ELSE (SELECT min(r2.start) FROM "
                 "\"rocpd_event%s\" e2 JOIN \"rocpd_region%s\" r2 ON r2.event_id = e2.id LEFT "
                 "JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
-                "e.correlation_id",
-                S, S, S);
+                "e.correlation_id AND r2.pid = %s.pid",
+                S, S, S, alias);
   category_filter(b, f, "COALESCE(c2.string,'')");
   tt_buf_puts(b, ") END)");
 }
@@ -340,7 +342,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
                   "NULL, NULL, ",
                   kname);
-    if (link && !d->has_flows) link_to_launch(&b, d, f); else tt_buf_puts(&b, "NULL");
+    if (link && !d->has_flows) link_to_launch(&b, d, f, "k"); else tt_buf_puts(&b, "NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
                   "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
@@ -356,7 +358,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                     "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
                     "NULL, NULL, ");
-    if (link && !d->has_flows) link_to_launch(&b, d, f); else tt_buf_puts(&b, "NULL");
+    if (link && !d->has_flows) link_to_launch(&b, d, f, "m"); else tt_buf_puts(&b, "NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "

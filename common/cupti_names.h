@@ -1,0 +1,42 @@
+/* The CUPTI vocabulary nvvp2db and nsys2db share: callback-id to API
+ * function names, memcpy/memory/sync/overhead kinds, API name
+ * normalisation. */
+#ifndef TT_CUPTI_NAMES_H
+#define TT_CUPTI_NAMES_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+/* ---- CUPTI names ------------------------------------------------------ */
+
+/* Generated tables (common/cupti_cbid_table.c), indexed by cbid. */
+extern const char *const tt_cupti_runtime_names[];
+extern const int tt_cupti_runtime_names_count;
+extern const char *const tt_cupti_driver_names[];
+extern const int tt_cupti_driver_names_count;
+
+/* Function name of a runtime / driver cbid, or NULL when unknown. */
+const char *tt_cupti_runtime_name(int64_t cbid);
+const char *tt_cupti_driver_name(int64_t cbid);
+
+/* Length of `name` without a trailing CUDA-version tag `_vNNNN` (4 or more
+ * digits: cudaLaunchKernel_v7000 -> cudaLaunchKernel). A real `_v2` stays.
+ * Nsight Systems stores the tagged enum name; nvprof's cbid table gives the
+ * untagged one: both tools therefore write the same name. */
+size_t tt_cuda_api_name_len(const char *name);
+
+/* CUpti_ActivityMemcpyKind (also nsys' ENUM_CUDA_MEMCPY_OPER): "HtoD"... */
+const char *tt_cupti_memcpy_kind(int64_t kind);
+/* CUpti_ActivityMemoryKind (nvprof): 0 Unknown, 1 Pageable, 2 Pinned, ... */
+const char *tt_cupti_memory_kind(int64_t kind);
+/* nsys' ENUM_CUDA_MEM_KIND: 0 Pageable ... 6 Managed Static, 7 Unknown. */
+const char *tt_nsys_memory_kind(int64_t kind);
+/* Whether a memory kind name (as returned above) lives on the GPU. */
+int tt_memory_kind_on_device(const char *kind_name);
+/* CUpti_ActivitySynchronizationType: "Event synchronize", ... */
+const char *tt_cupti_sync_type(int64_t type);
+/* CUpti_ActivityOverheadKind: "CUPTI buffer flush", ... */
+const char *tt_cupti_overhead_kind(int64_t kind);
+
+#endif

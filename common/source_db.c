@@ -1,0 +1,234 @@
+#include "source_db.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- reading an export ------------------------------------------------ */
+
+int nv_src_open(nv_src *s, const char *path) {
+  s->path = path;
+  s->db = NULL;
+  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+    tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+    nv_src_close(s);
+    return -1;
+  }
+  /* An input is never written, and nothing in it (views, triggers,
+   * functions in its schema) runs with our privileges. The first statement
+   * reads the header, so a non-SQLite file is rejected here. */
+  char *err = NULL;
+  if (sqlite3_exec(s->db,
+                   "PRAGMA query_only=1; PRAGMA trusted_schema=OFF;"
+                   "SELECT count(*) FROM sqlite_master;",
+                   NULL, NULL, &err) != SQLITE_OK) {
+    int code = sqlite3_errcode(s->db);
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
+      tt_error("%s: not a SQLite database (%s)", path, err ? err : "?");
+    else
+      tt_error("%s: cannot read: %s", path, err ? err : "?");
+    sqlite3_free(err);
+    nv_src_close(s);
+    return -1;
+  }
+  return 0;
+}
+
+void nv_src_close(nv_src *s) {
+  if (s->db) sqlite3_close(s->db);
+  s->db = NULL;
+}
+
+sqlite3_stmt *nv_prepare(nv_src *s, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    tt_error("%s: cannot query the export: %s (in: %.200s)", s->path, sqlite3_errmsg(s->db),
+             sql);
+    sqlite3_finalize(st);
+    return NULL;
+  }
+  return st;
+}
+
+int nv_step_error(nv_src *s, const char *table) {
+  tt_error("%s: reading table %s: %s", s->path, table, sqlite3_errmsg(s->db));
+  return -1;
+}
+
+int nv_has_table(nv_src *s, const char *table) {
+  sqlite3_stmt *st =
+      nv_prepare(s, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1");
+  if (!st) return 0;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  int found = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return found;
+}
+
+/* Calls fn for every column name of table (PRAGMA table_info). */
+static void each_column(nv_src *s, const char *table, void (*fn)(const char *, void *),
+                        void *ctx) {
+  sqlite3_stmt *st = nv_prepare(s, "SELECT name FROM pragma_table_info(?1)");
+  if (!st) return;
+  sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+  while (sqlite3_step(st) == SQLITE_ROW) fn((const char *)sqlite3_column_text(st, 0), ctx);
+  sqlite3_finalize(st);
+}
+
+typedef struct {
+  const char *want;
+  int found;
+} find_ctx;
+
+static void find_col(const char *name, void *p) {
+  find_ctx *f = p;
+  if (name && strcmp(name, f->want) == 0) f->found = 1;
+}
+
+int nv_has_column(nv_src *s, const char *table, const char *column) {
+  find_ctx f = {column, 0};
+  each_column(s, table, find_col, &f);
+  return f.found;
+}
+
+/* Whether `name` is one of the comma-separated list; an entry ending in
+ * '*' matches every name with that prefix. */
+static int in_list(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0) return 1;
+    if (len > 0 && p[len - 1] == '*' && n >= len - 1 && strncmp(p, name, len - 1) == 0) return 1;
+    p = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
+int nv_require_columns(nv_src *s, const char *table, const char *columns) {
+  for (const char *p = columns; p && *p;) {
+    const char *e = strchr(p, ',');
+    size_t len = e ? (size_t)(e - p) : strlen(p);
+    char col[128];
+    snprintf(col, sizeof col, "%.*s", (int)len, p);
+    if (!nv_has_column(s, table, col)) {
+      tt_error("%s: table %s has no column %s: not an export this version can read", s->path,
+               table, col);
+      return -1;
+    }
+    p = e ? e + 1 : NULL;
+  }
+  return 0;
+}
+
+typedef struct {
+  const char *alias, *consumed;
+  tt_buf *select;
+} rest_ctx;
+
+static void add_rest(const char *name, void *p) {
+  rest_ctx *r = p;
+  if (!name || in_list(r->consumed, name)) return;
+  tt_buf_printf(r->select, ", %s.\"", r->alias);
+  for (const char *c = name; *c; c++) { /* identifier quoting: double the quotes */
+    if (*c == '"') tt_buf_putc(r->select, '"');
+    tt_buf_putc(r->select, *c);
+  }
+  tt_buf_putc(r->select, '"');
+}
+
+void nv_rest_columns(nv_src *s, const char *table, const char *alias, const char *consumed,
+                     tt_buf *select) {
+  rest_ctx r = {alias, consumed, select};
+  each_column(s, table, add_rest, &r);
+}
+
+static void member_key(tt_buf *b, const char *key) {
+  if (b->len > 1) tt_buf_putc(b, ',');
+  tt_json_string(b, key, strlen(key));
+  tt_buf_putc(b, ':');
+}
+
+/* Integers are most of what extdata holds: formatted without printf,
+ * which the per-row cost of a million-row table notices. */
+static void put_int(tt_buf *b, int64_t v) {
+  char tmp[24], *p = tmp + sizeof tmp;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do *--p = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *--p = '-';
+  tt_buf_append(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+void nv_rest_json(sqlite3_stmt *st, int from, tt_buf *b) {
+  int n = sqlite3_column_count(st);
+  for (int i = from; i < n; i++) {
+    int type = sqlite3_column_type(st, i);
+    if (type == SQLITE_NULL) continue;
+    member_key(b, sqlite3_column_name(st, i));
+    if (type == SQLITE_INTEGER) {
+      put_int(b, sqlite3_column_int64(st, i));
+    } else if (type == SQLITE_FLOAT) {
+      tt_buf_printf(b, "%.17g", sqlite3_column_double(st, i));
+    } else if (type == SQLITE_TEXT) {
+      const char *t = (const char *)sqlite3_column_text(st, i);
+      tt_json_string(b, t, (size_t)sqlite3_column_bytes(st, i));
+    } else { /* blob: hex, the bytes as stored */
+      const unsigned char *p = sqlite3_column_blob(st, i);
+      int len = sqlite3_column_bytes(st, i);
+      tt_buf_putc(b, '"');
+      for (int k = 0; k < len; k++) tt_buf_printf(b, "%02x", p[k]);
+      tt_buf_putc(b, '"');
+    }
+  }
+}
+
+void nv_json_begin(tt_buf *b) {
+  tt_buf_clear(b);
+  tt_buf_putc(b, '{');
+}
+
+void nv_json_int(tt_buf *b, const char *key, int64_t v) {
+  member_key(b, key);
+  put_int(b, v);
+}
+
+void nv_json_str(tt_buf *b, const char *key, const char *v) {
+  member_key(b, key);
+  tt_json_string(b, v ? v : "", v ? strlen(v) : 0);
+}
+
+void nv_json_raw(tt_buf *b, const char *key, const char *json) {
+  member_key(b, key);
+  tt_buf_puts(b, json);
+}
+
+const char *nv_json_end(tt_buf *b) {
+  tt_buf_putc(b, '}');
+  return b->data;
+}
+
+void nv_warn_unhandled(nv_src *s, const char *handled) {
+  sqlite3_stmt *st = nv_prepare(
+      s, "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+         "ORDER BY name");
+  if (!st) return;
+  tt_buf sql = {0};
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(st, 0);
+    if (!name || in_list(handled, name)) continue;
+    tt_buf_clear(&sql);
+    tt_buf_puts(&sql, "SELECT count(*) FROM \"");
+    for (const char *c = name; *c; c++) {
+      if (*c == '"') tt_buf_putc(&sql, '"');
+      tt_buf_putc(&sql, *c);
+    }
+    tt_buf_putc(&sql, '"');
+    sqlite3_stmt *cnt = nv_prepare(s, sql.data);
+    if (cnt && sqlite3_step(cnt) == SQLITE_ROW && sqlite3_column_int64(cnt, 0) > 0)
+      tt_warn("%s: table %s (%lld rows) has no hub mapping: not imported", s->path, name,
+              (long long)sqlite3_column_int64(cnt, 0));
+    sqlite3_finalize(cnt);
+  }
+  tt_buf_free(&sql);
+  sqlite3_finalize(st);
+}

@@ -1,0 +1,50 @@
+/* nsys2db's parts: the importer state shared by the CUDA reader
+ * (nsys2db_cuda.c) and the CPU-side reader (nsys2db_cpu.c: NVTX, OS
+ * runtime, profiler overhead). */
+#ifndef NSYS2DB_PARTS_H
+#define NSYS2DB_PARTS_H
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "cupti_names.h"
+#include "source_db.h"
+#include "hashmap.h"
+#include "hub_writer.h"
+#include "util.h"
+
+#define NS_TABLE(kind) "CUPTI_ACTIVITY_KIND_" kind
+
+typedef struct ns {
+  hub_writer *w;
+  nv_src src;
+  int64_t offset;     /* session start (UTC ns): nsys times are relative to it */
+  int64_t max_ts;     /* latest absolute time written: end of unclosed ranges */
+  tt_i64map pids;     /* processes that have events, named at the end */
+  uint64_t rows;
+  tt_buf ext, sql;
+} ns;
+
+/* globalTid / globalPid: pid in bits 24..47, tid in bits 0..23, a
+ * hardware/VM id above (the Nsight Systems export documentation's
+ * "serialized GlobalId"). */
+static inline int64_t ns_pid(int64_t global) { return (global >> 24) & 0xFFFFFF; }
+static inline int64_t ns_tid(int64_t global) { return global & 0xFFFFFF; }
+
+/* Marks a process as having events and returns it. */
+int64_t ns_seen(ns *c, int64_t pid);
+void ns_cover(ns *c, int64_t ts);
+void ns_progress(ns *c);
+/* StringIds value selected as (id, value) at col, col+1; a NULL id is no
+ * string; an id missing from StringIds is an error naming table and row. */
+int ns_string(ns *c, sqlite3_stmt *st, int col, const char *table, int64_t row,
+              const char **out);
+
+int ns_cuda_api(ns *c, const char *table);
+int ns_kernels(ns *c);
+int ns_memcpy(ns *c);
+int ns_memset(ns *c);
+int ns_sync(ns *c);
+int ns_nvtx(ns *c);
+int ns_cpu_ranges(ns *c, const char *table, const char *category);
+
+#endif

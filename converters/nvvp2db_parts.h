@@ -1,0 +1,69 @@
+/* nvvp2db's parts: one importer state shared by the per-table readers
+ * (nvvp2db_api.c, nvvp2db_gpu.c, nvvp2db_marker.c). Each reader streams one
+ * nvprof table through a prepared statement into the hub writer. */
+#ifndef NVVP2DB_PARTS_H
+#define NVVP2DB_PARTS_H
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "cupti_names.h"
+#include "source_db.h"
+#include "hashmap.h"
+#include "hub_writer.h"
+#include "util.h"
+
+#define NVP_TABLE(kind) "CUPTI_ACTIVITY_KIND_" kind
+
+typedef struct nvp {
+  hub_writer *w;
+  nv_src src;
+  int64_t main_pid;      /* the profiled process: rows without a pid go here */
+  int have_runtime, have_driver;
+  tt_i64map streams;     /* streamId -> rocpd_info_stream id (main process) */
+  tt_i64map agents;      /* deviceId -> rocpd_info_agent id */
+  tt_i64map ksyms;       /* StringTable id -> rocpd_info_kernel_symbol id */
+  int64_t cpu_agent;     /* created on first host-side copy end; 0 = none yet */
+  int64_t max_ts;        /* latest timestamp written: end of unclosed ranges */
+  uint64_t rows;         /* for progress */
+  tt_buf ext, sql;
+} nvp;
+
+/* Process and thread of the runtime/driver call with a correlation id, as
+ * one select expression (pid << 32 | tid, NULL if no such call) over the
+ * correlation column `corr`. Appended to sql with a leading comma. */
+void nvp_launch_expr(nvp *c, const char *corr, tt_buf *sql);
+/* Splits that value; with no call, pid = main pid and tid = fallback. */
+void nvp_launch_decode(nvp *c, sqlite3_stmt *st, int col, int64_t *pid, int64_t *tid,
+                       int64_t fallback_tid);
+/* Decodes a CUpti_ActivityObjectKindId blob: process (kind 1) or thread
+ * (kind 2) ids are two little-endian uint32 at bytes 0..3 and 4..7. A
+ * process-scoped object gets tid = pid. Returns 0 if the blob is short. */
+int nvp_object_ids(nvp *c, sqlite3_stmt *st, int kind_col, int blob_col, int64_t *pid,
+                   int64_t *tid);
+/* Resolves a StringTable id selected as (id, value) at columns col, col+1.
+ * 0 means "no string" (NULL); any other id missing from StringTable is an
+ * error naming table and row (returns -1). */
+int nvp_string(nvp *c, sqlite3_stmt *st, int col, const char *table, int64_t row,
+               const char **out);
+
+int64_t nvp_agent(nvp *c, int64_t device);
+int64_t nvp_cpu_agent(nvp *c);
+int64_t nvp_stream(nvp *c, int64_t pid, int64_t stream);
+void nvp_cover(nvp *c, int64_t ts);
+void nvp_progress(nvp *c);
+
+/* Table readers; each returns 0 or -1 after printing an error. */
+int nvp_api(nvp *c, const char *table, const char *category, int driver);
+int nvp_overhead(nvp *c);
+int nvp_kernels(nvp *c, const char *table);
+int nvp_memcpy(nvp *c, const char *table, int peer);
+int nvp_memset(nvp *c);
+int nvp_sync(nvp *c);
+int nvp_cuda_events(nvp *c);
+int nvp_markers(nvp *c);
+
+/* Demangled C++ name (malloc'd) or NULL when not mangled or no demangler:
+ * libstdc++'s __cxa_demangle, loaded at run time (no link flag needed). */
+char *nvp_demangle(const char *mangled);
+
+#endif
