@@ -5,16 +5,14 @@
 # imports it and reports events/s and peak RSS. Usage:
 #   BUILD=build bash bench/bench_nvprof.sh [N]      (N defaults to 1000000)
 set -eu
-cd "$(dirname "$0")/.."
-: "${BUILD:=build}"
-N=${1:-1000000}
-TOOL="$BUILD/bin/nvvp2db"
+source "$(dirname "$0")/lib.sh"
+N=${1:-${BENCH_NVPROF_KERNELS:-1000000}}
+TOOL="$BIN/nvvp2db"
 [ -x "$TOOL" ] || { echo "bench_nvprof: build $TOOL first (make tools)" >&2; exit 1; }
-DIR=$(mktemp -d "${TMPDIR:-/tmp}/tt-bench.XXXXXX")
-trap 'rm -rf "$DIR"' EXIT
+DIR="$WORK/nvprof"
+mkdir -p "$DIR"
 IN="$DIR/bench.nvvp"
 
-t0=$(date +%s.%N)
 sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL UNIQUE);
@@ -48,30 +46,10 @@ SELECT x'00', 0, 32, 1600000000000000000 + n * 5000 + 4000, 1600000000000000000 
 CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_RUNTIME ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId);
 CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ON CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(correlationId);
 SQL
-t1=$(date +%s.%N)
 events=$((2 * N))
-
-# Peak RSS: GNU time when present, else VmHWM sampled from /proc.
-if [ -x /usr/bin/time ] && /usr/bin/time -v true 2>/dev/null; then
-  s=$(date +%s.%N)
-  /usr/bin/time -v "$TOOL" -q "$IN" -o "$DIR/out.db" 2> "$DIR/time.txt"
-  e=$(date +%s.%N)
-  rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$DIR/time.txt")
-else
-  s=$(date +%s.%N)
-  "$TOOL" -q "$IN" -o "$DIR/out.db" & pid=$!
-  rss_kb=0
-  while kill -0 $pid 2>/dev/null; do
-    v=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null || true)
-    [ -n "$v" ] && [ "$v" -gt "$rss_kb" ] && rss_kb=$v
-    sleep 0.05
-  done
-  wait $pid
-  e=$(date +%s.%N)
-fi
-secs=$(echo "$e - $s" | bc -l)
-printf 'bench_nvprof: generated %d kernels + %d runtime calls in %.1f s (%s MB)\n' "$N" "$N" \
-  "$(echo "$t1 - $t0" | bc -l)" "$(( $(stat -c %s "$IN") / 1048576 ))"
-printf 'bench_nvprof: nvvp2db %d events in %.2f s = %.0f events/s, peak RSS %d MB, output %d MB\n' \
-  "$events" "$secs" "$(echo "$events / $secs" | bc -l)" "$((rss_kb / 1024))" \
-  "$(( $(stat -c %s "$DIR/out.db") / 1048576 ))"
+read -r tb rb < <(measure sqlite3 -batch "$IN" "SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME; SELECT * FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;")
+read -r tt rt < <(measure "$TOOL" -q "$IN" -o "$DIR/out.db")
+echo "nvvp2db on $N kernels + $N runtime calls ($events events):"
+echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"
+echo "  nvvp2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tb")x baseline), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"
+[ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -18,6 +18,35 @@ enum {
   ST_SAMPLE, ST_METADATA, ST_COUNT
 };
 
+/* Rows are staged and inserted ROWS_PER_INSERT at a time with one
+ * multi-row INSERT: SQLite's per-statement cost (AUTOINCREMENT
+ * bookkeeping, VDBE setup) is paid once per batch. The writer assigns
+ * every id itself (the tables are new), so callers get ids at once. */
+#define ROWS_PER_INSERT 16
+
+typedef struct cell {
+  unsigned char type; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT */
+  int64_t i;
+  double d;
+  size_t off, len; /* text: a slice of the batch's arena */
+} cell;
+
+typedef struct table_batch {
+  sqlite3_stmt *one, *many;
+  int ncols;       /* including id */
+  int explicit_id; /* the caller sets column 0 (pid, tid) */
+  int nrows;
+  cell *cells;     /* ROWS_PER_INSERT * ncols */
+  tt_buf arena;
+  int64_t next_id;
+} table_batch;
+
+/* A row being filled: column 0 is the id, then the listed columns. */
+typedef struct rowref {
+  table_batch *b;
+  cell *c;
+} rowref;
+
 typedef struct entity {
   int64_t pid, tid;
   int64_t start, end;
@@ -29,7 +58,7 @@ struct hub_writer {
   sqlite3 *db;
   char guid[37];
   char suffix[40]; /* "_" + guid with '_' for '-' */
-  sqlite3_stmt *st[ST_COUNT];
+  table_batch batch[ST_COUNT];
   int64_t nid;
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_i64map process_index; /* pid -> index in processes */
@@ -94,22 +123,104 @@ char *hub_schema_expand(const char *tmpl, const char *guid) {
   return b.data;
 }
 
-static sqlite3_stmt *prepare(hub_writer *w, const char *table, const char *cols,
-                             int ncols) {
+static sqlite3_stmt *prepare_insert(hub_writer *w, const char *table, const char *cols,
+                                    int ncols, int nrows) {
   tt_buf sql = {0};
-  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) VALUES (", table, w->suffix, cols);
-  for (int i = 0; i < ncols; i++) tt_buf_puts(&sql, i ? ",?" : "?");
-  tt_buf_puts(&sql, ")");
+  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) VALUES ", table, w->suffix, cols);
+  for (int r = 0; r < nrows; r++) {
+    tt_buf_puts(&sql, r ? ",(" : "(");
+    for (int i = 0; i < ncols; i++) tt_buf_puts(&sql, i ? ",?" : "?");
+    tt_buf_putc(&sql, ')');
+  }
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
   tt_buf_free(&sql);
   return st;
 }
 
+/* `cols` lists the columns after id, or starts with "id," when the caller
+ * gives the id (processes and threads are keyed by pid and tid). */
+static void setup_table(hub_writer *w, int which, const char *table, const char *cols,
+                        int ncols) {
+  table_batch *b = &w->batch[which];
+  b->explicit_id = strncmp(cols, "id,", 3) == 0;
+  tt_buf all = {0};
+  if (!b->explicit_id) tt_buf_puts(&all, "id,");
+  tt_buf_puts(&all, cols);
+  b->ncols = ncols + (b->explicit_id ? 0 : 1);
+  b->one = prepare_insert(w, table, all.data, b->ncols, 1);
+  b->many = prepare_insert(w, table, all.data, b->ncols, ROWS_PER_INSERT);
+  b->cells = tt_calloc((size_t)ROWS_PER_INSERT * (size_t)b->ncols, sizeof *b->cells);
+  b->next_id = 1;
+  tt_buf_free(&all);
+}
+
+static void bind_cells(sqlite3_stmt *st, const table_batch *b, int row, int first_param) {
+  const cell *c = &b->cells[(size_t)row * (size_t)b->ncols];
+  for (int i = 0; i < b->ncols; i++) {
+    int p = first_param + i;
+    switch (c[i].type) {
+    case SQLITE_INTEGER: sqlite3_bind_int64(st, p, c[i].i); break;
+    case SQLITE_FLOAT: sqlite3_bind_double(st, p, c[i].d); break;
+    case SQLITE_TEXT:
+      sqlite3_bind_text(st, p, b->arena.data + c[i].off, (int)c[i].len, SQLITE_STATIC);
+      break;
+    default: sqlite3_bind_null(st, p);
+    }
+  }
+}
+
+static void run(hub_writer *w, sqlite3_stmt *st) {
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_reset(st);
+}
+
+/* Inserts every staged row of one table. */
+static void flush_table(hub_writer *w, table_batch *b) {
+  if (b->nrows == ROWS_PER_INSERT) {
+    for (int r = 0; r < b->nrows; r++) bind_cells(b->many, b, r, r * b->ncols + 1);
+    run(w, b->many);
+  } else {
+    for (int r = 0; r < b->nrows; r++) {
+      bind_cells(b->one, b, r, 1);
+      run(w, b->one);
+    }
+  }
+  b->nrows = 0;
+  tt_buf_clear(&b->arena);
+}
+
+static void flush_all(hub_writer *w) {
+  for (int i = 0; i < ST_COUNT; i++) flush_table(w, &w->batch[i]);
+}
+
+static rowref row_begin(hub_writer *w, int which) {
+  table_batch *b = &w->batch[which];
+  rowref r = {b, &b->cells[(size_t)b->nrows * (size_t)b->ncols]};
+  memset(r.c, 0, (size_t)b->ncols * sizeof *r.c);
+  return r;
+}
+
+/* Stages the row; returns its id. */
+static int64_t row_commit(hub_writer *w, rowref r) {
+  table_batch *b = r.b;
+  int64_t id;
+  if (b->explicit_id) {
+    id = r.c[0].i;
+  } else {
+    id = b->next_id++;
+    r.c[0].type = SQLITE_INTEGER;
+    r.c[0].i = id;
+  }
+  w->rows++;
+  if (++b->nrows == ROWS_PER_INSERT) flush_table(w, b);
+  return id;
+}
+
 hub_writer *hub_writer_create(const char *path) {
   hub_writer *w = tt_calloc(1, sizeof *w);
   unlink(path);
-  if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+  if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK)
     tt_die(1, "%s: cannot create database: %s", path, sqlite3_errmsg(w->db));
   make_guid(w->guid);
@@ -125,44 +236,42 @@ hub_writer *hub_writer_create(const char *path) {
   exec(w, schema);
   free(schema);
 
-  w->st[ST_METADATA] = prepare(w, "rocpd_metadata", "tag,value", 2);
-  w->st[ST_STRING] = prepare(w, "rocpd_string", "string", 1);
-  w->st[ST_NODE] = prepare(w, "rocpd_info_node", "hash,machine_id,hostname", 3);
-  w->st[ST_PROCESS] = prepare(w, "rocpd_info_process",
+  setup_table(w, ST_METADATA, "rocpd_metadata", "tag,value", 2);
+  setup_table(w, ST_STRING, "rocpd_string", "string", 1);
+  setup_table(w, ST_NODE, "rocpd_info_node", "hash,machine_id,hostname", 3);
+  setup_table(w, ST_PROCESS, "rocpd_info_process",
                               "id,nid,ppid,pid,init,fini,start,end,command,extdata", 10);
-  w->st[ST_THREAD] =
-      prepare(w, "rocpd_info_thread", "id,nid,ppid,pid,tid,name,start,end,extdata", 9);
-  w->st[ST_AGENT] = prepare(w, "rocpd_info_agent",
+  setup_table(w, ST_THREAD, "rocpd_info_thread", "id,nid,ppid,pid,tid,name,start,end,extdata", 9);
+  setup_table(w, ST_AGENT, "rocpd_info_agent",
                             "nid,pid,type,absolute_index,logical_index,type_index,name,"
                             "model_name,vendor_name,product_name,extdata",
                             11);
-  w->st[ST_STREAM] = prepare(w, "rocpd_info_stream", "nid,pid,name,extdata", 4);
-  w->st[ST_QUEUE] = prepare(w, "rocpd_info_queue", "nid,pid,name,extdata", 4);
-  w->st[ST_KSYM] =
-      prepare(w, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
-  w->st[ST_TRACK] = prepare(w, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
-  w->st[ST_EVENT] = prepare(w, "rocpd_event",
+  setup_table(w, ST_STREAM, "rocpd_info_stream", "nid,pid,name,extdata", 4);
+  setup_table(w, ST_QUEUE, "rocpd_info_queue", "nid,pid,name,extdata", 4);
+  setup_table(w, ST_KSYM, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
+  setup_table(w, ST_TRACK, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
+  setup_table(w, ST_EVENT, "rocpd_event",
                             "category_id,stack_id,parent_stack_id,correlation_id,extdata", 5);
-  w->st[ST_ARG] = prepare(w, "rocpd_arg", "event_id,position,type,name,value", 5);
-  w->st[ST_REGION] = prepare(w, "rocpd_region",
+  setup_table(w, ST_ARG, "rocpd_arg", "event_id,position,type,name,value", 5);
+  setup_table(w, ST_REGION, "rocpd_region",
                              "nid,pid,tid,start,end,name_id,event_id,extdata", 8);
-  w->st[ST_KERNEL] = prepare(w, "rocpd_kernel_dispatch",
+  setup_table(w, ST_KERNEL, "rocpd_kernel_dispatch",
                              "nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,"
                              "start,end,private_segment_size,group_segment_size,"
                              "workgroup_size_x,workgroup_size_y,workgroup_size_z,"
                              "grid_size_x,grid_size_y,grid_size_z,region_name_id,event_id,"
                              "extdata",
                              21);
-  w->st[ST_COPY] = prepare(w, "rocpd_memory_copy",
+  setup_table(w, ST_COPY, "rocpd_memory_copy",
                            "nid,pid,tid,start,end,name_id,dst_agent_id,dst_address,"
                            "src_agent_id,src_address,size,queue_id,stream_id,region_name_id,"
                            "event_id,extdata",
                            16);
-  w->st[ST_ALLOC] = prepare(w, "rocpd_memory_allocate",
+  setup_table(w, ST_ALLOC, "rocpd_memory_allocate",
                             "nid,pid,tid,agent_id,type,level,start,end,address,size,"
                             "queue_id,stream_id,event_id,extdata",
                             14);
-  w->st[ST_SAMPLE] = prepare(w, "rocpd_sample", "track_id,timestamp,event_id,extdata", 4);
+  setup_table(w, ST_SAMPLE, "rocpd_sample", "track_id,timestamp,event_id,extdata", 4);
 
   hub_writer_metadata(w, "schema_version", "3");
   hub_writer_metadata(w, "uuid", w->suffix);
@@ -172,45 +281,42 @@ hub_writer *hub_writer_create(const char *path) {
 
 const char *hub_writer_guid(const hub_writer *w) { return w->guid; }
 
-static void bind_i64(sqlite3_stmt *st, int i, int64_t v) {
-  if (v == HUB_NULL)
-    sqlite3_bind_null(st, i);
-  else
-    sqlite3_bind_int64(st, i, v);
+static void bind_i64(rowref r, int i, int64_t v) {
+  if (r.b->explicit_id) i--; /* the caller's column list starts with id */
+  if (v != HUB_NULL) {
+    r.c[i].type = SQLITE_INTEGER;
+    r.c[i].i = v;
+  }
 }
 
-static void bind_text(sqlite3_stmt *st, int i, const char *s) {
-  if (s)
-    sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-  else
-    sqlite3_bind_null(st, i);
+static void bind_null(rowref r, int i) { (void)r, (void)i; }
+
+static void bind_text(rowref r, int i, const char *s) {
+  if (!s) return;
+  if (r.b->explicit_id) i--;
+  size_t n = strlen(s);
+  r.c[i].type = SQLITE_TEXT;
+  r.c[i].off = r.b->arena.len;
+  r.c[i].len = n;
+  tt_buf_append(&r.b->arena, s, n);
 }
 
-static void bind_json(sqlite3_stmt *st, int i, const char *s) {
-  sqlite3_bind_text(st, i, s && *s ? s : "{}", -1, SQLITE_TRANSIENT);
-}
-
-static int64_t step(hub_writer *w, int which) {
-  sqlite3_stmt *st = w->st[which];
-  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
-  sqlite3_reset(st);
-  sqlite3_clear_bindings(st);
-  w->rows++;
-  return sqlite3_last_insert_rowid(w->db);
-}
+static void bind_json(rowref r, int i, const char *s) { bind_text(r, i, s && *s ? s : "{}"); }
 
 void hub_writer_metadata(hub_writer *w, const char *tag, const char *value) {
-  bind_text(w->st[ST_METADATA], 1, tag);
-  bind_text(w->st[ST_METADATA], 2, value);
-  step(w, ST_METADATA);
+  rowref st = row_begin(w, ST_METADATA);
+  bind_text(st, 1, tag);
+  bind_text(st, 2, value);
+  row_commit(w, st);
 }
 
 int64_t hub_string(hub_writer *w, const char *s) {
   if (!s) s = "";
   int64_t *id = tt_strmap_get(&w->strings, s);
   if (id) return *id;
-  bind_text(w->st[ST_STRING], 1, s);
-  int64_t row = step(w, ST_STRING);
+  rowref st = row_begin(w, ST_STRING);
+  bind_text(st, 1, s);
+  int64_t row = row_commit(w, st);
   tt_strmap_put(&w->strings, s, row);
   return row;
 }
@@ -218,11 +324,11 @@ int64_t hub_string(hub_writer *w, const char *s) {
 int64_t hub_node(hub_writer *w, const char *hostname) {
   if (w->nid) return w->nid;
   const char *h = hostname ? hostname : "unknown";
-  sqlite3_stmt *st = w->st[ST_NODE];
-  sqlite3_bind_int64(st, 1, (int64_t)(tt_hash_bytes(h, strlen(h)) & INT64_MAX));
+  rowref st = row_begin(w, ST_NODE);
+  bind_i64(st, 1, (int64_t)(tt_hash_bytes(h, strlen(h)) & INT64_MAX));
   bind_text(st, 2, h);
   bind_text(st, 3, h);
-  w->nid = step(w, ST_NODE);
+  w->nid = row_commit(w, st);
   return w->nid;
 }
 
@@ -319,19 +425,19 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   int64_t *id = tt_strmap_get(&w->agents, w->key.data);
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
-  sqlite3_stmt *st = w->st[ST_AGENT];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, a->pid == HUB_NULL ? 0 : a->pid);
+  rowref st = row_begin(w, ST_AGENT);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, a->pid == HUB_NULL ? 0 : a->pid);
   bind_text(st, 3, a->type);
-  sqlite3_bind_int64(st, 4, a->type_index);
-  sqlite3_bind_int64(st, 5, a->type_index);
-  sqlite3_bind_int64(st, 6, a->type_index);
+  bind_i64(st, 4, a->type_index);
+  bind_i64(st, 5, a->type_index);
+  bind_i64(st, 6, a->type_index);
   bind_text(st, 7, a->name);
   bind_text(st, 8, a->model_name);
   bind_text(st, 9, a->vendor_name);
   bind_text(st, 10, a->product_name);
   bind_json(st, 11, a->extdata);
-  int64_t row = step(w, ST_AGENT);
+  int64_t row = row_commit(w, st);
   tt_strmap_put(&w->agents, key, row);
   free(key);
   return row;
@@ -349,12 +455,13 @@ static int64_t named_row(hub_writer *w, tt_strmap *map, int which, int64_t pid,
   int64_t *id = tt_strmap_get(map, key2(w, pid, name));
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
-  sqlite3_stmt *st = w->st[which];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, pid);
+  int64_t nid = hub_node(w, NULL);
+  rowref st = row_begin(w, which);
+  bind_i64(st, 1, nid);
+  bind_i64(st, 2, pid);
   bind_text(st, 3, name);
   bind_json(st, 4, extdata);
-  int64_t row = step(w, which);
+  int64_t row = row_commit(w, st);
   tt_strmap_put(map, key, row);
   free(key);
   return row;
@@ -373,12 +480,12 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name,
   int64_t *id = tt_strmap_get(&w->ksyms, key2(w, pid, kernel_name));
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
-  sqlite3_stmt *st = w->st[ST_KSYM];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, pid);
+  rowref st = row_begin(w, ST_KSYM);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, pid);
   bind_text(st, 3, kernel_name);
   bind_text(st, 4, display_name ? display_name : kernel_name);
-  int64_t row = step(w, ST_KSYM);
+  int64_t row = row_commit(w, st);
   tt_strmap_put(&w->ksyms, key, row);
   free(key);
   return row;
@@ -392,13 +499,13 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
   int64_t name_id = hub_string(w, name);
-  sqlite3_stmt *st = w->st[ST_TRACK];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
+  rowref st = row_begin(w, ST_TRACK);
+  bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
   bind_i64(st, 3, tid);
-  sqlite3_bind_int64(st, 4, name_id);
+  bind_i64(st, 4, name_id);
   bind_json(st, 5, extdata);
-  int64_t row = step(w, ST_TRACK);
+  int64_t row = row_commit(w, st);
   tt_strmap_put(&w->tracks, key, row);
   free(key);
   return row;
@@ -407,13 +514,13 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
 int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
                         int64_t stack_id, int64_t parent_stack_id, const char *extdata) {
   int64_t cat = category ? hub_string(w, category) : HUB_NULL;
-  sqlite3_stmt *st = w->st[ST_EVENT];
+  rowref st = row_begin(w, ST_EVENT);
   bind_i64(st, 1, cat);
   bind_i64(st, 2, stack_id);
   bind_i64(st, 3, parent_stack_id);
   bind_i64(st, 4, correlation_id);
   bind_json(st, 5, extdata);
-  return step(w, ST_EVENT);
+  return row_commit(w, st);
 }
 
 int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
@@ -423,13 +530,13 @@ int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
 
 void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
              const char *name, const char *value) {
-  sqlite3_stmt *st = w->st[ST_ARG];
-  sqlite3_bind_int64(st, 1, event_id);
-  sqlite3_bind_int(st, 2, position);
+  rowref st = row_begin(w, ST_ARG);
+  bind_i64(st, 1, event_id);
+  bind_i64(st, 2, position);
   bind_text(st, 3, type);
   bind_text(st, 4, name);
   bind_text(st, 5, value);
-  step(w, ST_ARG);
+  row_commit(w, st);
 }
 
 void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v) {
@@ -442,16 +549,16 @@ void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t 
                 const char *name, int64_t event_id, const char *extdata) {
   hub_touch_thread(w, pid, tid, start, end);
   int64_t name_id = hub_string(w, name);
-  sqlite3_stmt *st = w->st[ST_REGION];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, pid);
-  sqlite3_bind_int64(st, 3, tid);
-  sqlite3_bind_int64(st, 4, start);
-  sqlite3_bind_int64(st, 5, end);
-  sqlite3_bind_int64(st, 6, name_id);
+  rowref st = row_begin(w, ST_REGION);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, pid);
+  bind_i64(st, 3, tid);
+  bind_i64(st, 4, start);
+  bind_i64(st, 5, end);
+  bind_i64(st, 6, name_id);
   bind_i64(st, 7, event_id);
   bind_json(st, 8, extdata);
-  step(w, ST_REGION);
+  row_commit(w, st);
 }
 
 void hub_kernel_row_init(hub_kernel_row *k) {
@@ -465,17 +572,17 @@ void hub_kernel_row_init(hub_kernel_row *k) {
 void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   hub_touch_process(w, k->pid, k->start, k->end);
   int64_t region = k->region_name ? hub_string(w, k->region_name) : HUB_NULL;
-  sqlite3_stmt *st = w->st[ST_KERNEL];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, k->pid);
+  rowref st = row_begin(w, ST_KERNEL);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, k->pid);
   bind_i64(st, 3, k->tid);
-  sqlite3_bind_int64(st, 4, k->agent_id);
-  sqlite3_bind_int64(st, 5, k->kernel_id);
-  sqlite3_bind_int64(st, 6, k->dispatch_id);
+  bind_i64(st, 4, k->agent_id);
+  bind_i64(st, 5, k->kernel_id);
+  bind_i64(st, 6, k->dispatch_id);
   bind_i64(st, 7, k->queue_id);
   bind_i64(st, 8, k->stream_id);
-  sqlite3_bind_int64(st, 9, k->start);
-  sqlite3_bind_int64(st, 10, k->end);
+  bind_i64(st, 9, k->start);
+  bind_i64(st, 10, k->end);
   bind_i64(st, 11, k->private_segment_size);
   bind_i64(st, 12, k->group_segment_size);
   for (int i = 0; i < 3; i++) bind_i64(st, 13 + i, k->workgroup[i]);
@@ -483,7 +590,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   bind_i64(st, 19, region);
   bind_i64(st, 20, k->event_id);
   bind_json(st, 21, k->extdata);
-  step(w, ST_KERNEL);
+  row_commit(w, st);
 }
 
 void hub_copy_row_init(hub_copy_row *c) {
@@ -496,13 +603,13 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   hub_touch_process(w, c->pid, c->start, c->end);
   int64_t name_id = hub_string(w, c->name);
   int64_t region = c->region_name ? hub_string(w, c->region_name) : HUB_NULL;
-  sqlite3_stmt *st = w->st[ST_COPY];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, c->pid);
+  rowref st = row_begin(w, ST_COPY);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, c->pid);
   bind_i64(st, 3, c->tid);
-  sqlite3_bind_int64(st, 4, c->start);
-  sqlite3_bind_int64(st, 5, c->end);
-  sqlite3_bind_int64(st, 6, name_id);
+  bind_i64(st, 4, c->start);
+  bind_i64(st, 5, c->end);
+  bind_i64(st, 6, name_id);
   bind_i64(st, 7, c->dst_agent_id);
   bind_i64(st, 8, c->dst_address);
   bind_i64(st, 9, c->src_agent_id);
@@ -513,7 +620,7 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   bind_i64(st, 14, region);
   bind_i64(st, 15, c->event_id);
   bind_json(st, 16, c->extdata);
-  step(w, ST_COPY);
+  row_commit(w, st);
 }
 
 void hub_alloc_row_init(hub_alloc_row *a) {
@@ -525,32 +632,32 @@ void hub_alloc_row_init(hub_alloc_row *a) {
 
 void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   hub_touch_process(w, a->pid, a->start, a->end);
-  sqlite3_stmt *st = w->st[ST_ALLOC];
-  sqlite3_bind_int64(st, 1, hub_node(w, NULL));
-  sqlite3_bind_int64(st, 2, a->pid);
+  rowref st = row_begin(w, ST_ALLOC);
+  bind_i64(st, 1, hub_node(w, NULL));
+  bind_i64(st, 2, a->pid);
   bind_i64(st, 3, a->tid);
   bind_i64(st, 4, a->agent_id);
   bind_text(st, 5, a->type);
   bind_text(st, 6, a->level);
-  sqlite3_bind_int64(st, 7, a->start);
-  sqlite3_bind_int64(st, 8, a->end);
+  bind_i64(st, 7, a->start);
+  bind_i64(st, 8, a->end);
   bind_i64(st, 9, a->address);
-  sqlite3_bind_int64(st, 10, a->size);
+  bind_i64(st, 10, a->size);
   bind_i64(st, 11, a->queue_id);
   bind_i64(st, 12, a->stream_id);
   bind_i64(st, 13, a->event_id);
   bind_json(st, 14, a->extdata);
-  step(w, ST_ALLOC);
+  row_commit(w, st);
 }
 
 void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t event_id,
                 const char *extdata) {
-  sqlite3_stmt *st = w->st[ST_SAMPLE];
-  sqlite3_bind_int64(st, 1, track_id);
-  sqlite3_bind_int64(st, 2, timestamp);
+  rowref st = row_begin(w, ST_SAMPLE);
+  bind_i64(st, 1, track_id);
+  bind_i64(st, 2, timestamp);
   bind_i64(st, 3, event_id);
   bind_json(st, 4, extdata);
-  step(w, ST_SAMPLE);
+  row_commit(w, st);
 }
 
 void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
@@ -582,6 +689,7 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
 
 void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   if (delta == 0) return;
+  flush_all(w);
   static const char *const updates[] = {
       "rocpd_region", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
       "rocpd_kernel_dispatch", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
@@ -614,6 +722,7 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
                                        "rocpd_memory_allocate", "rocpd_info_stream",
                                        "rocpd_info_queue", "rocpd_info_agent"};
   if (from == to) return;
+  flush_all(w);
   for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?2 WHERE pid=?1", tables[i], w->suffix);
@@ -634,12 +743,12 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
   }
 }
 
-static void bind_extdata(sqlite3_stmt *st, int i, const tt_buf *b) {
+static void bind_extdata(rowref st, int i, const tt_buf *b) {
   tt_buf json = {0};
   tt_buf_putc(&json, '{');
   if (b->len) tt_buf_append(&json, b->data, b->len);
   tt_buf_putc(&json, '}');
-  sqlite3_bind_text(st, i, json.data, -1, SQLITE_TRANSIENT);
+  bind_text(st, i, json.data);
   tt_buf_free(&json);
 }
 
@@ -647,37 +756,42 @@ static void write_entities(hub_writer *w) {
   int64_t nid = hub_node(w, NULL);
   for (size_t i = 0; i < w->nprocesses; i++) {
     entity *e = &w->processes[i];
-    sqlite3_stmt *st = w->st[ST_PROCESS];
-    sqlite3_bind_int64(st, 1, e->pid);
-    sqlite3_bind_int64(st, 2, nid);
-    sqlite3_bind_null(st, 3);
-    sqlite3_bind_int64(st, 4, e->pid);
+    rowref st = row_begin(w, ST_PROCESS);
+    bind_i64(st, 1, e->pid);
+    bind_i64(st, 2, nid);
+    bind_null(st, 3);
+    bind_i64(st, 4, e->pid);
     bind_i64(st, 5, e->start == INT64_MAX ? HUB_NULL : e->start);
     bind_i64(st, 6, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
     bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_text(st, 9, e->name ? e->name : "");
     bind_extdata(st, 10, &e->extdata);
-    step(w, ST_PROCESS);
+    row_commit(w, st);
   }
   for (size_t i = 0; i < w->nthreads; i++) {
     entity *e = &w->threads[i];
-    sqlite3_stmt *st = w->st[ST_THREAD];
-    sqlite3_bind_int64(st, 1, e->tid);
-    sqlite3_bind_int64(st, 2, nid);
-    sqlite3_bind_null(st, 3);
-    sqlite3_bind_int64(st, 4, e->pid);
-    sqlite3_bind_int64(st, 5, e->tid);
+    rowref st = row_begin(w, ST_THREAD);
+    bind_i64(st, 1, e->tid);
+    bind_i64(st, 2, nid);
+    bind_null(st, 3);
+    bind_i64(st, 4, e->pid);
+    bind_i64(st, 5, e->tid);
     bind_text(st, 6, e->name ? e->name : "");
     bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
     bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_extdata(st, 9, &e->extdata);
-    step(w, ST_THREAD);
+    row_commit(w, st);
   }
 }
 
 static void free_writer(hub_writer *w) {
-  for (int i = 0; i < ST_COUNT; i++) sqlite3_finalize(w->st[i]);
+  for (int i = 0; i < ST_COUNT; i++) {
+    sqlite3_finalize(w->batch[i].one);
+    sqlite3_finalize(w->batch[i].many);
+    free(w->batch[i].cells);
+    tt_buf_free(&w->batch[i].arena);
+  }
   sqlite3_close(w->db);
   tt_strmap_free(&w->strings);
   tt_strmap_free(&w->agents);
@@ -703,6 +817,7 @@ static void free_writer(hub_writer *w) {
 
 int hub_writer_finish(hub_writer *w) {
   write_entities(w);
+  flush_all(w);
   char *idx = hub_schema_expand(hub_index_sql, w->guid);
   exec(w, idx);
   free(idx);

@@ -90,7 +90,11 @@ void tt_buf_append(tt_buf *b, const char *s, size_t n) {
 
 void tt_buf_puts(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s)); }
 
-void tt_buf_putc(tt_buf *b, char c) { tt_buf_append(b, &c, 1); }
+void tt_buf_putc(tt_buf *b, char c) {
+  if (b->len + 2 > b->cap) tt_buf_reserve(b, 1);
+  b->data[b->len++] = c;
+  b->data[b->len] = '\0';
+}
 
 void tt_buf_printf(tt_buf *b, const char *fmt, ...) {
   /* One formatting pass when the result fits the spare capacity. */
@@ -159,6 +163,15 @@ void tt_json_string(tt_buf *b, const char *str, size_t n) {
   tt_buf_putc(b, '"');
   size_t i = 0;
   while (i < n) {
+    /* Runs of plain ASCII go in one copy: most names need no escaping. */
+    size_t run = i;
+    while (run < n && s[run] >= 0x20 && s[run] < 0x7F && s[run] != '"' && s[run] != '\\')
+      run++;
+    if (run > i) {
+      tt_buf_append(b, str + i, run - i);
+      i = run;
+      continue;
+    }
     unsigned char c = s[i];
     if (c == '"' || c == '\\') {
       char esc[2] = {'\\', (char)c};
@@ -171,9 +184,6 @@ void tt_json_string(tt_buf *b, const char *str, size_t n) {
       case '\r': tt_buf_append(b, "\\r", 2); break;
       default: tt_buf_printf(b, "\\u%04x", c);
       }
-      i++;
-    } else if (c < 0x80) {
-      tt_buf_putc(b, (char)c);
       i++;
     } else {
       size_t len = utf8_seq_len(s + i, n - i);
