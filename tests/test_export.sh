@@ -94,3 +94,53 @@ expect_eq "/dev/null is still a device" "character special file" "$(stat -c %F /
 sum0=$(sha256sum "$TMP/g0.db")
 db2json -q "$TMP/g0.db" -o "$TMP/x.json"
 expect_eq "the input is not modified" "$sum0" "$(sha256sum "$TMP/g0.db")"
+
+# --- the same on real profiles -------------------------------------------
+if command -v kineto2db >/dev/null; then
+  for f in hta_alexnet_trace hta_mi250_rocm6_2_kineto hta_sampled_rank-0; do
+    kineto2db -q "$FIX/kineto/$f.json.gz" -o "$TMP/$f.db" || fail "import $f"
+  done
+  R=("$TMP/hta_alexnet_trace.db" "$TMP/hta_mi250_rocm6_2_kineto.db" "$TMP/hta_sampled_rank-0.db")
+  # each hub's own time span; windows cover [min start, max end + 1)
+  span() { q "$1" "SELECT min(s), max(e) FROM (SELECT start s, \"end\" e FROM rocpd_region UNION ALL
+      SELECT start, \"end\" FROM rocpd_kernel_dispatch UNION ALL SELECT start, \"end\" FROM rocpd_memory_copy
+      UNION ALL SELECT timestamp, timestamp FROM rocpd_sample)"; }
+  a=$(span "${R[0]}" | cut -d'|' -f1); b=$(( $(span "${R[0]}" | cut -d'|' -f2) + 1 ))
+  n=5; size=$(( (b - a + n - 1) / n ))
+  expect_ok "real: alexnet in 5 windows" db2json -q "${R[0]}" --split window --windows $n -o "$TMP/ax.json"
+  for k in 0 1 2 3 4; do
+    ws=$((a + k*size)); we=$((ws + size))
+    expect_eq "real: alexnet window $k holds the events overlapping it" "$(overlap "${R[0]}" $ws $we)" "$(nx "$TMP/ax.w00$k.json")"
+    validate "real: alexnet window $k valid alone" chrome-json-check "$TMP/ax.w00$k.json"
+  done
+  clipped=0; for k in 0 1 2 3 4; do clipped=$((clipped + $(stats "$TMP/ax.w00$k.json" | field "d['clipped']"))); done
+  # every (event, window) piece of an event that sticks out of the window
+  pieces=$(for k in 0 1 2 3 4; do ws=$((a + k*size)); we=$((ws + size));
+    q "${R[0]}" "SELECT (SELECT count(*) FROM rocpd_region WHERE start < $we AND \"end\" > $ws AND (start < $ws OR \"end\" > $we))
+      +(SELECT count(*) FROM rocpd_kernel_dispatch WHERE start < $we AND \"end\" > $ws AND (start < $ws OR \"end\" > $we))
+      +(SELECT count(*) FROM rocpd_memory_copy WHERE start < $we AND \"end\" > $ws AND (start < $ws OR \"end\" > $we))"; done |
+    $PY -c "import sys; print(sum(int(l) for l in sys.stdin))")
+  expect_eq "real: every boundary-crossing piece is marked clipped" "$pieces" "$clipped"
+
+  expect_ok "real: three profiles split by process" db2json -q "${R[@]}" --split process -o "$TMP/rp.json"
+  # a pid present in several hubs (Kineto's synthetic "Spans" process)
+  # gathers its events from all of them
+  for pid in $(for db in "${R[@]}"; do q "$db" "SELECT pid FROM rocpd_info_process"; done | sort -un); do
+    want=0
+    for db in "${R[@]}"; do
+      want=$((want + $(q "$db" "SELECT (SELECT count(*) FROM rocpd_region WHERE pid=$pid)+(SELECT count(*) FROM rocpd_kernel_dispatch WHERE pid=$pid)+(SELECT count(*) FROM rocpd_memory_copy WHERE pid=$pid)")))
+    done
+    [ -f "$TMP/rp.p$pid.json" ] || { fail "real: no part for pid $pid"; continue; }
+    expect_eq "real: process $pid part holds its $want events" "$want" "$(nx "$TMP/rp.p$pid.json")"
+  done
+  expect_ok "real: --category kernel --start 25% --end 75% on three profiles" \
+    db2json -q "${R[@]}" --category kernel --start 25% --end 75% -o "$TMP/rk.json"
+  lo=$(for db in "${R[@]}"; do span "$db" | cut -d'|' -f1; done | sort -n | head -1)
+  hi=$(( $(for db in "${R[@]}"; do span "$db" | cut -d'|' -f2; done | sort -n | tail -1) + 1 ))
+  s25=$(( lo + (hi - lo) / 4 )); s75=$(( lo + (hi - lo) * 3 / 4 ))
+  want=0; for db in "${R[@]}"; do want=$((want + $(q "$db" "SELECT count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_event e ON e.id = k.event_id JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = 'kernel' AND k.start < $s75 AND (k.\"end\" > $s25 OR k.start >= $s25)"))); done
+  expect_eq "real: kernels of the middle half of the combined trace" "$want" "$(nx "$TMP/rk.json")"
+  validate "real: filtered output valid" chrome-json-check "$TMP/rk.json"
+else
+  skip "real-profile splits: no kineto2db"
+fi
