@@ -416,8 +416,10 @@ static int run_all(run *ru) {
   int64_t *pids = tt_calloc(np ? np : 1, sizeof *pids);
   for (size_t i = 0; i < np; i++) pids[i] = hub_reader_process(ru->r, i)->pid;
   qsort(pids, np, sizeof *pids, cmp_i64);
+  /* Distinct pids that have events: a process row alone makes no part. */
   for (size_t i = 0; i < np; i++)
-    if (n == 0 || pids[n - 1] != pids[i]) pids[n++] = pids[i];
+    if ((n == 0 || pids[n - 1] != pids[i]) && hub_reader_pid_has_events(ru->r, pids[i]))
+      pids[n++] = pids[i];
   if (o->part >= (int64_t)n) {
     free(pids);
     tt_die(2, "--part %lld: the split has %zu processes", (long long)o->part, n);

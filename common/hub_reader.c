@@ -650,6 +650,28 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   return any;
 }
 
+int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      char *sql = t == T_SAMPLE
+                      ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"rocpd_sample%s\" s JOIN "
+                                        "\"rocpd_track%s\" k ON k.id = s.track_id WHERE k.pid = "
+                                        "%lld)",
+                                        d->suffix, d->suffix, (long long)pid)
+                      : sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"%s%s\" WHERE pid = %lld)",
+                                        table_names[t], d->suffix, (long long)pid);
+      sqlite3_stmt *st = prep(d, sql);
+      sqlite3_free(sql);
+      int found = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+      sqlite3_finalize(st);
+      if (found) return 1;
+    }
+  }
+  return 0;
+}
+
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {

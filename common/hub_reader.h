@@ -81,6 +81,9 @@ int hub_reader_next(hub_reader *r, hub_record *ev);
  * pid (not its time range). Returns 0 if there are no events. */
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
 
+/* Whether any row of process `pid` exists in any input. */
+int hub_reader_pid_has_events(hub_reader *r, int64_t pid);
+
 /* Args of an event, in position order: begin, then next until 0. One
  * iteration at a time. Strings valid until the next call. */
 typedef struct hub_arg_view {

@@ -49,6 +49,7 @@ typedef struct rowref {
 
 typedef struct entity {
   int64_t pid, tid;
+  int merged; /* a GPU pseudo-process whose rows moved to its owner */
   int64_t start, end;
   char *name;
   tt_buf extdata; /* members of a JSON object, without braces */
@@ -737,6 +738,7 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
   int64_t *ix = tt_i64map_get(&w->process_index, from);
   if (ix) {
     entity *src = &w->processes[*ix];
+    src->merged = 1;
     int64_t s = src->start, e = src->end;
     /* The GPU pseudo-process keeps its row only if threads name it. */
     cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
@@ -752,10 +754,30 @@ static void bind_extdata(rowref st, int i, const tt_buf *b) {
   tt_buf_free(&json);
 }
 
+static int has_threads(const hub_writer *w, int64_t pid) {
+  for (size_t i = 0; i < w->nthreads; i++)
+    if (w->threads[i].pid == pid) return 1;
+  return 0;
+}
+
 static void write_entities(hub_writer *w) {
   int64_t nid = hub_node(w, NULL);
   for (size_t i = 0; i < w->nprocesses; i++) {
     entity *e = &w->processes[i];
+    if (e->merged && !has_threads(w, e->pid)) {
+      /* No process of its own: what the source said of it is kept as
+       * metadata, so the row does not show up as an empty process. */
+      tt_buf tag = {0}, val = {0};
+      tt_buf_printf(&tag, "merged_process.%lld", (long long)e->pid);
+      tt_buf_puts(&val, "{\"command\":");
+      tt_json_string(&val, e->name ? e->name : "", e->name ? strlen(e->name) : 0);
+      if (e->extdata.len) tt_buf_printf(&val, ",%s", e->extdata.data);
+      tt_buf_putc(&val, '}');
+      hub_writer_metadata(w, tag.data, val.data);
+      tt_buf_free(&tag);
+      tt_buf_free(&val);
+      continue;
+    }
     rowref st = row_begin(w, ST_PROCESS);
     bind_i64(st, 1, e->pid);
     bind_i64(st, 2, nid);

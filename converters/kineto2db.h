@@ -1,0 +1,125 @@
+/* kineto2db's parts share this header:
+ *   kineto2db.c        the command line and the read loop (zlib → yajl)
+ *   kineto2db_parse.c  yajl callbacks: route tokens into the current event,
+ *                      the top-level metadata and deviceProperties
+ *   kineto2db_event.c  one complete event → hub rows (the mapping)
+ *   kineto2db_json.c   compact JSON re-serialisation and UTF-8 repair
+ * Only the current event and small maps (names, pids, B/E stacks) are held:
+ * memory never grows with the number of events. */
+#ifndef KINETO2DB_H
+#define KINETO2DB_H
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+#include "hashmap.h"
+#include "hub_writer.h"
+#include "util.h"
+
+/* ---- JSON helpers (kineto2db_json.c) ---- */
+
+/* Appends s[0..n) as valid UTF-8 without NUL bytes: invalid bytes and NULs
+ * become U+FFFD, because the writer takes NUL-terminated text. */
+void kj_clean_utf8(tt_buf *b, const char *s, size_t n);
+
+/* Re-serialises a value that arrives as SAX tokens as compact JSON text. */
+typedef struct kj_capture {
+  tt_buf out;
+  int depth;      /* open containers; 0 when the value is complete */
+  int need_comma; /* the next key/value follows a complete one */
+} kj_capture;
+void kj_begin(kj_capture *c);
+void kj_open(kj_capture *c, char bracket);  /* '{' or '[' */
+void kj_close(kj_capture *c, char bracket); /* '}' or ']' */
+void kj_key(kj_capture *c, const char *s, size_t n);
+void kj_string(kj_capture *c, const char *s, size_t n);
+void kj_raw(kj_capture *c, const char *text, size_t n); /* number, true, false, null */
+
+/* ---- one event, as parsed ---- */
+
+typedef enum { KV_NONE, KV_STRING, KV_NUMBER, KV_BOOL, KV_NULL, KV_JSON } kv_type;
+
+typedef struct kv {
+  kv_type type;
+  tt_buf text; /* strings UTF-8-cleaned; numbers as written; JSON compact */
+} kv;
+
+typedef struct k_arg {
+  tt_buf name; /* UTF-8-cleaned */
+  kv val;
+} k_arg;
+
+/* The event keys the mapping reads; any other key is kept as an arg
+ * named "kineto.<key>". */
+enum { F_PH, F_CAT, F_NAME, F_PID, F_TID, F_TS, F_DUR, F_ID, F_BP, F_S, F_COUNT };
+extern const char *const k_field_names[F_COUNT];
+
+typedef struct k_event {
+  kv f[F_COUNT];
+  k_arg *args; /* members of "args", in order (reused between events) */
+  size_t nargs, cap_args;
+  k_arg *extra; /* unknown top-level keys, in order */
+  size_t nextra, cap_extra;
+} k_event;
+
+/* One open B event awaiting its E. */
+typedef struct k_open {
+  int64_t start, event_id;
+  int nargs;
+  char *name;
+} k_open;
+typedef struct k_stack {
+  k_open *items;
+  size_t n, cap;
+  int64_t pid, tid;
+} k_stack;
+
+typedef struct kineto {
+  hub_writer *w;
+  const char *path;
+  uint64_t nevents; /* elements of the events array seen so far */
+
+  /* parse state (kineto2db_parse.c) */
+  int stack[8]; /* structural states, see kineto2db_parse.c */
+  int sp;
+  int seen_root;
+  tt_buf key;          /* the current key, cleaned */
+  kj_capture cap;      /* a nested value being captured */
+  int capturing, cap_target;
+  tt_buf cap_name;     /* the key the captured value belongs to */
+  kv dev_id, dev_name; /* "id"/"name" of a deviceProperties entry */
+  int dev_key;         /* which of them the last depth-1 key names */
+  char err[160];       /* our own parse error (yajl is cancelled) */
+  k_event ev;
+
+  /* mapping state (kineto2db_event.c) */
+  tt_strmap syn_pids, syn_tids; /* non-numeric pid/tid strings → ids */
+  tt_i64map gpu_pids, cpu_pids; /* pid → 1 */
+  tt_strmap ext_seen;           /* extdata members written once */
+  tt_strmap stack_index;        /* "pid tid" → index in stacks */
+  k_stack *stacks;
+  size_t nstacks, cap_stacks;
+  int64_t next_dispatch;
+  int64_t next_device; /* type_index of a deviceProperties entry without id */
+  int64_t last_ts; /* latest time seen, for B events never closed */
+  int have_base;
+  int64_t base;
+  tt_buf tmp, tmp2; /* scratch */
+  uint64_t warn_bad_event, warn_unmatched_e, warn_unmatched_b, warn_no_ts,
+      warn_dropped_args, warn_other_phase, warn_counter_value, warn_bad_time;
+} kineto;
+
+/* kineto2db_parse.c: the yajl callbacks (ctx is the kineto). A callback
+ * that rejects the input fills k->err and cancels the parse. */
+const yajl_callbacks *kineto_callbacks(void);
+void kineto_parse_free(kineto *k);
+
+/* kineto2db_event.c */
+void kineto_emit_event(kineto *k);                      /* the event just closed */
+/* One deviceProperties entry: its JSON text and its "id" and "name". */
+void kineto_device_properties(kineto *k, const char *json, const kv *id, const kv *name);
+void kineto_metadata(kineto *k, const char *key, const char *json);
+void kineto_finish(kineto *k); /* open B events, base time, GPU owner */
+void kineto_event_free(kineto *k);
+
+#endif
