@@ -46,13 +46,11 @@ fi
 echo
 echo "== outputs"
 find "$OUT" -type f | sort | while read -r f; do printf '  %-52s %10s bytes\n' "$f" "$(stat -c %s "$f")"; done
-cat <<MSG
-
-How to open them:
-  *.pftrace  Perfetto UI: https://ui.perfetto.dev -> "Open trace file"
-  *.json     chrome://tracing (Load) or the Perfetto UI (it reads Chrome JSON too)
-  *.otf2     Vampir: open the .otf2 anchor file
-  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5'
-             or any tool that reads rocprofv3's rocpd output
-Every file under $OUT/split is a complete trace on its own (one time window each).
-MSG
+echo
+echo "How to open them:"
+have db2perfetto && echo "  *.pftrace  Perfetto UI: https://ui.perfetto.dev -> \"Open trace file\""
+have db2json && echo "  *.json     chrome://tracing (Load), or the Perfetto UI (it reads Chrome JSON too)"
+have db2otf2 && echo "  *.otf2     Vampir: open the .otf2 anchor file"
+echo "  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5',"
+echo "             or any tool that reads rocprofv3's rocpd output"
+echo "Every file under $OUT/split is a complete trace on its own (one time window each)."
