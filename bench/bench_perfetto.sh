@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# db2perfetto against db2json on one synthetic hub (bench/gen_hub: N launch
+# + kernel pairs, 2 events each, with a flow between them). Reports the
+# ratio of run times, the ratio of output sizes (pftrace / json) and
+# db2perfetto's peak RSS, against the targets of issue 3: no slower than
+# db2json, at most a quarter of the JSON's size, peak RSS <= 64 MB.
+#
+#   BENCH_EVENTS=10000000 bash bench/bench_perfetto.sh   (default 2000000)
+#   BENCH_RUNS=3    best of N runs per tool (default 1)
+#   BENCH_DIR=dir   where the hub (kept, reused) and outputs go
+# Timing numbers are for the report, never a pass/fail test.
+set -eu
+cd "$(dirname "$0")/.."
+: "${BUILD:=build}"
+EVENTS=${BENCH_EVENTS:-2000000}
+RUNS=${BENCH_RUNS:-1}
+PAIRS=$((EVENTS / 2))
+DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/tt-bench}
+mkdir -p "$DIR"
+BIN="$BUILD/bin"
+for t in "$BIN/db2json" "$BIN/db2perfetto" "$BUILD/bench/gen_hub"; do
+  [ -x "$t" ] || { echo "bench_perfetto: $t missing (make tools $BUILD/bench/gen_hub)" >&2; exit 2; }
+done
+
+HUB="$DIR/hub_$PAIRS.db"
+if [ ! -s "$HUB" ]; then
+  echo "bench_perfetto: writing $HUB ($PAIRS pairs, $EVENTS events)..." >&2
+  "$BUILD/bench/gen_hub" "$HUB.tmp" "$PAIRS" 4 && mv "$HUB.tmp" "$HUB"
+fi
+
+# run CMD...: runs CMD; sets SECS (wall clock) and KB (peak RSS).
+run() {
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f '%e %M' -o "$DIR/time.txt" "$@" >/dev/null
+    read -r SECS KB <"$DIR/time.txt"
+  else
+    # No `time` package: poll the child's VmHWM (peak RSS) from /proc.
+    local t0 t1 hwm=0 v
+    t0=$(date +%s.%N)
+    "$@" >/dev/null &
+    local pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+      v=$(awk '/^VmHWM:/{print $2}' "/proc/$pid/status" 2>/dev/null || true)
+      [ -n "$v" ] && [ "$v" -gt "$hwm" ] && hwm=$v
+      sleep 0.05
+    done
+    wait "$pid"
+    t1=$(date +%s.%N)
+    SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.2f", b - a}'); KB=$hwm
+  fi
+}
+
+best() { # TOOL OUT: best of RUNS; sets BEST_SECS, BEST_KB
+  BEST_SECS=""; BEST_KB=0
+  for _ in $(seq "$RUNS"); do
+    run "$BIN/$1" -q "$HUB" -o "$2"
+    if [ -z "$BEST_SECS" ] || awk "BEGIN{exit !($SECS < $BEST_SECS)}"; then BEST_SECS=$SECS; fi
+    [ "$KB" -gt "$BEST_KB" ] && BEST_KB=$KB
+  done
+}
+
+best db2json "$DIR/out.json"; JS=$BEST_SECS; JKB=$BEST_KB
+best db2perfetto "$DIR/out.pftrace"; PS=$BEST_SECS; PKB=$BEST_KB
+JB=$(stat -c %s "$DIR/out.json"); PB=$(stat -c %s "$DIR/out.pftrace")
+
+awk -v hub="$HUB" -v e="$EVENTS" -v js="$JS" -v ps="$PS" -v jb="$JB" -v pb="$PB" -v jkb="$JKB" -v pkb="$PKB" 'BEGIN {
+  tr = ps / (js > 0 ? js : 1e-9); sr = pb / jb; mb = pkb / 1024
+  printf "db2perfetto vs db2json on %d events (%s)\n", e, hub
+  printf "  db2json      %8.2f s  %10.1f MB out  peak RSS %6.1f MB\n", js, jb / 1e6, jkb / 1024
+  printf "  db2perfetto  %8.2f s  %10.1f MB out  peak RSS %6.1f MB\n", ps, pb / 1e6, mb
+  printf "  time ratio (perfetto/json) %.2f   [target <= 1.00] %s\n", tr, tr <= 1.0 ? "ok" : "MISSED"
+  printf "  size ratio (pftrace/json)  %.3f  [target <= 0.25] %s\n", sr, sr <= 0.25 ? "ok" : "MISSED"
+  printf "  peak RSS                   %.1f MB [target <= 64 MB] %s\n", mb, mb <= 64 ? "ok" : "MISSED"
+}'
+rm -f "$DIR/out.json" "$DIR/out.pftrace" "$DIR/time.txt"

@@ -1,0 +1,176 @@
+/* One held event -> one TrackEvent packet (SLICE_BEGIN, INSTANT or
+ * COUNTER), and one open slice -> its SLICE_END. Names, categories and
+ * annotation names are interned; args become typed debug annotations. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2perfetto.h"
+
+void pf_anns_free(pf_anns *a) {
+  free(a->v);
+  free(a->ptrs);
+  free(a->str_off);
+  tt_buf_free(&a->text);
+  memset(a, 0, sizeof *a);
+}
+
+static pf_annotation *ann_add(pf_ctx *c, const char *name) {
+  pf_anns *a = &c->ann;
+  if (a->n == a->cap) {
+    a->cap = a->cap ? 2 * a->cap : 16;
+    a->v = tt_realloc(a->v, a->cap * sizeof *a->v);
+    a->ptrs = tt_realloc(a->ptrs, a->cap * sizeof *a->ptrs);
+    a->str_off = tt_realloc(a->str_off, a->cap * sizeof *a->str_off);
+  }
+  pf_annotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+  pf_annotation *d = &a->v[a->n];
+  *d = init;
+  a->str_off[a->n] = (size_t)-1;
+  a->n++;
+  d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
+  d->name_iid = pf_intern_str(&c->in, PF_ANNOTATIONS, name);
+  return d;
+}
+
+/* The string is copied: the reader's arg strings live until its next row. */
+static void ann_string(pf_anns *a, pf_annotation *d, const char *s) {
+  d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
+  a->str_off[d - a->v] = a->text.len;
+  tt_buf_append(&a->text, s, strlen(s) + 1);
+}
+
+static void ann_int(pf_annotation *d, int64_t v) {
+  d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE;
+  d->int_value = v;
+}
+
+/* Typed value: ints, doubles and bools as such, everything else as text. */
+static void ann_value(pf_anns *an, pf_annotation *d, const hub_arg_view *a) {
+  char *end;
+  if (strcmp(a->type, "int") == 0 && a->value[0]) {
+    errno = 0;
+    long long v = strtoll(a->value, &end, 10);
+    if (!*end && errno == 0) return ann_int(d, v);
+    errno = 0;
+    unsigned long long u = strtoull(a->value, &end, 10);
+    if (!*end && errno == 0 && a->value[0] != '-') {
+      d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE;
+      d->uint_value = u;
+      return;
+    }
+  } else if (strcmp(a->type, "double") == 0 && a->value[0]) {
+    double v = strtod(a->value, &end);
+    if (!*end) {
+      d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
+      d->double_value = v;
+      return;
+    }
+  } else if (strcmp(a->type, "bool") == 0 &&
+             (strcmp(a->value, "true") == 0 || strcmp(a->value, "false") == 0)) {
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
+    d->bool_value = a->value[0] == 't';
+    return;
+  }
+  ann_string(an, d, a->value);
+}
+
+static const char *default_category(const hub_record *ev) {
+  switch (ev->kind) {
+  case HUB_KERNEL: return "kernel";
+  case HUB_COPY: return "gpu_memcpy";
+  case HUB_ALLOC: return "memory";
+  default: return "";
+  }
+}
+
+/* The event's args, then what the hub knows beside them. */
+static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
+  pf_anns *an = &c->ann;
+  an->n = 0;
+  tt_buf_clear(&an->text);
+  /* The correlation goes to TrackEvent.correlation_id, which the trace
+   * processor shows as the "correlation_id" arg: no annotation for it. */
+  if (!c->o->no_args && ev->event_id != HUB_NULL && ev->kind != HUB_FLOW) {
+    hub_arg_view a;
+    hub_args_begin(c->r, ev->db, ev->event_id);
+    while (hub_args_next(c->r, &a)) ann_value(an, ann_add(c, a.name), &a);
+  }
+  if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC) ann_int(ann_add(c, "bytes"), ev->size);
+  if (ev->clipped)
+    ann_string(an, ann_add(c, "clipped"), ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
+                                      : ev->clipped & HUB_CLIP_START               ? "start"
+                                                                                   : "end");
+  for (size_t i = 0; i < an->n; i++) {
+    if (an->str_off[i] != (size_t)-1) an->v[i].string_value = an->text.data + an->str_off[i];
+    an->ptrs[i] = &an->v[i];
+  }
+  te->n_debug_annotations = an->n;
+  te->debug_annotations = an->ptrs;
+}
+
+int pf_write_held(pf_ctx *c, pf_held *h) {
+  const hub_record *ev = &h->ev;
+  if (pf_intern_reset_if_full(&c->in)) c->w.clear_next = 1;
+  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.has_timestamp = 1;
+  p.timestamp = (uint64_t)ev->start;
+  pf_event te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  p.track_event = &te;
+  te.has_track_uuid = 1;
+  te.track_uuid = c->tracks.v[h->track].uuid;
+  te.has_type = 1;
+  int uses_state = 0;
+  if (ev->kind == HUB_COUNTER) {
+    te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+    te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
+    te.double_counter_value = ev->value;
+  } else {
+    int instant = ev->kind == HUB_INSTANT || h->flow_instant;
+    te.type = instant ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
+                      : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+    te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
+    te.name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
+    const char *cat = ev->category[0] ? ev->category : default_category(ev);
+    uint64_t cat_iid;
+    if (cat[0]) {
+      cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
+      te.n_category_iids = 1;
+      te.category_iids = &cat_iid;
+    }
+    if (ev->correlation_id != HUB_NULL && ev->correlation_id >= 0 && !h->flow_instant) {
+      te.correlation_id_field_case = PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
+      te.correlation_id = (uint64_t)ev->correlation_id;
+    }
+    te.n_flow_ids = h->nout;
+    te.flow_ids = h->flow_out;
+    te.n_terminating_flow_ids = h->nin;
+    te.terminating_flow_ids = h->flow_in;
+    if (!h->flow_instant) annotations(c, ev, &te);
+    uses_state = 1;
+  }
+  p.interned_data = pf_intern_take(&c->in);
+  int rc = pf_writer_put(&c->w, &p, uses_state);
+  pf_intern_done(&c->in);
+  return rc;
+}
+
+int pf_write_end(pf_ctx *c, const pf_open *o) {
+  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.has_timestamp = 1;
+  p.timestamp = (uint64_t)o->end;
+  pf_event te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  p.track_event = &te;
+  te.has_track_uuid = 1;
+  te.track_uuid = c->tracks.v[o->track].uuid;
+  te.has_type = 1;
+  te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+  te.n_terminating_flow_ids = o->nin;
+  te.terminating_flow_ids = (uint64_t *)o->flow_in;
+  te.n_flow_ids = o->nout;
+  te.flow_ids = (uint64_t *)o->flow_out;
+  return pf_writer_put(&c->w, &p, 0);
+}
+

@@ -1,0 +1,138 @@
+/* Interning per sequence: an event name, a category or a debug-annotation
+ * name is written once (InternedData in the packet that first uses it) and
+ * then referred to by iid. The tables are bounded: when they reach the
+ * bound, the next packet clears the sequence's incremental state and the
+ * tables start over, so a trace with millions of distinct names still runs
+ * in bounded memory (such names are then re-sent after each reset). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2perfetto.h"
+
+#define PF_INTERN_MAX_ENTRIES 100000
+#define PF_INTERN_MAX_BYTES (8u << 20)
+
+void pf_intern_init(pf_intern *in) {
+  memset(in, 0, sizeof *in);
+  in->max_entries = PF_INTERN_MAX_ENTRIES;
+  in->max_bytes = PF_INTERN_MAX_BYTES;
+  /* For tests: a small bound shows the reset path on a small input. */
+  const char *env = getenv("TT_PERFETTO_INTERN_LIMIT");
+  if (env && atol(env) > 0) in->max_entries = (size_t)atol(env);
+  for (int t = 0; t < PF_NTABLES; t++) in->next_iid[t] = 1;
+  Perfetto__Protos__InternedData init = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+  in->data = init;
+}
+
+static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
+  size_t *count = t == PF_NAMES ? &in->data.n_event_names
+                  : t == PF_CATEGORIES ? &in->data.n_event_categories
+                                       : &in->data.n_debug_annotation_names;
+  if (*count == in->cap[t]) {
+    size_t cap = in->cap[t] ? 2 * in->cap[t] : 8;
+    in->offsets[t] = tt_realloc(in->offsets[t], cap * sizeof *in->offsets[t]);
+    switch (t) {
+    case PF_NAMES:
+      in->names = tt_realloc(in->names, cap * sizeof *in->names);
+      in->name_ptrs = tt_realloc(in->name_ptrs, cap * sizeof *in->name_ptrs);
+      break;
+    case PF_CATEGORIES:
+      in->cats = tt_realloc(in->cats, cap * sizeof *in->cats);
+      in->cat_ptrs = tt_realloc(in->cat_ptrs, cap * sizeof *in->cat_ptrs);
+      break;
+    default:
+      in->anns = tt_realloc(in->anns, cap * sizeof *in->anns);
+      in->ann_ptrs = tt_realloc(in->ann_ptrs, cap * sizeof *in->ann_ptrs);
+    }
+    in->cap[t] = cap;
+  }
+  size_t i = (*count)++;
+  /* The strings go to one buffer that may move: pointers are set in take. */
+  in->offsets[t][i] = in->text.len;
+  tt_buf_append(&in->text, s, strlen(s) + 1);
+  switch (t) {
+  case PF_NAMES: {
+    Perfetto__Protos__EventName e = PERFETTO__PROTOS__EVENT_NAME__INIT;
+    e.has_iid = 1;
+    e.iid = iid;
+    in->names[i] = e;
+    break;
+  }
+  case PF_CATEGORIES: {
+    Perfetto__Protos__EventCategory e = PERFETTO__PROTOS__EVENT_CATEGORY__INIT;
+    e.has_iid = 1;
+    e.iid = iid;
+    in->cats[i] = e;
+    break;
+  }
+  default: {
+    Perfetto__Protos__DebugAnnotationName e = PERFETTO__PROTOS__DEBUG_ANNOTATION_NAME__INIT;
+    e.has_iid = 1;
+    e.iid = iid;
+    in->anns[i] = e;
+  }
+  }
+}
+
+uint64_t pf_intern_str(pf_intern *in, int t, const char *s) {
+  int64_t *v = tt_strmap_get(&in->map[t], s);
+  if (v) return (uint64_t)*v;
+  uint64_t iid = in->next_iid[t]++;
+  tt_strmap_put(&in->map[t], s, (int64_t)iid);
+  in->entries++;
+  in->bytes += strlen(s) + 1;
+  queue(in, t, iid, s);
+  return iid;
+}
+
+int pf_intern_reset_if_full(pf_intern *in) {
+  if (in->entries < in->max_entries && in->bytes < in->max_bytes) return 0;
+  for (int t = 0; t < PF_NTABLES; t++) {
+    tt_strmap_free(&in->map[t]);
+    memset(&in->map[t], 0, sizeof in->map[t]);
+    in->next_iid[t] = 1;
+  }
+  in->entries = in->bytes = 0;
+  in->resets++;
+  return 1;
+}
+
+Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {
+  Perfetto__Protos__InternedData *d = &in->data;
+  if (!d->n_event_names && !d->n_event_categories && !d->n_debug_annotation_names) return NULL;
+  for (size_t i = 0; i < d->n_event_names; i++) {
+    in->names[i].name = in->text.data + in->offsets[PF_NAMES][i];
+    in->name_ptrs[i] = &in->names[i];
+  }
+  for (size_t i = 0; i < d->n_event_categories; i++) {
+    in->cats[i].name = in->text.data + in->offsets[PF_CATEGORIES][i];
+    in->cat_ptrs[i] = &in->cats[i];
+  }
+  for (size_t i = 0; i < d->n_debug_annotation_names; i++) {
+    in->anns[i].name = in->text.data + in->offsets[PF_ANNOTATIONS][i];
+    in->ann_ptrs[i] = &in->anns[i];
+  }
+  d->event_names = in->name_ptrs;
+  d->event_categories = in->cat_ptrs;
+  d->debug_annotation_names = in->ann_ptrs;
+  return d;
+}
+
+void pf_intern_done(pf_intern *in) {
+  in->data.n_event_names = in->data.n_event_categories = in->data.n_debug_annotation_names = 0;
+  tt_buf_clear(&in->text);
+}
+
+void pf_intern_free(pf_intern *in) {
+  for (int t = 0; t < PF_NTABLES; t++) {
+    tt_strmap_free(&in->map[t]);
+    free(in->offsets[t]);
+  }
+  free(in->names);
+  free(in->name_ptrs);
+  free(in->cats);
+  free(in->cat_ptrs);
+  free(in->anns);
+  free(in->ann_ptrs);
+  tt_buf_free(&in->text);
+}

@@ -1,0 +1,191 @@
+/* Time order. The reader yields events by start time; Perfetto wants each
+ * slice as BEGIN ... END with END written when its time comes, and a
+ * sequence's timestamps must not go back. So:
+ *  - every open slice waits in a min-heap by end time (ties: the slice
+ *    begun later closes first, so ENDs on one track come out LIFO); before
+ *    anything at time t is written, every END due at or before t is;
+ *  - events at the current timestamp are held back until time moves on:
+ *    a recorded flow end (Kineto s/f) arrives after the slices starting at
+ *    its time, and can then still be attached to the slice it binds.
+ * Memory: open slices (nesting depth per track) plus the events of one
+ * timestamp (capped), never the number of events. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2perfetto.h"
+
+/* Held events beyond this are written at once (their time is current:
+ * order is kept; late flow ends then fall back to an instant). */
+#define PF_MAX_HELD 4096
+
+void pf_slices_init(pf_slices *s) {
+  memset(s, 0, sizeof *s);
+  s->held_ts = INT64_MIN;
+}
+
+void pf_slices_free(pf_slices *s) {
+  free(s->pool);
+  free(s->free_list);
+  free(s->heap);
+  free(s->held);
+  tt_buf_free(&s->text);
+}
+
+static int later(const pf_slices *s, int32_t a, int32_t b) {
+  const pf_open *x = &s->pool[a], *y = &s->pool[b];
+  if (x->end != y->end) return x->end > y->end;
+  return x->order < y->order;
+}
+
+static void heap_push(pf_slices *s, int32_t v) {
+  if (s->nheap == s->cap_heap) {
+    s->cap_heap = s->cap_heap ? 2 * s->cap_heap : 64;
+    s->heap = tt_realloc(s->heap, s->cap_heap * sizeof *s->heap);
+  }
+  size_t i = s->nheap++;
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!later(s, s->heap[p], v)) break;
+    s->heap[i] = s->heap[p];
+    i = p;
+  }
+  s->heap[i] = v;
+}
+
+static int32_t heap_pop(pf_slices *s) {
+  int32_t top = s->heap[0];
+  int32_t last = s->heap[--s->nheap];
+  size_t i = 0, n = s->nheap;
+  for (;;) {
+    size_t l = 2 * i + 1, m = i;
+    int32_t mv = last;
+    if (l < n && later(s, mv, s->heap[l])) m = l, mv = s->heap[l];
+    if (l + 1 < n && later(s, mv, s->heap[l + 1])) m = l + 1, mv = s->heap[l + 1];
+    if (m == i) break;
+    s->heap[i] = mv;
+    i = m;
+  }
+  if (n) s->heap[i] = last;
+  return top;
+}
+
+static int32_t open_alloc(pf_slices *s) {
+  if (s->nfree) return s->free_list[--s->nfree];
+  if (s->npool == s->cap_pool) {
+    s->cap_pool = s->cap_pool ? 2 * s->cap_pool : 64;
+    s->pool = tt_realloc(s->pool, s->cap_pool * sizeof *s->pool);
+    s->free_list = tt_realloc(s->free_list, s->cap_pool * sizeof *s->free_list);
+  }
+  return (int32_t)s->npool++;
+}
+
+/* Writes the END of an open slice and takes it off its track's stack. It
+ * stays in the heap (marked) until its turn comes there. */
+static int close_slice(pf_ctx *c, int32_t o) {
+  pf_open *op = &c->sl.pool[o];
+  pf_track *tr = &c->tracks.v[op->track];
+  if (tr->open != o) {
+    /* Cannot happen while placement nests strictly; never write an END
+     * that would close another slice than this one. */
+    tt_error("%s: internal error: slice end out of order on track %llu", c->part->path,
+             (unsigned long long)tr->uuid);
+    return -1;
+  }
+  tr->open = op->below;
+  op->closed = 1;
+  return pf_write_end(c, op);
+}
+
+/* Writes the held events in order. A BEGIN first closes, on its track,
+ * what ends at or before its time (those ENDs waited so that a flow end
+ * at that time could still find its slice), then opens its slice. */
+static int flush_held(pf_ctx *c) {
+  pf_slices *s = &c->sl;
+  int rc = 0;
+  for (size_t i = 0; i < s->nheld && rc == 0; i++) {
+    pf_held *h = &s->held[i];
+    h->ev.name = s->text.data + h->name_off;
+    h->ev.category = s->text.data + h->cat_off;
+    if (h->is_slice) {
+      pf_track *tr = &c->tracks.v[h->track];
+      while (rc == 0 && tr->open >= 0 && s->pool[tr->open].end <= h->ev.start)
+        rc = close_slice(c, tr->open);
+      if (rc) break;
+      int32_t o = open_alloc(s);
+      pf_open *op = &s->pool[o];
+      memset(op, 0, sizeof *op);
+      op->end = h->ev.end;
+      op->order = s->order++;
+      op->track = h->track;
+      op->below = tr->open;
+      tr->open = o;
+      heap_push(s, o);
+    }
+    rc = pf_write_held(c, h);
+  }
+  s->nheld = 0;
+  tt_buf_clear(&s->text);
+  return rc;
+}
+
+int pf_advance(pf_ctx *c, int64_t t) {
+  pf_slices *s = &c->sl;
+  if (s->nheld && t > s->held_ts && flush_held(c) != 0) return -1;
+  /* Ends at exactly t wait: a flow end at t may still want its slice. */
+  while (s->nheap && s->pool[s->heap[0]].end < t) {
+    int32_t o = heap_pop(s);
+    if (!s->pool[o].closed && close_slice(c, o) != 0) return -1;
+    s->free_list[s->nfree++] = o;
+  }
+  return 0;
+}
+
+int pf_finish(pf_ctx *c) {
+  pf_slices *s = &c->sl;
+  if (s->nheld && flush_held(c) != 0) return -1;
+  while (s->nheap) {
+    int32_t o = heap_pop(s);
+    if (!s->pool[o].closed && close_slice(c, o) != 0) return -1;
+    s->free_list[s->nfree++] = o;
+  }
+  return 0;
+}
+
+pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
+  pf_slices *s = &c->sl;
+  if (s->nheld == PF_MAX_HELD && flush_held(c) != 0) return NULL;
+  if (s->nheld == s->cap_held) {
+    s->cap_held = s->cap_held ? 2 * s->cap_held : 64;
+    s->held = tt_realloc(s->held, s->cap_held * sizeof *s->held);
+  }
+  pf_held *h = &s->held[s->nheld++];
+  memset(h, 0, sizeof *h);
+  h->ev = *ev;
+  h->name_off = s->text.len;
+  tt_buf_append(&s->text, ev->name, strlen(ev->name) + 1);
+  h->cat_off = s->text.len;
+  tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
+  h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
+  h->track = pl->track;
+  h->lane_key = pl->lane_key;
+  h->is_slice = ev->kind == HUB_REGION || ev->kind == HUB_KERNEL || ev->kind == HUB_COPY ||
+                ev->kind == HUB_ALLOC;
+  s->held_ts = ev->start;
+  return h;
+}
+
+pf_held *pf_held_begin_on(pf_ctx *c, const uint64_t *keys, int nkeys) {
+  pf_slices *s = &c->sl;
+  for (size_t i = s->nheld; i-- > 0;) {
+    pf_held *h = &s->held[i];
+    if (!h->is_slice) continue;
+    for (int k = 0; k < nkeys; k++)
+      if (h->lane_key == keys[k]) return h;
+  }
+  return NULL;
+}
+
+pf_open *pf_open_top(pf_ctx *c, uint32_t track) {
+  int32_t o = c->tracks.v[track].open;
+  return o >= 0 ? &c->sl.pool[o] : NULL;
+}

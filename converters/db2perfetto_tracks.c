@@ -1,0 +1,252 @@
+/* Track descriptors, written lazily: a track's descriptor goes out just
+ * before its first event, so a part only describes what it uses.
+ *   CPU:  process (pid, name) -> thread (pid, tid, name)
+ *   GPU:  one process-like group per GPU (pid TT_GPU_SORT_BASE + index,
+ *         as db2json does, so both views agree) -> "GPU 0 · stream 7"
+ *   overflow tracks "... (overlap N)" for intervals that do not nest
+ *   counter tracks under their process.
+ * uuids are small sequential numbers (index + 1): they cost 1-2 bytes in
+ * every event instead of 10 for a hash. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2perfetto.h"
+#include "tracks.h"
+
+typedef struct track_key {
+  int64_t kind, a, b, c;
+} track_key;
+
+static uint64_t key_hash(int64_t kind, int64_t a, int64_t b, int64_t c) {
+  track_key k = {kind, a, b, c};
+  return tt_hash_bytes(&k, sizeof k);
+}
+
+void pf_tracks_init(pf_tracks *t) {
+  memset(t, 0, sizeof *t);
+  t->nesting = tt_nesting_new();
+}
+
+void pf_tracks_free(pf_tracks *t) {
+  tt_i64map_free(&t->index);
+  free(t->v);
+  tt_nesting_free(t->nesting);
+  tt_buf_free(&t->name);
+}
+
+static int64_t find(const pf_tracks *t, uint64_t key) {
+  int64_t *ix = tt_i64map_get(&t->index, (int64_t)key);
+  return ix ? *ix : -1;
+}
+
+int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key) {
+  return find(t, key_hash('S', (int64_t)lane_key, 0, 0));
+}
+
+/* Registers a track and writes its descriptor; returns its index. */
+static int64_t add(pf_tracks *t, pf_writer *w, uint64_t key, pf_track_desc *d) {
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 64;
+    t->v = tt_realloc(t->v, t->cap * sizeof *t->v);
+  }
+  int64_t ix = (int64_t)t->n++;
+  t->v[ix].uuid = (uint64_t)ix + 1;
+  t->v[ix].open = -1;
+  tt_i64map_put(&t->index, (int64_t)key, ix);
+  d->has_uuid = 1;
+  d->uuid = t->v[ix].uuid;
+  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  p.track_descriptor = d;
+  return pf_writer_put(w, &p, 0) == 0 ? ix : -1;
+}
+
+static void set_name(pf_track_desc *d, char *name) {
+  d->static_or_dynamic_name_case = PERFETTO__PROTOS__TRACK_DESCRIPTOR__STATIC_OR_DYNAMIC_NAME_NAME;
+  d->name = name;
+}
+
+static int32_t rank(int64_t v) {
+  return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+/* The process (or GPU group) track; -1 on error, -2 when there is none. */
+static int64_t process_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref) {
+  if (ref->group == HUB_NULL) return -2;
+  uint64_t key = key_hash('P', ref->group, 0, 0);
+  int64_t ix = find(t, key);
+  if (ix >= 0) return ix;
+  pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+  pd.has_pid = 1;
+  pd.pid = (int32_t)ref->group;
+  if (ref->group_name && ref->group_name[0]) pd.process_name = (char *)ref->group_name;
+  char label[40];
+  char *labels[1] = {label};
+  if (ref->is_gpu && ref->gpu_index >= 0) {
+    snprintf(label, sizeof label, "GPU %lld", (long long)ref->gpu_index);
+    pd.n_process_labels = 1;
+    pd.process_labels = labels;
+  }
+  d.process = &pd;
+  d.has_sibling_order_rank = 1;
+  d.sibling_order_rank = rank(ref->group_sort);
+  return add(t, w, key, &d);
+}
+
+/* Display name of a lane, for its track and its overflow tracks. */
+static const char *lane_label(pf_tracks *t, const tt_track_ref *ref) {
+  tt_buf_clear(&t->name);
+  if (ref->is_gpu) {
+    if (ref->gpu_index >= 0)
+      tt_buf_printf(&t->name, "GPU %lld \xc2\xb7 %s", (long long)ref->gpu_index, ref->lane_name);
+    else
+      tt_buf_printf(&t->name, "%s \xc2\xb7 %s", ref->group_name, ref->lane_name);
+  } else if (ref->lane_name && ref->lane_name[0]) {
+    tt_buf_puts(&t->name, ref->lane_name);
+  } else {
+    tt_buf_printf(&t->name, "thread %lld", (long long)ref->lane);
+  }
+  return t->name.data;
+}
+
+/* The lane's own track (thread, or GPU stream). */
+static int64_t lane_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref, uint64_t lane_key) {
+  uint64_t key = key_hash('S', (int64_t)lane_key, 0, 0);
+  int64_t ix = find(t, key);
+  if (ix >= 0) return ix;
+  int64_t parent = process_track(t, w, ref);
+  if (parent == -1) return -1;
+  pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  if (parent >= 0) {
+    d.has_parent_uuid = 1;
+    d.parent_uuid = t->v[parent].uuid;
+  }
+  Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
+  if (!ref->is_gpu && ref->group != HUB_NULL) {
+    td.has_pid = 1;
+    td.pid = (int32_t)ref->group;
+    td.has_tid = 1;
+    td.tid = ref->lane;
+    if (ref->lane_name && ref->lane_name[0]) td.thread_name = (char *)ref->lane_name;
+    d.thread = &td;
+  } else {
+    set_name(&d, (char *)lane_label(t, ref));
+  }
+  d.has_sibling_order_rank = 1;
+  d.sibling_order_rank = rank(ref->lane_sort);
+  return add(t, w, key, &d);
+}
+
+/* Overflow track `sub` (>= 1) of a lane: a named track beside the lane. */
+static int64_t overflow_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref,
+                              uint64_t lane_key, int sub) {
+  uint64_t key = key_hash('S', (int64_t)lane_key, sub, 0);
+  int64_t ix = find(t, key);
+  if (ix >= 0) return ix;
+  int64_t base = lane_track(t, w, ref, lane_key);
+  if (base < 0) return -1;
+  /* A child of a thread track is shown beside it in the same process; a
+   * GPU stream's overflow hangs under the GPU group like the stream. */
+  int64_t parent = base;
+  if (ref->is_gpu) {
+    parent = process_track(t, w, ref);
+    if (parent == -1) return -1;
+  }
+  pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  if (parent >= 0) {
+    d.has_parent_uuid = 1;
+    d.parent_uuid = t->v[parent].uuid;
+  }
+  const char *label = lane_label(t, ref);
+  char *name = tt_malloc(strlen(label) + 32);
+  sprintf(name, "%s (overlap %d)", label, sub);
+  set_name(&d, name);
+  d.has_sibling_order_rank = 1;
+  d.sibling_order_rank = rank(ref->lane_sort);
+  ix = add(t, w, key, &d);
+  free(name);
+  return ix;
+}
+
+static int64_t counter_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref,
+                             const char *name) {
+  uint64_t key = key_hash('C', ref->group, (int64_t)tt_hash_bytes(name, strlen(name)), 0);
+  int64_t ix = find(t, key);
+  if (ix >= 0) return ix;
+  int64_t parent = process_track(t, w, ref);
+  if (parent == -1) return -1;
+  pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  if (parent >= 0) {
+    d.has_parent_uuid = 1;
+    d.parent_uuid = t->v[parent].uuid;
+  }
+  set_name(&d, (char *)(name[0] ? name : "counter"));
+  Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+  d.counter = &cd;
+  return add(t, w, key, &d);
+}
+
+static uint64_t lane_key_of(const tt_track_ref *ref) {
+  return key_hash('L', ref->is_gpu, ref->group, ref->lane);
+}
+
+int pf_track_for(pf_tracks *t, pf_writer *w, hub_reader *r, const hub_record *ev,
+                 pf_place *out) {
+  tt_track_ref ref;
+  tt_track_of(r, ev, &ref);
+  out->lane_key = lane_key_of(&ref);
+  int64_t ix;
+  switch (ev->kind) {
+  case HUB_COUNTER:
+    ix = counter_track(t, w, &ref, ev->name);
+    break;
+  case HUB_INSTANT:
+  case HUB_FLOW:
+    ix = lane_track(t, w, &ref, out->lane_key);
+    break;
+  default: {
+    int sub = tt_nesting_place(t->nesting, out->lane_key, ev->start, ev->end);
+    ix = sub == 0 ? lane_track(t, w, &ref, out->lane_key)
+                  : overflow_track(t, w, &ref, out->lane_key, sub);
+  }
+  }
+  if (ix < 0) return -1;
+  out->track = (uint32_t)ix;
+  return 0;
+}
+
+static int add_key(uint64_t *keys, int n, uint64_t k) {
+  for (int i = 0; i < n; i++)
+    if (keys[i] == k) return n;
+  keys[n] = k;
+  return n + 1;
+}
+
+int pf_flow_lanes(hub_reader *r, const hub_record *ev, uint64_t keys[PF_MAX_LANE_KEYS]) {
+  tt_track_ref ref;
+  tt_track_of(r, ev, &ref);
+  int n = 0;
+  keys[n++] = lane_key_of(&ref);
+  if (ref.is_gpu || ev->pid == HUB_NULL || ev->pid < 0 || ev->pid >= 1000) return n;
+  /* Kineto writes the GPU side of a flow with pid = device, tid = stream;
+   * the hub keeps those as a (pid, tid) pair, the kernels on a stream
+   * whose number tt_lane_number reads from its name: try each reading. */
+  tt_track_ref gpu = ref;
+  gpu.is_gpu = 1;
+  gpu.group = TT_GPU_SORT_BASE + ev->pid;
+  n = add_key(keys, n, lane_key_of(&gpu));
+  char name[40];
+  snprintf(name, sizeof name, "stream %lld", (long long)ref.lane);
+  gpu.lane = tt_lane_number(name, ref.lane);
+  n = add_key(keys, n, lane_key_of(&gpu));
+  if (ref.lane < 0 && ref.lane >= INT32_MIN) {
+    gpu.lane = (int64_t)(uint32_t)ref.lane;
+    n = add_key(keys, n, lane_key_of(&gpu));
+  }
+  if (ref.lane_name && ref.lane_name[0]) { /* a tid written as text: "stream 7" */
+    gpu.lane = tt_lane_number(ref.lane_name, ref.lane);
+    n = add_key(keys, n, lane_key_of(&gpu));
+  }
+  return n;
+}
