@@ -388,19 +388,29 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "SELECT s.id, s.timestamp, s.timestamp, t.pid, t.tid, CASE %s WHEN 'flow' THEN "
                   "COALESCE(%s,'') WHEN 'counter' THEN COALESCE(tn.string,'') ELSE "
                   "COALESCE(%s, tn.string, '') END, COALESCE(c.string,''), e.correlation_id, "
-                  "s.event_id, NULL, NULL, 0, NULL, s.track_id, %s, %s, %s, %s, ",
+                  "s.event_id, %s, %s, 0, NULL, s.track_id, %s, %s, %s, %s, ",
                   kind, JX("e.extdata", "$.name"), JX("s.extdata", "$.name"),
+                  JX("t.extdata", "$.agent_id"), JX("t.extdata", "$.stream_id"),
                   JX("s.extdata", "$.value"), kind, JX("e.extdata", "$.ph"),
                   JX("e.extdata", "$.bp"));
+    /* Split by process: the other end must be in the same part. */
+    tt_buf pidjoin = {0}, pidcond = {0};
+    if (f->pid != HUB_NULL) {
+      tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
+      tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    }
     if (link && d->has_flows)
       tt_buf_printf(&b,
                     "(CASE WHEN %s = 'flow' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
-                    "WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
-                    "e.category_id AND e2.id != e.id AND %s IS NOT %s) END)",
-                    kind, S, S, JX("e2.extdata", "$.ph"), JX("e.extdata", "$.ph"));
+                    "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
+                    "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
+                    kind, S, S, pidjoin.len ? pidjoin.data : "", JX("e2.extdata", "$.ph"),
+                    JX("e.extdata", "$.ph"), pidcond.len ? pidcond.data : "");
     else
       tt_buf_puts(&b, "NULL");
+    tt_buf_free(&pidjoin);
+    tt_buf_free(&pidcond);
     tt_buf_printf(&b,
                   " FROM \"rocpd_sample%s\" s JOIN \"rocpd_track%s\" t ON t.id = s.track_id "
                   "LEFT JOIN \"rocpd_string%s\" tn ON tn.id = t.name_id LEFT JOIN "

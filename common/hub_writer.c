@@ -661,10 +661,8 @@ void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t even
   row_commit(w, st);
 }
 
-void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
-                  const char *category, const char *name, int64_t id, int bind_enclosing) {
-  hub_touch_thread(w, pid, tid, ts, ts);
-  int64_t track = hub_track(w, pid, tid, "flow", "{\"kind\":\"flow\"}");
+static void flow_sample(hub_writer *w, int64_t track, int64_t ts, char phase,
+                        const char *category, const char *name, int64_t id, int bind_enclosing) {
   tt_buf ext = {0};
   tt_buf_printf(&ext, "{\"ph\":\"%c\",\"name\":", phase);
   tt_json_string(&ext, name ? name : "", name ? strlen(name) : 0);
@@ -673,6 +671,25 @@ void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phas
   int64_t ev = hub_event_stack(w, category, id, HUB_NULL, HUB_NULL, ext.data);
   hub_sample(w, track, ts, ev, NULL);
   tt_buf_free(&ext);
+}
+
+void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
+                  const char *category, const char *name, int64_t id, int bind_enclosing) {
+  hub_touch_thread(w, pid, tid, ts, ts);
+  int64_t track = hub_track(w, pid, tid, "flow", "{\"kind\":\"flow\"}");
+  flow_sample(w, track, ts, phase, category, name, id, bind_enclosing);
+}
+
+void hub_flow_end_gpu(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id, int64_t ts,
+                      char phase, const char *category, const char *name, int64_t id,
+                      int bind_enclosing) {
+  hub_touch_process(w, pid, ts, ts);
+  char track_name[64], ext[128];
+  snprintf(track_name, sizeof track_name, "flow (stream row %lld)", (long long)stream_id);
+  snprintf(ext, sizeof ext, "{\"kind\":\"flow\",\"agent_id\":%lld,\"stream_id\":%lld}",
+           (long long)agent_id, (long long)stream_id);
+  int64_t track = hub_track(w, pid, HUB_NULL, track_name, ext);
+  flow_sample(w, track, ts, phase, category, name, id, bind_enclosing);
 }
 
 int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name) {
@@ -721,12 +738,16 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
 void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
   static const char *const tables[] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
                                        "rocpd_memory_allocate", "rocpd_info_stream",
-                                       "rocpd_info_queue", "rocpd_info_agent"};
+                                       "rocpd_info_queue", "rocpd_info_agent",
+                                       "rocpd_track"};
   if (from == to) return;
   flush_all(w);
   for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?2 WHERE pid=?1", tables[i], w->suffix);
+    /* Of the tracks, only those on a GPU lane (flow ends there). */
+    if (strcmp(tables[i], "rocpd_track") == 0)
+      tt_buf_puts(&sql, " AND json_extract(extdata, '$.agent_id') IS NOT NULL");
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
     sqlite3_bind_int64(st, 1, from);

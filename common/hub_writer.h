@@ -120,6 +120,12 @@ void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t even
 void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
                   const char *category, const char *name, int64_t id, int bind_enclosing);
 
+/* A flow end on a GPU stream rather than a thread: its track carries
+ * the lane (extdata {"kind":"flow","agent_id":A,"stream_id":S}). */
+void hub_flow_end_gpu(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id, int64_t ts,
+                      char phase, const char *category, const char *name, int64_t id,
+                      int bind_enclosing);
+
 /* Counter samples: a track (extdata {"kind":"counter"}) per (pid, name),
  * each sample's extdata {"value":V}. */
 int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name);

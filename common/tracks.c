@@ -12,6 +12,7 @@ int64_t tt_lane_number(const char *name, int64_t fallback) {
   size_t i = n;
   while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') i--;
   if (i == n || n - i > 18) return fallback;
+  if (i > 0 && name[i - 1] == '-') i--; /* Kineto's "stream -1" */
   return strtoll(name + i, NULL, 10);
 }
 

@@ -216,37 +216,11 @@ int pf_track_for(pf_tracks *t, pf_writer *w, hub_reader *r, const hub_record *ev
   return 0;
 }
 
-static int add_key(uint64_t *keys, int n, uint64_t k) {
-  for (int i = 0; i < n; i++)
-    if (keys[i] == k) return n;
-  keys[n] = k;
-  return n + 1;
-}
-
 int pf_flow_lanes(hub_reader *r, const hub_record *ev, uint64_t keys[PF_MAX_LANE_KEYS]) {
+  /* The importers put a flow end on the lane it binds to (a thread, or a
+   * GPU stream through its track's agent/stream): one lane to look at. */
   tt_track_ref ref;
   tt_track_of(r, ev, &ref);
-  int n = 0;
-  keys[n++] = lane_key_of(&ref);
-  if (ref.is_gpu || ev->pid == HUB_NULL || ev->pid < 0 || ev->pid >= 1000) return n;
-  /* Kineto writes the GPU side of a flow with pid = device, tid = stream;
-   * the hub keeps those as a (pid, tid) pair, the kernels on a stream
-   * whose number tt_lane_number reads from its name: try each reading. */
-  tt_track_ref gpu = ref;
-  gpu.is_gpu = 1;
-  gpu.group = TT_GPU_SORT_BASE + ev->pid;
-  n = add_key(keys, n, lane_key_of(&gpu));
-  char name[40];
-  snprintf(name, sizeof name, "stream %lld", (long long)ref.lane);
-  gpu.lane = tt_lane_number(name, ref.lane);
-  n = add_key(keys, n, lane_key_of(&gpu));
-  if (ref.lane < 0 && ref.lane >= INT32_MIN) {
-    gpu.lane = (int64_t)(uint32_t)ref.lane;
-    n = add_key(keys, n, lane_key_of(&gpu));
-  }
-  if (ref.lane_name && ref.lane_name[0]) { /* a tid written as text: "stream 7" */
-    gpu.lane = tt_lane_number(ref.lane_name, ref.lane);
-    n = add_key(keys, n, lane_key_of(&gpu));
-  }
-  return n;
+  keys[0] = lane_key_of(&ref);
+  return 1;
 }

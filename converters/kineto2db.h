@@ -95,6 +95,7 @@ typedef struct kineto {
   /* mapping state (kineto2db_event.c) */
   tt_strmap syn_pids, syn_tids; /* non-numeric pid/tid strings → ids */
   tt_i64map gpu_pids, cpu_pids; /* pid → 1 */
+  tt_i64map device_pids;        /* deviceProperties ids: Kineto's GPU pids */
   tt_strmap ext_seen;           /* extdata members written once */
   tt_strmap stack_index;        /* "pid tid" → index in stacks */
   k_stack *stacks;

@@ -213,18 +213,18 @@ static int trailing_number(const kv *v, int64_t *out) {
   return tt_decimal_to_int_scaled(v->text.data + b, e - b, 1, out) == 0;
 }
 
-static void gpu_work(kineto *k, const char *cat, const char *name, int64_t ts, int64_t end,
-                     int64_t corr) {
-  int numeric;
-  int64_t pid = resolve_pid(k, &numeric);
+/* The GPU agent and stream ("stream N") of an event on a GPU pid: the
+ * device from args.device (else the pid), the stream from the numeric tid
+ * (what Kineto's flow ends carry too: a sync with tid -1 says stream
+ * 4294967295 in its args), else args.stream, else the number a tid
+ * string ends with ("stream 7"). */
+static void gpu_lane(kineto *k, int64_t pid, int64_t *agent, int64_t *stream_id) {
   int64_t device = pid;
   to_int(arg(k, "device"), &device);
-  mark(&k->gpu_pids, pid);
-  int64_t agent = hub_gpu_agent(k->w, pid, device);
-
+  *agent = hub_gpu_agent(k->w, pid, device);
   int64_t stream;
   tt_buf lane = {0}, ext = {0};
-  if (to_int(arg(k, "stream"), &stream) || to_int(field(k, F_TID), &stream) ||
+  if (to_int(field(k, F_TID), &stream) || to_int(arg(k, "stream"), &stream) ||
       trailing_number(field(k, F_TID), &stream)) {
     tt_buf_printf(&lane, "stream %lld", (long long)stream);
     tt_buf_printf(&ext, "{\"device\":%lld,\"stream\":%lld}", (long long)device,
@@ -234,9 +234,18 @@ static void gpu_work(kineto *k, const char *cat, const char *name, int64_t ts, i
     tt_buf_puts(&lane, t ? t : "stream");
     tt_buf_printf(&ext, "{\"device\":%lld}", (long long)device);
   }
-  int64_t stream_id = hub_stream(k->w, pid, lane.data, ext.data);
+  *stream_id = hub_stream(k->w, pid, lane.data, ext.data);
   tt_buf_free(&lane);
   tt_buf_free(&ext);
+}
+
+static void gpu_work(kineto *k, const char *cat, const char *name, int64_t ts, int64_t end,
+                     int64_t corr) {
+  int numeric;
+  int64_t pid = resolve_pid(k, &numeric);
+  mark(&k->gpu_pids, pid);
+  int64_t agent, stream_id;
+  gpu_lane(k, pid, &agent, &stream_id);
 
   int64_t ev = hub_event(k->w, cat ? cat : "", corr, NULL);
   write_args(k, ev, 0, USED_X);
@@ -521,12 +530,20 @@ static void flow_event(kineto *k, char phase) {
   int64_t ts;
   if (!event_ts(k, &ts)) return;
   int64_t pid = resolve_pid(k, NULL);
-  int64_t tid = resolve_tid(k, pid);
   const char *cat = field_text(k, F_CAT);
   const char *name = field_text(k, F_NAME);
   const char *bp = field_text(k, F_BP);
-  hub_flow_end(k->w, pid, tid, ts, phase, cat ? cat : "", name ? name : "",
-               flow_id(field(k, F_ID)), bp && strcmp(bp, "e") == 0);
+  if (tt_i64map_get(&k->gpu_pids, pid) || tt_i64map_get(&k->device_pids, pid)) {
+    /* The GPU end of a flow (Kineto writes it right after the GPU event it
+     * binds to): on that GPU stream, so exporters draw it there. */
+    int64_t agent, stream_id;
+    gpu_lane(k, pid, &agent, &stream_id);
+    hub_flow_end_gpu(k->w, pid, agent, stream_id, ts, phase, cat ? cat : "", name ? name : "",
+                     flow_id(field(k, F_ID)), bp && strcmp(bp, "e") == 0);
+  } else {
+    hub_flow_end(k->w, pid, resolve_tid(k, pid), ts, phase, cat ? cat : "", name ? name : "",
+                 flow_id(field(k, F_ID)), bp && strcmp(bp, "e") == 0);
+  }
   k->warn_dropped_args += k->ev.nargs + k->ev.nextra;
 }
 
@@ -559,6 +576,7 @@ void kineto_device_properties(kineto *k, const char *json, const kv *id, const k
                       .name = name && name->type == KV_STRING ? name->text.data : NULL,
                       .extdata = json};
   hub_agent(k->w, &a);
+  mark(&k->device_pids, index);
 }
 
 void kineto_metadata(kineto *k, const char *key, const char *json) {
@@ -648,6 +666,7 @@ void kineto_event_free(kineto *k) {
   tt_strmap_free(&k->syn_tids);
   tt_i64map_free(&k->gpu_pids);
   tt_i64map_free(&k->cpu_pids);
+  tt_i64map_free(&k->device_pids);
   tt_strmap_free(&k->ext_seen);
   tt_strmap_free(&k->stack_index);
   for (size_t i = 0; i < k->nstacks; i++) {

@@ -82,6 +82,12 @@ def main():
         events, meta_keys, devprops, base = doc, [], [], 0
     objs = [e for e in events if isinstance(e, dict)]
     checks = []
+    # deviceProperties ids are Kineto's GPU pids (in every fixture they come
+    # before traceEvents, so the importer knows them when flows arrive)
+    device_ids = set()
+    for i, d in enumerate(devprops if isinstance(devprops, list) else []):
+        n = as_int(d.get("id")) if isinstance(d, dict) else None
+        device_ids.add(str(n if n is not None else i))
 
     def check(desc, sql, expected):
         checks.append((desc, sql, str(expected)))
@@ -144,9 +150,7 @@ def main():
                 gpu_pids.add(pid_key(e.get("pid")))
             elif as_int(e.get("pid")) is not None:
                 cpu_pids.add(pid_key(e.get("pid")))
-            if not gpu or as_int(e.get("tid")) is None:
-                # CPU work has a thread; a GPU lane named by a string
-                # ("stream 7") keeps that name as a thread row
+            if not gpu:
                 threaded_pids.add(pid_key(e.get("pid")))
             if gpu and cat in COPY_CATS:
                 n_copies += 1
@@ -172,6 +176,9 @@ def main():
             instants += 1
             n_args += count_args(e, USED["i"])
         elif ph in ("s", "t", "f"):
+            # a flow end on a pid not (yet) known as a GPU's is on a thread
+            if pid_key(e.get("pid")) not in gpu_pids | device_ids:
+                threaded_pids.add(pid_key(e.get("pid")))
             flows[ph] += 1
             flow_ids.add(json.dumps(e.get("id")))
         elif ph == "C":

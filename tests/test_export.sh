@@ -130,8 +130,17 @@ if command -v kineto2db >/dev/null; then
     for db in "${R[@]}"; do
       want=$((want + $(q "$db" "SELECT (SELECT count(*) FROM rocpd_region WHERE pid=$pid)+(SELECT count(*) FROM rocpd_kernel_dispatch WHERE pid=$pid)+(SELECT count(*) FROM rocpd_memory_copy WHERE pid=$pid)")))
     done
+    samples=0
+    for db in "${R[@]}"; do
+      samples=$((samples + $(q "$db" "SELECT count(*) FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id WHERE t.pid=$pid")))
+    done
+    if [ "$want" -eq 0 ] && [ "$samples" -eq 0 ]; then
+      expect_eq "real: process $pid has no events, so no part" "" "$(ls "$TMP/rp.p$pid.json" 2>/dev/null)"
+      continue
+    fi
     [ -f "$TMP/rp.p$pid.json" ] || { fail "real: no part for pid $pid"; continue; }
     expect_eq "real: process $pid part holds its $want events" "$want" "$(nx "$TMP/rp.p$pid.json")"
+    validate "real: process $pid part valid (no dangling flow)" chrome-json-check "$TMP/rp.p$pid.json"
   done
   expect_ok "real: --category kernel --start 25% --end 75% on three profiles" \
     db2json -q "${R[@]}" --category kernel --start 25% --end 75% -o "$TMP/rk.json"
