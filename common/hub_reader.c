@@ -58,6 +58,16 @@ const char *hub_kind_name(hub_kind k) {
   return k < HUB_KIND_COUNT ? names[k] : "?";
 }
 
+const char *hub_record_category(const hub_record *ev) {
+  if (ev->category[0]) return ev->category;
+  switch (ev->kind) {
+  case HUB_KERNEL: return "kernel";
+  case HUB_COPY: return "gpu_memcpy";
+  case HUB_ALLOC: return "memory";
+  default: return "";
+  }
+}
+
 static int64_t key_db_id(int db, int64_t id, int salt) {
   return (int64_t)(((uint64_t)db << 48) ^ ((uint64_t)salt << 46) ^ (uint64_t)id);
 }

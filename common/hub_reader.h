@@ -57,6 +57,10 @@ typedef struct hub_record {
   int64_t link_id; /* flow id to draw (unique across databases) */
 } hub_record;
 
+/* The record's category, or the one its kind implies when the source had
+ * none ("kernel", "gpu_memcpy", "memory"). */
+const char *hub_record_category(const hub_record *ev);
+
 /* Filters pushed into SQL. Times are absolute ns, range [start, end). */
 typedef struct hub_filter {
   int64_t start, end; /* HUB_NULL: unbounded */

@@ -153,20 +153,11 @@ static void put_args(json_part *jp, hub_reader *r, const hub_record *ev) {
   tt_buf_putc(b, '}');
 }
 
-static const char *default_category(const hub_record *ev) {
-  switch (ev->kind) {
-  case HUB_KERNEL: return "kernel";
-  case HUB_COPY: return "gpu_memcpy";
-  case HUB_ALLOC: return "memory";
-  default: return "";
-  }
-}
-
 static void put_common(json_part *jp, const hub_record *ev, const tt_track_ref *t,
                        const char *ph) {
   tt_buf *b = &jp->buf;
   tt_buf_printf(b, "{\"ph\":\"%s\",\"cat\":", ph);
-  put_str(b, ev->category[0] ? ev->category : default_category(ev));
+  put_str(b, hub_record_category(ev));
   tt_buf_puts(b, ",\"name\":");
   put_str(b, ev->name);
   tt_buf_puts(b, ",\"pid\":");

@@ -75,15 +75,6 @@ static void ann_value(pf_anns *an, pf_annotation *d, const hub_arg_view *a) {
   ann_string(an, d, a->value);
 }
 
-static const char *default_category(const hub_record *ev) {
-  switch (ev->kind) {
-  case HUB_KERNEL: return "kernel";
-  case HUB_COPY: return "gpu_memcpy";
-  case HUB_ALLOC: return "memory";
-  default: return "";
-  }
-}
-
 /* The event's args, then what the hub knows beside them. */
 static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
   pf_anns *an = &c->ann;
@@ -132,7 +123,7 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
                       : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
     te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
     te.name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
-    const char *cat = ev->category[0] ? ev->category : default_category(ev);
+    const char *cat = hub_record_category(ev);
     uint64_t cat_iid;
     if (cat[0]) {
       cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
