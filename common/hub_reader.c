@@ -50,6 +50,11 @@ struct hub_reader {
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
   sqlite3_stmt *args_iter;
   int failed;
+  /* Launches read whose GPU work is still ahead: (db, pid, correlation)
+   * -> launch start, and -> start of that GPU work (to forget it once the
+   * stream has passed it). Bounded by the launches in flight. */
+  tt_i64map pending_launch, pending_gpu;
+  uint64_t since_sweep;
 };
 
 const char *hub_kind_name(hub_kind k) {
@@ -154,7 +159,6 @@ static void setup_db(hub_db *d) {
   }
   char *ev = tname(d, "rocpd_event");
   char *kd = tname(d, "rocpd_kernel_dispatch");
-  char *rg = tname(d, "rocpd_region");
   char *mc = tname(d, "rocpd_memory_copy");
   char *sm = tname(d, "rocpd_sample");
   if (d->has_flows)
@@ -162,11 +166,9 @@ static void setup_db(hub_db *d) {
   else
     d->can_link = index_on(d->conn, ev, "correlation_id") &&
                   (!d->has_table[T_KERNEL] || index_on(d->conn, kd, "event_id")) &&
-                  (!d->has_table[T_COPY] || index_on(d->conn, mc, "event_id")) &&
-                  index_on(d->conn, rg, "event_id");
+                  (!d->has_table[T_COPY] || index_on(d->conn, mc, "event_id"));
   sqlite3_free(ev);
   sqlite3_free(kd);
-  sqlite3_free(rg);
   sqlite3_free(mc);
   sqlite3_free(sm);
 }
@@ -272,7 +274,21 @@ static void common_filters(tt_buf *b, const hub_filter *f, const char *start, co
   }
 }
 
-/* Start of the first GPU work sharing a launch's correlation. */
+/* A kernel's display name from its symbol row `ks`: the demangled name
+ * when the kernel name is mangled. */
+#define KERNEL_NAME(ks)                                                                  \
+  "(CASE WHEN " ks ".kernel_name GLOB '_Z*' AND COALESCE(" ks ".display_name,'') != '' " \
+  "THEN " ks ".display_name ELSE COALESCE(" ks ".kernel_name, " ks ".display_name, '') END)"
+
+static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
+  if (!f->nnames) return;
+  tt_buf_puts(b, " AND ");
+  glob_any(b, name_expr, f->names, f->nnames);
+}
+
+/* Start of the first GPU work sharing a launch's correlation (in the same
+ * process, as correlation ids are per process), among the work the filters
+ * keep: a launch's arrow is drawn only when its other end is written. */
 static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf_puts(b, "(CASE WHEN e.correlation_id IS NULL THEN NULL ELSE (SELECT min(x.start) FROM (");
@@ -281,10 +297,12 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
     tt_buf_printf(b,
                   "SELECT k2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
                   "\"rocpd_kernel_dispatch%s\" k2 ON k2.event_id = e2.id LEFT JOIN "
-                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
-                  "e.correlation_id AND k2.pid = r.pid",
-                  S, S, S);
+                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
+                  "\"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
+                  "e2.correlation_id = e.correlation_id AND k2.pid = r.pid",
+                  S, S, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
+    name_filter(b, f, KERNEL_NAME("ks2"));
     first = 0;
   }
   if (d->has_table[T_COPY]) {
@@ -292,29 +310,16 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
     tt_buf_printf(b,
                   "SELECT m2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
                   "\"rocpd_memory_copy%s\" m2 ON m2.event_id = e2.id LEFT JOIN "
-                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
+                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
+                  "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id = "
                   "e.correlation_id AND m2.pid = r.pid",
-                  S, S, S);
+                  S, S, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
+    name_filter(b, f, "COALESCE(n2.string,'')");
     first = 0;
   }
   if (first) tt_buf_puts(b, "SELECT NULL AS start");
   tt_buf_puts(b, ") x) END)");
-}
-
-/* Start of the launching call of a piece of GPU work. */
-/* Correlation ids are per process: the partner must be in the same one.
- * `alias` is the querying table's alias (k or m). */
-static void link_to_launch(tt_buf *b, const hub_db *d, const hub_filter *f, const char *alias) {
-  const char *S = d->suffix;
-  tt_buf_printf(b,
-                "(CASE WHEN e.correlation_id IS NULL THEN NULL ELSE (SELECT min(r2.start) FROM "
-                "\"rocpd_event%s\" e2 JOIN \"rocpd_region%s\" r2 ON r2.event_id = e2.id LEFT "
-                "JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id WHERE e2.correlation_id = "
-                "e.correlation_id AND r2.pid = %s.pid",
-                S, S, S, alias);
-  category_filter(b, f, "COALESCE(c2.string,'')");
-  tt_buf_puts(b, ") END)");
 }
 
 /* Columns every cursor query returns, in this order. */
@@ -343,16 +348,14 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_puts(&b, " ORDER BY r.start, r.end DESC");
     break;
   case T_KERNEL: {
-    const char *kname =
-        "(CASE WHEN ks.kernel_name GLOB '_Z*' AND COALESCE(ks.display_name,'') != '' THEN "
-        "ks.display_name ELSE COALESCE(ks.kernel_name, ks.display_name, '') END)";
+    const char *kname = KERNEL_NAME("ks");
     tt_buf_printf(&b,
                   "SELECT k.id, k.start, k.end, k.pid, k.tid, %s, COALESCE(c.string,''), "
                   "e.correlation_id, k.event_id, k.agent_id, COALESCE(k.stream_id, k.queue_id), "
                   "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
                   "NULL, NULL, ",
                   kname);
-    if (link && !d->has_flows) link_to_launch(&b, d, f, "k"); else tt_buf_puts(&b, "NULL");
+    tt_buf_puts(&b, "NULL"); /* the launch is found in memory: see fill_event */
     tt_buf_printf(&b,
                   " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
                   "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
@@ -368,7 +371,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                     "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
                     "NULL, NULL, ");
-    if (link && !d->has_flows) link_to_launch(&b, d, f, "m"); else tt_buf_puts(&b, "NULL");
+    tt_buf_puts(&b, "NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "
@@ -454,11 +457,14 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
 
 /* --- the merge -------------------------------------------------------- */
 
+/* Time order; at one start time a launch (region) before GPU work, since
+ * the GPU work finds its launch among the launches already read; within a
+ * table the enclosing interval first; samples (flow ends) last. */
 static int cursor_less(const cursor *a, const cursor *b) {
   if (a->start != b->start) return a->start < b->start;
-  if (a->end != b->end) return a->end > b->end; /* enclosing first */
-  if (a->db != b->db) return a->db < b->db;
   if (a->table != b->table) return a->table < b->table;
+  if (a->end != b->end) return a->end > b->end;
+  if (a->db != b->db) return a->db < b->db;
   return a->row_id < b->row_id;
 }
 
@@ -561,6 +567,51 @@ static int64_t mix_link_id(int db, const char *cat, int64_t id) {
   return (int64_t)(h & 0x7fffffffffffffffULL);
 }
 
+static int64_t launch_key(const hub_record *ev) {
+  int64_t k[3] = {ev->db, ev->pid, ev->correlation_id};
+  return (int64_t)tt_hash_bytes(k, sizeof k);
+}
+
+/* Forgets launches whose GPU work the stream has passed (it was filtered
+ * out, or already matched): the maps have no delete, so rebuild them. */
+static void sweep_launches(hub_reader *r, int64_t now) {
+  tt_i64map keep_l = {0}, keep_g = {0};
+  for (size_t i = 0; i < r->pending_gpu.cap; i++) {
+    if (!r->pending_gpu.used[i] || r->pending_gpu.vals[i] < now) continue;
+    int64_t key = r->pending_gpu.keys[i];
+    int64_t *launch = tt_i64map_get(&r->pending_launch, key);
+    if (!launch || *launch == HUB_NULL) continue;
+    tt_i64map_put(&keep_l, key, *launch);
+    tt_i64map_put(&keep_g, key, r->pending_gpu.vals[i]);
+  }
+  tt_i64map_free(&r->pending_launch);
+  tt_i64map_free(&r->pending_gpu);
+  r->pending_launch = keep_l;
+  r->pending_gpu = keep_g;
+}
+
+static void remember_launch(hub_reader *r, const hub_record *ev) {
+  if (++r->since_sweep >= 4096 && r->pending_gpu.count >= 4096) {
+    sweep_launches(r, ev->start);
+    r->since_sweep = 0;
+  }
+  int64_t key = launch_key(ev);
+  tt_i64map_put(&r->pending_launch, key, ev->start);
+  tt_i64map_put(&r->pending_gpu, key, ev->link_ts);
+}
+
+/* The launch of this GPU work, when it was read and the work is the first
+ * it launched (one arrow per launch): its start, else HUB_NULL. */
+static int64_t take_launch(hub_reader *r, const hub_record *ev) {
+  int64_t key = launch_key(ev);
+  int64_t *launch = tt_i64map_get(&r->pending_launch, key);
+  int64_t *gpu = tt_i64map_get(&r->pending_gpu, key);
+  if (!launch || *launch == HUB_NULL || !gpu || *gpu != ev->start) return HUB_NULL;
+  int64_t ts = *launch;
+  *launch = HUB_NULL;
+  return ts;
+}
+
 static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   sqlite3_stmt *st = c->st;
   memset(ev, 0, sizeof *ev);
@@ -600,9 +651,13 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
     }
   }
   }
+  if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
+      r->pending_launch.count)
+    ev->link_ts = take_launch(r, ev);
+  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL)
+    remember_launch(r, ev);
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
     ev->link_id = mix_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
-  (void)r;
 }
 
 int hub_reader_next(hub_reader *r, hub_record *ev) {
@@ -879,6 +934,8 @@ void hub_reader_close(hub_reader *r) {
   free(r->threads);
   free(r->agents);
   free(r->lanes);
+  tt_i64map_free(&r->pending_launch);
+  tt_i64map_free(&r->pending_gpu);
   tt_i64map_free(&r->process_ix);
   tt_i64map_free(&r->thread_ix);
   tt_i64map_free(&r->agent_ix);

@@ -141,7 +141,8 @@ static void put_args(json_part *jp, hub_reader *r, const hub_record *ev) {
     }
   }
   if (!has_corr && ev->correlation_id != HUB_NULL && ev->kind != HUB_FLOW) {
-    tt_buf_printf(b, "%s\"correlation\":%lld", n++ ? "," : "", (long long)ev->correlation_id);
+    tt_buf_puts(b, n++ ? ",\"correlation\":" : "\"correlation\":");
+    tt_buf_put_i64(b, ev->correlation_id);
   }
   if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC)
     tt_buf_printf(b, "%s\"bytes\":%lld", n++ ? "," : "", (long long)ev->size);
@@ -156,7 +157,9 @@ static void put_args(json_part *jp, hub_reader *r, const hub_record *ev) {
 static void put_common(json_part *jp, const hub_record *ev, const tt_track_ref *t,
                        const char *ph) {
   tt_buf *b = &jp->buf;
-  tt_buf_printf(b, "{\"ph\":\"%s\",\"cat\":", ph);
+  tt_buf_puts(b, "{\"ph\":\"");
+  tt_buf_puts(b, ph);
+  tt_buf_puts(b, "\",\"cat\":");
   put_str(b, hub_record_category(ev));
   tt_buf_puts(b, ",\"name\":");
   put_str(b, ev->name);
@@ -199,11 +202,16 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
     if (partner_in_part(jp, ev)) {
       int launch = ev->kind == HUB_REGION;
       begin_event(jp);
-      tt_buf_printf(b, "{\"ph\":\"%s\",\"id\":%lld,\"pid\":%lld,\"tid\":%lld,\"ts\":",
-                    launch ? "s" : "f", (long long)flow_id(jp, ev), (long long)t.group,
-                    (long long)t.lane);
+      tt_buf_puts(b, launch ? "{\"ph\":\"s\",\"id\":" : "{\"ph\":\"f\",\"id\":");
+      tt_buf_put_i64(b, flow_id(jp, ev));
+      tt_buf_puts(b, ",\"pid\":");
+      tt_buf_put_i64(b, t.group);
+      tt_buf_puts(b, ",\"tid\":");
+      tt_buf_put_i64(b, t.lane);
+      tt_buf_puts(b, ",\"ts\":");
       put_us(b, ev->start);
-      tt_buf_printf(b, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"%s}", launch ? "" : ",\"bp\":\"e\"");
+      tt_buf_puts(b, launch ? ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}"
+                            : ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
       if (flush_event(jp)) return -1;
     }
     return 0;

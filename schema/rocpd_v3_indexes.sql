@@ -10,5 +10,4 @@ CREATE INDEX IF NOT EXISTS "rocpd_arg_event{{uuid}}" ON "rocpd_arg{{uuid}}" ("ev
 CREATE INDEX IF NOT EXISTS "rocpd_event_correlation{{uuid}}" ON "rocpd_event{{uuid}}" ("correlation_id");
 CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_event{{uuid}}" ON "rocpd_kernel_dispatch{{uuid}}" ("event_id");
 CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_event{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("event_id");
-CREATE INDEX IF NOT EXISTS "rocpd_region_event{{uuid}}" ON "rocpd_region{{uuid}}" ("event_id");
 CREATE INDEX IF NOT EXISTS "rocpd_sample_event{{uuid}}" ON "rocpd_sample{{uuid}}" ("event_id");
