@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hashmap.h"
+#include "sqlite_setup.h"
 #include "util.h"
 
 /* One logical hub: a connection and the uuid suffix of its physical tables
@@ -175,6 +176,7 @@ static void setup_db(hub_db *d) {
 
 /* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
 static int open_file(hub_reader *r, const char *path) {
+  tt_sqlite_setup();
   if (check_sqlite_magic(path) != 0) return -1;
   sqlite3 *conn = NULL;
   if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -559,11 +561,14 @@ static int64_t col_i64_or_null(sqlite3_stmt *st, int i) {
   return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
 }
 
+/* A flow id unique across databases and flow categories. */
 static int64_t mix_link_id(int db, const char *cat, int64_t id) {
-  tt_buf b = {0};
-  tt_buf_printf(&b, "%d\x1f%s\x1f%lld", db, cat, (long long)id);
-  uint64_t h = tt_hash_bytes(b.data, b.len);
-  tt_buf_free(&b);
+  uint64_t h = tt_hash_bytes(cat, strlen(cat));
+  h ^= (uint64_t)id + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= (uint64_t)db * 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
   return (int64_t)(h & 0x7fffffffffffffffULL);
 }
 
@@ -751,7 +756,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {
     char *sql = sqlite3_mprintf(
-        "SELECT name, type, value FROM \"rocpd_arg%s\" WHERE event_id = ?1 ORDER BY position, id",
+        "SELECT name, type, value FROM \"rocpd_arg%s\" WHERE event_id = ?1 ORDER BY position",
         d->suffix);
     d->args_st = prep(d, sql);
     sqlite3_free(sql);

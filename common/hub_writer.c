@@ -9,6 +9,7 @@
 
 #include "hashmap.h"
 #include "hub_schema.h"
+#include "sqlite_setup.h"
 #include "util.h"
 
 /* One prepared INSERT per table, indexed by this enum. */
@@ -219,6 +220,7 @@ static int64_t row_commit(hub_writer *w, rowref r) {
 }
 
 hub_writer *hub_writer_create(const char *path) {
+  tt_sqlite_setup();
   hub_writer *w = tt_calloc(1, sizeof *w);
   unlink(path);
   if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=

@@ -1,4 +1,5 @@
 #include "source_db.h"
+#include "sqlite_setup.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 /* ---- reading an export ------------------------------------------------ */
 
 int nv_src_open(nv_src *s, const char *path) {
+  tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
   if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {

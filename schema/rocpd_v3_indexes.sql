@@ -6,7 +6,7 @@ CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_start{{uuid}}" ON "rocpd_kerne
 CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_start{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("start");
 CREATE INDEX IF NOT EXISTS "rocpd_memory_allocate_start{{uuid}}" ON "rocpd_memory_allocate{{uuid}}" ("start");
 CREATE INDEX IF NOT EXISTS "rocpd_sample_timestamp{{uuid}}" ON "rocpd_sample{{uuid}}" ("timestamp");
-CREATE INDEX IF NOT EXISTS "rocpd_arg_event{{uuid}}" ON "rocpd_arg{{uuid}}" ("event_id");
+CREATE INDEX IF NOT EXISTS "rocpd_arg_event{{uuid}}" ON "rocpd_arg{{uuid}}" ("event_id", "position");
 CREATE INDEX IF NOT EXISTS "rocpd_event_correlation{{uuid}}" ON "rocpd_event{{uuid}}" ("correlation_id");
 CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_event{{uuid}}" ON "rocpd_kernel_dispatch{{uuid}}" ("event_id");
 CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_event{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("event_id");
