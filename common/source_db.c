@@ -7,6 +7,9 @@
 
 /* ---- reading an export ------------------------------------------------ */
 
+/* The column-name cache of nv_rest_json (below). */
+static void rest_cache_free(void);
+
 int nv_src_open(nv_src *s, const char *path) {
   tt_sqlite_setup();
   s->path = path;
@@ -37,11 +40,13 @@ int nv_src_open(nv_src *s, const char *path) {
 }
 
 void nv_src_close(nv_src *s) {
+  rest_cache_free();
   if (s->db) sqlite3_close(s->db);
   s->db = NULL;
 }
 
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql) {
+  rest_cache_free();
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
     tt_error("%s: cannot query the export: %s (in: %.200s)", s->path, sqlite3_errmsg(s->db),
@@ -161,12 +166,48 @@ static void put_int(tt_buf *b, int64_t v) {
   tt_buf_append(b, p, (size_t)(tmp + sizeof tmp - p));
 }
 
-void nv_rest_json(sqlite3_stmt *st, int from, tt_buf *b) {
+/* The escaped `"name":` of every column of the statement last seen: the
+ * names are the same on every row, so they are escaped once. nv_prepare
+ * clears it, as a new statement may take a finalized one's address. */
+static struct {
+  sqlite3_stmt *st;
+  int n;
+  tt_buf keys;     /* the escaped keys, back to back */
+  size_t *offsets; /* n + 1 offsets into keys */
+} key_cache;
+
+static void cache_keys(sqlite3_stmt *st) {
+  if (key_cache.st == st) return;
   int n = sqlite3_column_count(st);
+  tt_buf_clear(&key_cache.keys);
+  key_cache.offsets = tt_realloc(key_cache.offsets, (size_t)(n + 1) * sizeof(size_t));
+  for (int i = 0; i < n; i++) {
+    key_cache.offsets[i] = key_cache.keys.len;
+    const char *name = sqlite3_column_name(st, i);
+    tt_json_string(&key_cache.keys, name, strlen(name));
+    tt_buf_putc(&key_cache.keys, ':');
+  }
+  key_cache.offsets[n] = key_cache.keys.len;
+  key_cache.st = st;
+  key_cache.n = n;
+}
+
+static void rest_cache_free(void) {
+  tt_buf_free(&key_cache.keys);
+  free(key_cache.offsets);
+  key_cache.offsets = NULL;
+  key_cache.st = NULL;
+}
+
+void nv_rest_json(sqlite3_stmt *st, int from, tt_buf *b) {
+  cache_keys(st);
+  int n = key_cache.n;
   for (int i = from; i < n; i++) {
     int type = sqlite3_column_type(st, i);
     if (type == SQLITE_NULL) continue;
-    member_key(b, sqlite3_column_name(st, i));
+    if (b->len > 1) tt_buf_putc(b, ',');
+    tt_buf_append(b, key_cache.keys.data + key_cache.offsets[i],
+                  key_cache.offsets[i + 1] - key_cache.offsets[i]);
     if (type == SQLITE_INTEGER) {
       put_int(b, sqlite3_column_int64(st, i));
     } else if (type == SQLITE_FLOAT) {
