@@ -1,6 +1,8 @@
 -- Indexes the streaming reader (common/hub_reader.c) relies on: each table
 -- is read in start-time order, args are fetched per event, and correlation
--- partners and flow ends are looked up by id. Created after the bulk insert.
+-- partners and flow ends are looked up by id. Created with the tables:
+-- rows arrive nearly in key order, so maintaining them is cheaper than
+-- sorting every table at the end.
 CREATE INDEX IF NOT EXISTS "rocpd_region_start{{uuid}}" ON "rocpd_region{{uuid}}" ("start");
 CREATE INDEX IF NOT EXISTS "rocpd_kernel_dispatch_start{{uuid}}" ON "rocpd_kernel_dispatch{{uuid}}" ("start");
 CREATE INDEX IF NOT EXISTS "rocpd_memory_copy_start{{uuid}}" ON "rocpd_memory_copy{{uuid}}" ("start");
