@@ -6,14 +6,14 @@
 # db2json, at most a quarter of the JSON's size, peak RSS <= 64 MB.
 #
 #   BENCH_EVENTS=10000000 bash bench/bench_perfetto.sh   (default 2000000)
-#   BENCH_RUNS=3    best of N runs per tool (default 1)
+#   BENCH_RUNS=N    best of N runs per tool (default 3: this machine is noisy)
 #   BENCH_DIR=dir   where the hub (kept, reused) and outputs go
 # Timing numbers are for the report, never a pass/fail test.
 set -eu
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
 EVENTS=${BENCH_EVENTS:-2000000}
-RUNS=${BENCH_RUNS:-1}
+RUNS=${BENCH_RUNS:-3}
 PAIRS=$((EVENTS / 2))
 DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/tt-bench}
 mkdir -p "$DIR"
