@@ -55,7 +55,7 @@ best() { # TOOL OUT: best of RUNS; sets BEST_SECS, BEST_KB
   for _ in $(seq "$RUNS"); do
     run "$BIN/$1" -q "$HUB" -o "$2"
     if [ -z "$BEST_SECS" ] || awk "BEGIN{exit !($SECS < $BEST_SECS)}"; then BEST_SECS=$SECS; fi
-    [ "$KB" -gt "$BEST_KB" ] && BEST_KB=$KB
+    if [ "$KB" -gt "$BEST_KB" ]; then BEST_KB=$KB; fi
   done
 }
 
