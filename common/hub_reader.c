@@ -20,6 +20,10 @@ typedef struct hub_db {
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
   int can_link;        /* indexes for correlation lookups exist */
+  /* Where launch->GPU lookups read: the hub's own tables when they carry
+   * the indexes, else indexed TEMP copies of the few columns needed
+   * (rocprofv3 databases have no such indexes; the input stays untouched). */
+  char *ev_link, *k_link, *m_link;
   sqlite3_stmt *args_st, *track_st;
 } hub_db;
 
@@ -137,6 +141,26 @@ static char *tname(const hub_db *d, const char *base) {
   return sqlite3_mprintf("%s%s", base, d->suffix);
 }
 
+/* Copies `cols` of table `src` into an indexed TEMP table, and points
+ * *name at it. One pass over the table, on disk (temp_store=FILE), done
+ * before the connection turns query_only. Returns 1 on success. */
+static int link_table(hub_db *d, char **name, const char *tag, const char *src,
+                      const char *cols, const char *where, const char *key) {
+  char *tmp = sqlite3_mprintf("tt_link_%s%s", tag, d->suffix);
+  char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\";"
+                              "CREATE TEMP TABLE \"%w\" AS SELECT %s FROM \"%w\" WHERE %s;"
+                              "CREATE INDEX temp.\"%w_ix\" ON \"%w\"(%s);",
+                              tmp, tmp, cols, src, where, tmp, tmp, key);
+  int ok = sqlite3_exec(d->conn, sql, NULL, NULL, NULL) == SQLITE_OK;
+  sqlite3_free(sql);
+  if (ok) {
+    sqlite3_free(*name);
+    *name = sqlite3_mprintf("temp.\"%w\"", tmp);
+  }
+  sqlite3_free(tmp);
+  return ok;
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -162,12 +186,23 @@ static void setup_db(hub_db *d) {
   char *kd = tname(d, "rocpd_kernel_dispatch");
   char *mc = tname(d, "rocpd_memory_copy");
   char *sm = tname(d, "rocpd_sample");
-  if (d->has_flows)
+  d->ev_link = sqlite3_mprintf("\"%w\"", ev);
+  d->k_link = sqlite3_mprintf("\"%w\"", kd);
+  d->m_link = sqlite3_mprintf("\"%w\"", mc);
+  if (d->has_flows) {
     d->can_link = index_on(d->conn, ev, "correlation_id") && index_on(d->conn, sm, "event_id");
-  else
-    d->can_link = index_on(d->conn, ev, "correlation_id") &&
-                  (!d->has_table[T_KERNEL] || index_on(d->conn, kd, "event_id")) &&
-                  (!d->has_table[T_COPY] || index_on(d->conn, mc, "event_id"));
+  } else {
+    d->can_link = 1;
+    if (!index_on(d->conn, ev, "correlation_id"))
+      d->can_link &= link_table(d, &d->ev_link, "ev", ev, "id, correlation_id, category_id",
+                                "correlation_id IS NOT NULL", "correlation_id");
+    if (d->has_table[T_KERNEL] && !index_on(d->conn, kd, "event_id"))
+      d->can_link &= link_table(d, &d->k_link, "k", kd, "event_id, start, pid, kernel_id",
+                                "event_id IS NOT NULL", "event_id");
+    if (d->has_table[T_COPY] && !index_on(d->conn, mc, "event_id"))
+      d->can_link &= link_table(d, &d->m_link, "m", mc, "event_id, start, pid, name_id",
+                                "event_id IS NOT NULL", "event_id");
+  }
   sqlite3_free(ev);
   sqlite3_free(kd);
   sqlite3_free(mc);
@@ -185,7 +220,7 @@ static int open_file(hub_reader *r, const char *path) {
     return -1;
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
-  sqlite3_exec(conn, "PRAGMA query_only=1; PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+  sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(conn,
                          "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
@@ -217,6 +252,8 @@ static int open_file(hub_reader *r, const char *path) {
     found++;
   }
   sqlite3_finalize(st);
+  /* From here on nothing may change, not even TEMP (link tables are made). */
+  sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
     if (table_exists(conn, "rocpd_api") || table_exists(conn, "rocpd_op"))
       tt_error("%s: an RPD (rocmProfileData) file, not a rocpd v3 hub; import it with rpd2db",
@@ -297,12 +334,11 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   int first = 1;
   if (d->has_table[T_KERNEL]) {
     tt_buf_printf(b,
-                  "SELECT k2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
-                  "\"rocpd_kernel_dispatch%s\" k2 ON k2.event_id = e2.id LEFT JOIN "
-                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
+                  "SELECT k2.start AS start FROM %s e2 JOIN %s k2 ON k2.event_id = e2.id "
+                  "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
                   "\"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
                   "e2.correlation_id = e.correlation_id AND k2.pid = r.pid",
-                  S, S, S, S);
+                  d->ev_link, d->k_link, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, KERNEL_NAME("ks2"));
     first = 0;
@@ -310,12 +346,11 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   if (d->has_table[T_COPY]) {
     if (!first) tt_buf_puts(b, " UNION ALL ");
     tt_buf_printf(b,
-                  "SELECT m2.start AS start FROM \"rocpd_event%s\" e2 JOIN "
-                  "\"rocpd_memory_copy%s\" m2 ON m2.event_id = e2.id LEFT JOIN "
-                  "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
+                  "SELECT m2.start AS start FROM %s e2 JOIN %s m2 ON m2.event_id = e2.id "
+                  "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
                   "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id = "
                   "e.correlation_id AND m2.pid = r.pid",
-                  S, S, S, S);
+                  d->ev_link, d->m_link, S, S);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, "COALESCE(n2.string,'')");
     first = 0;
@@ -923,6 +958,9 @@ void hub_reader_close(hub_reader *r) {
     if (r->dbs[i].owns_conn) sqlite3_close(r->dbs[i].conn);
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
+    sqlite3_free(r->dbs[i].ev_link);
+    sqlite3_free(r->dbs[i].k_link);
+    sqlite3_free(r->dbs[i].m_link);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);

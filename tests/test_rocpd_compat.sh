@@ -37,7 +37,7 @@ expect_eq "its 3 API calls and 3 kernels" '{"X/HIP_RUNTIME_API": 3, "X/KERNEL_DI
   "$(stats "$TMP/r.json" | field "__import__('json').dumps(d['cat'])")"
 expect_eq "kernels land on GPU 0's lane 'queue 1'" "100000000 1" \
   "$($PY -c "import json,sys; d=json.load(open(sys.argv[1]))['traceEvents']; k=[e for e in d if e.get('cat')=='KERNEL_DISPATCH']; print(k[0]['pid'], k[0]['tid'])" "$TMP/r.json")"
-expect_eq "without the correlation index no arrows are drawn (a known limit)" 0 \
+expect_eq "launch->kernel arrows drawn without our indexes (TEMP link tables)" 3 \
   "$(stats "$TMP/r.json" | field "d['flows_paired']")"
 
 # Hostile views and triggers: the reader reads the physical tables.
