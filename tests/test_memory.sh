@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Streaming: the exporter's peak memory does not grow with the number of
-# events. Two synthetic hubs, 10x apart in size; peak RSS of db2json on
-# each must agree within 10% (+2 MiB of allocator noise).
+# Streaming: an exporter's peak memory does not grow with the number of
+# events. Two synthetic hubs, 10x apart in size; the peak RSS of db2json and
+# db2perfetto on each must agree within 10% (+2 MiB of allocator noise).
 source "$(dirname "$0")/lib.sh"
 GEN="$ROOT/$BUILD/bench/gen_hub"
 # Under AddressSanitizer, freed memory sits in a quarantine (256 MB by
@@ -12,11 +12,14 @@ small=${MEM_SMALL:-30000}; big=${MEM_BIG:-300000}
 "$GEN" "$TMP/small.db" "$small" 4 && "$GEN" "$TMP/big.db" "$big" 4 || fail "gen_hub"
 expect_eq "big hub has 10x the events" "$((2 * big))" \
   "$(q "$TMP/big.db" "SELECT (SELECT count(*) FROM rocpd_region)+(SELECT count(*) FROM rocpd_kernel_dispatch)")"
-for mode in "" "--split window --windows 8"; do
-  rs=$($PY "$ROOT/tests/peak_rss.py" db2json -q "$TMP/small.db" $mode -o "$TMP/s.json")
-  rb=$($PY "$ROOT/tests/peak_rss.py" db2json -q "$TMP/big.db" $mode -o "$TMP/b.json")
-  echo "db2json ${mode:-(one file)}: peak RSS ${rs} KiB at $((2*small)) events, ${rb} KiB at $((2*big)) events"
-  if [ "$rb" -le $(( rs + rs / 10 + 2048 )) ]; then pass "flat memory ${mode:-one file}: $rs KiB vs $rb KiB"
-  else fail "memory grows with events ${mode:-one file}: $rs KiB vs $rb KiB"; fi
-  rm -f "$TMP"/s*.json "$TMP"/b*.json
+for tool in db2json db2perfetto; do
+  [ -x "$BIN/$tool" ] || { skip "$tool: not built"; continue; }
+  for mode in "" "--split window --windows 8"; do
+    rs=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/small.db" $mode -o "$TMP/s.out")
+    rb=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/big.db" $mode -o "$TMP/b.out")
+    echo "$tool ${mode:-(one file)}: peak RSS ${rs} KiB at $((2*small)) events, ${rb} KiB at $((2*big)) events"
+    if [ "$rb" -le $(( rs + rs / 10 + 2048 )) ]; then pass "$tool: flat memory ${mode:-one file}: $rs KiB vs $rb KiB"
+    else fail "$tool: memory grows with events ${mode:-one file}: $rs KiB vs $rb KiB"; fi
+    rm -f "$TMP"/s*.out "$TMP"/b*.out
+  done
 done

@@ -224,18 +224,4 @@ expect_fail "SQLite file that is not a hub" "other\.db" db2perfetto "$TMP/other.
 expect_fail "missing input" "nosuch\.db" db2perfetto "$TMP/nosuch.db" -o "$TMP/out/x.pftrace"
 expect_eq "bad input: no output file left behind" "" "$(ls -A "$TMP/out")"
 
-# --- memory: flat in the number of events -----------------------------------
-if [ "${SANITIZE:-0}" = 1 ]; then
-  skip "peak RSS under the sanitizers (ASan's quarantine grows with frees)"
-else
-  small=${MEM_SMALL:-30000}; big=${MEM_BIG:-300000}
-  "$GEN" "$TMP/ms.db" "$small" 4 >/dev/null && "$GEN" "$TMP/mb.db" "$big" 4 >/dev/null || fail "gen_hub (memory)"
-  for mode in "" "--split window --windows 8"; do
-    rs=$($PY "$ROOT/tests/peak_rss.py" db2perfetto -q "$TMP/ms.db" $mode -o "$TMP/ms.pftrace")
-    rb=$($PY "$ROOT/tests/peak_rss.py" db2perfetto -q "$TMP/mb.db" $mode -o "$TMP/mb.pftrace")
-    echo "db2perfetto ${mode:-(one file)}: peak RSS ${rs} KiB at $((2 * small)) events, ${rb} KiB at $((2 * big))"
-    if [ "$rb" -le $((rs + rs / 10 + 3072)) ]; then pass "flat memory ${mode:-one file}: $rs KiB vs $rb KiB"
-    else fail "memory grows with events ${mode:-one file}: $rs KiB vs $rb KiB"; fi
-    rm -f "$TMP"/ms*.pftrace "$TMP"/mb*.pftrace
-  done
-fi
+# Flat memory in the number of events: tests/test_memory.sh (both exporters).
