@@ -1,5 +1,7 @@
 #include "cupti_names.h"
 
+#include <stdio.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,3 +71,12 @@ const char *tt_cupti_overhead_kind(int64_t kind) {
   }
 }
 
+
+void tt_cuda_memcpy_name(char *buf, size_t n, int64_t copy_kind, const char *src,
+                         const char *dst) {
+  snprintf(buf, n, "Memcpy %s (%s -> %s)", tt_cupti_memcpy_kind(copy_kind), src, dst);
+}
+
+void tt_cuda_memset_name(char *buf, size_t n, const char *memory_kind) {
+  snprintf(buf, n, "Memset (%s)", memory_kind ? memory_kind : "Device");
+}

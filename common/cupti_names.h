@@ -39,4 +39,11 @@ const char *tt_cupti_sync_type(int64_t type);
 /* CUpti_ActivityOverheadKind: "CUPTI buffer flush", ... */
 const char *tt_cupti_overhead_kind(int64_t kind);
 
+/* The names GPU copies and memsets get, as Kineto writes them, so traces
+ * from every importer read alike: "Memcpy HtoD (Pageable -> Device)",
+ * "Memset (Device)". memory_kind NULL means "Device". */
+void tt_cuda_memcpy_name(char *buf, size_t n, int64_t copy_kind, const char *src,
+                         const char *dst);
+void tt_cuda_memset_name(char *buf, size_t n, const char *memory_kind);
+
 #endif

@@ -390,9 +390,8 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "SELECT k.id, k.start, k.end, k.pid, k.tid, %s, COALESCE(c.string,''), "
                   "e.correlation_id, k.event_id, k.agent_id, COALESCE(k.stream_id, k.queue_id), "
                   "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
-                  "NULL, NULL, ",
+                  "NULL, NULL, NULL", /* link: the launch is found in memory (fill_event) */
                   kname);
-    tt_buf_puts(&b, "NULL"); /* the launch is found in memory: see fill_event */
     tt_buf_printf(&b,
                   " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
                   "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
@@ -407,8 +406,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                     "COALESCE(c.string,''), e.correlation_id, m.event_id, "
                     "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
-                    "NULL, NULL, ");
-    tt_buf_puts(&b, "NULL");
+                    "NULL, NULL, NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "

@@ -100,18 +100,26 @@ static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
   te->debug_annotations = an->ptrs;
 }
 
+/* A TracePacket holding a TrackEvent at `ts` on track `uuid`; the caller
+ * sets the event's type and the rest. */
+static void track_event_packet(pf_packet *p, pf_event *te, int64_t ts, uint64_t uuid) {
+  *p = (pf_packet)PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  *te = (pf_event)PERFETTO__PROTOS__TRACK_EVENT__INIT;
+  p->has_timestamp = 1;
+  p->timestamp = (uint64_t)ts;
+  p->data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
+  p->track_event = te;
+  te->has_track_uuid = 1;
+  te->track_uuid = uuid;
+  te->has_type = 1;
+}
+
 int pf_write_held(pf_ctx *c, pf_held *h) {
   const hub_record *ev = &h->ev;
   if (pf_intern_reset_if_full(&c->in)) c->w.clear_next = 1;
-  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  p.has_timestamp = 1;
-  p.timestamp = (uint64_t)ev->start;
-  pf_event te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-  p.track_event = &te;
-  te.has_track_uuid = 1;
-  te.track_uuid = c->tracks.v[h->track].uuid;
-  te.has_type = 1;
+  pf_packet p;
+  pf_event te;
+  track_event_packet(&p, &te, ev->start, c->tracks.v[h->track].uuid);
   int uses_state = 0;
   if (ev->kind == HUB_COUNTER) {
     te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
@@ -148,15 +156,9 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
 }
 
 int pf_write_end(pf_ctx *c, const pf_open *o) {
-  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  p.has_timestamp = 1;
-  p.timestamp = (uint64_t)o->end;
-  pf_event te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT;
-  p.track_event = &te;
-  te.has_track_uuid = 1;
-  te.track_uuid = c->tracks.v[o->track].uuid;
-  te.has_type = 1;
+  pf_packet p;
+  pf_event te;
+  track_event_packet(&p, &te, o->end, c->tracks.v[o->track].uuid);
   te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
   te.n_terminating_flow_ids = o->nin;
   te.terminating_flow_ids = (uint64_t *)o->flow_in;

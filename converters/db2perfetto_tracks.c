@@ -110,6 +110,13 @@ static const char *lane_label(pf_tracks *t, const tt_track_ref *ref) {
   return t->name.data;
 }
 
+/* Hangs a descriptor under track `parent` (none when parent < 0). */
+static void set_parent(pf_track_desc *d, const pf_tracks *t, int64_t parent) {
+  if (parent < 0) return;
+  d->has_parent_uuid = 1;
+  d->parent_uuid = t->v[parent].uuid;
+}
+
 /* The lane's own track (thread, or GPU stream). */
 static int64_t lane_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref, uint64_t lane_key) {
   uint64_t key = key_hash('S', (int64_t)lane_key, 0, 0);
@@ -118,10 +125,7 @@ static int64_t lane_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref, u
   int64_t parent = process_track(t, w, ref);
   if (parent == -1) return -1;
   pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-  if (parent >= 0) {
-    d.has_parent_uuid = 1;
-    d.parent_uuid = t->v[parent].uuid;
-  }
+  set_parent(&d, t, parent);
   Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   if (!ref->is_gpu && ref->group != HUB_NULL) {
     td.has_pid = 1;
@@ -154,10 +158,7 @@ static int64_t overflow_track(pf_tracks *t, pf_writer *w, const tt_track_ref *re
     if (parent == -1) return -1;
   }
   pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-  if (parent >= 0) {
-    d.has_parent_uuid = 1;
-    d.parent_uuid = t->v[parent].uuid;
-  }
+  set_parent(&d, t, parent);
   const char *label = lane_label(t, ref);
   char *name = tt_malloc(strlen(label) + 32);
   sprintf(name, "%s (overlap %d)", label, sub);
@@ -177,10 +178,7 @@ static int64_t counter_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref
   int64_t parent = process_track(t, w, ref);
   if (parent == -1) return -1;
   pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-  if (parent >= 0) {
-    d.has_parent_uuid = 1;
-    d.parent_uuid = t->v[parent].uuid;
-  }
+  set_parent(&d, t, parent);
   set_name(&d, (char *)(name[0] ? name : "counter"));
   Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
   d.counter = &cd;

@@ -213,8 +213,7 @@ int ns_memcpy(ns *c) {
     r.stream_id = stream_of(c, r.pid, sqlite3_column_int64(st, 3));
     const char *src = tt_nsys_memory_kind(sqlite3_column_int64(st, 8));
     const char *dst = tt_nsys_memory_kind(sqlite3_column_int64(st, 9));
-    snprintf(name, sizeof name, "Memcpy %s (%s -> %s)",
-             tt_cupti_memcpy_kind(sqlite3_column_int64(st, 7)), src, dst);
+    tt_cuda_memcpy_name(name, sizeof name, sqlite3_column_int64(st, 7), src, dst);
     r.name = name;
     r.size = sqlite3_column_int64(st, 6);
     r.src_agent_id = tt_memory_kind_on_device(src)
@@ -265,10 +264,10 @@ int ns_memset(ns *c) {
     k.agent_id = hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 2));
     k.stream_id = stream_of(c, k.pid, sqlite3_column_int64(st, 3));
     int64_t corr = sqlite3_column_int64(st, 4);
-    snprintf(name, sizeof name, "Memset (%s)",
-             sqlite3_column_type(st, 6) == SQLITE_NULL
-                 ? "Device"
-                 : tt_nsys_memory_kind(sqlite3_column_int64(st, 6)));
+    tt_cuda_memset_name(name, sizeof name,
+                        sqlite3_column_type(st, 6) == SQLITE_NULL
+                            ? NULL
+                            : tt_nsys_memory_kind(sqlite3_column_int64(st, 6)));
     k.kernel_id = hub_kernel_symbol(c->w, k.pid, name, name);
     k.dispatch_id = corr;
     nv_json_begin(&c->ext);

@@ -100,9 +100,7 @@ int nvp_memcpy(nvp *c, const char *table, int peer) {
     r.stream_id = nvp_stream(c, r.pid, sqlite3_column_int64(st, 3));
     const char *src = tt_cupti_memory_kind(sqlite3_column_int64(st, 5));
     const char *dst = tt_cupti_memory_kind(sqlite3_column_int64(st, 6));
-    /* Kineto's naming, so traces from both importers read alike. */
-    snprintf(name, sizeof name, "Memcpy %s (%s -> %s)",
-             tt_cupti_memcpy_kind(sqlite3_column_int64(st, 4)), src, dst);
+    tt_cuda_memcpy_name(name, sizeof name, sqlite3_column_int64(st, 4), src, dst);
     r.name = name;
     r.size = sqlite3_column_int64(st, 7);
     r.src_agent_id = tt_memory_kind_on_device(src) ? nvp_agent(c, sqlite3_column_int64(st, 9))
@@ -147,10 +145,10 @@ int nvp_memset(nvp *c) {
     k.agent_id = nvp_agent(c, sqlite3_column_int64(st, 2));
     k.stream_id = nvp_stream(c, k.pid, sqlite3_column_int64(st, 3));
     int64_t corr = sqlite3_column_int64(st, 4);
-    snprintf(name, sizeof name, "Memset (%s)",
-             sqlite3_column_type(st, 5) == SQLITE_NULL
-                 ? "Device"
-                 : tt_cupti_memory_kind(sqlite3_column_int64(st, 5)));
+    tt_cuda_memset_name(name, sizeof name,
+                        sqlite3_column_type(st, 5) == SQLITE_NULL
+                            ? NULL
+                            : tt_cupti_memory_kind(sqlite3_column_int64(st, 5)));
     k.kernel_id = hub_kernel_symbol(c->w, k.pid, name, name);
     k.dispatch_id = corr;
     nv_json_begin(&c->ext);
