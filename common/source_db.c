@@ -156,15 +156,20 @@ static void member_key(tt_buf *b, const char *key) {
   tt_buf_putc(b, ':');
 }
 
-/* Integers are most of what extdata holds: formatted without printf,
- * which the per-row cost of a million-row table notices. */
-static void put_int(tt_buf *b, int64_t v) {
-  char tmp[24], *p = tmp + sizeof tmp;
+/* Writes v in decimal at p (room for 20 characters); returns the end.
+ * Integers are most of what extdata holds, and a million-row table
+ * notices printf. */
+static char *format_int(char *p, int64_t v) {
+  char tmp[20], *t = tmp + sizeof tmp;
   uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  do *--p = (char)('0' + u % 10); while (u /= 10);
-  if (v < 0) *--p = '-';
-  tt_buf_append(b, p, (size_t)(tmp + sizeof tmp - p));
+  do *--t = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *p++ = '-';
+  size_t n = (size_t)(tmp + sizeof tmp - t);
+  memcpy(p, t, n);
+  return p + n;
 }
+
+static const char hex_digits[] = "0123456789abcdef";
 
 /* The escaped `"name":` of every column of the statement last seen: the
  * names are the same on every row, so they are escaped once. nv_prepare
@@ -203,24 +208,37 @@ void nv_rest_json(sqlite3_stmt *st, int from, tt_buf *b) {
   cache_keys(st);
   int n = key_cache.n;
   for (int i = from; i < n; i++) {
-    int type = sqlite3_column_type(st, i);
+    sqlite3_value *v = sqlite3_column_value(st, i);
+    int type = sqlite3_value_type(v);
     if (type == SQLITE_NULL) continue;
-    if (b->len > 1) tt_buf_putc(b, ',');
-    tt_buf_append(b, key_cache.keys.data + key_cache.offsets[i],
-                  key_cache.offsets[i + 1] - key_cache.offsets[i]);
-    if (type == SQLITE_INTEGER) {
-      put_int(b, sqlite3_column_int64(st, i));
-    } else if (type == SQLITE_FLOAT) {
-      tt_buf_printf(b, "%.17g", sqlite3_column_double(st, i));
+    size_t klen = key_cache.offsets[i + 1] - key_cache.offsets[i];
+    /* Comma, key and an integer written in place: one reservation. */
+    tt_buf_reserve(b, klen + 24);
+    char *p = b->data + b->len;
+    if (b->len > 1) *p++ = ',';
+    memcpy(p, key_cache.keys.data + key_cache.offsets[i], klen);
+    p += klen;
+    if (type == SQLITE_INTEGER) p = format_int(p, sqlite3_value_int64(v));
+    b->len = (size_t)(p - b->data);
+    b->data[b->len] = '\0';
+    if (type == SQLITE_FLOAT) {
+      tt_buf_printf(b, "%.17g", sqlite3_value_double(v));
     } else if (type == SQLITE_TEXT) {
-      const char *t = (const char *)sqlite3_column_text(st, i);
-      tt_json_string(b, t, (size_t)sqlite3_column_bytes(st, i));
-    } else { /* blob: hex, the bytes as stored */
-      const unsigned char *p = sqlite3_column_blob(st, i);
-      int len = sqlite3_column_bytes(st, i);
-      tt_buf_putc(b, '"');
-      for (int k = 0; k < len; k++) tt_buf_printf(b, "%02x", p[k]);
-      tt_buf_putc(b, '"');
+      const char *t = (const char *)sqlite3_value_text(v);
+      tt_json_string(b, t, (size_t)sqlite3_value_bytes(v));
+    } else if (type == SQLITE_BLOB) { /* hex, the bytes as stored */
+      const unsigned char *bytes = sqlite3_value_blob(v);
+      size_t len = (size_t)sqlite3_value_bytes(v);
+      tt_buf_reserve(b, 2 * len + 2);
+      p = b->data + b->len;
+      *p++ = '"';
+      for (size_t k = 0; k < len; k++) {
+        *p++ = hex_digits[bytes[k] >> 4];
+        *p++ = hex_digits[bytes[k] & 15];
+      }
+      *p++ = '"';
+      b->len = (size_t)(p - b->data);
+      b->data[b->len] = '\0';
     }
   }
 }
@@ -232,7 +250,7 @@ void nv_json_begin(tt_buf *b) {
 
 void nv_json_int(tt_buf *b, const char *key, int64_t v) {
   member_key(b, key);
-  put_int(b, v);
+  tt_buf_put_i64(b, v);
 }
 
 void nv_json_str(tt_buf *b, const char *key, const char *v) {
