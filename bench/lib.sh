@@ -22,3 +22,5 @@ PY
 }
 ratio() { $PY -c "import sys; print('%.2f' % (float(sys.argv[1]) / max(float(sys.argv[2]), 1e-9)))" "$1" "$2"; }
 rate() { $PY -c "import sys; print('%.0f' % (float(sys.argv[1]) / max(float(sys.argv[2]), 1e-9)))" "$1" "$2"; }
+# best PREV NEW -> the smaller (PREV may be empty)
+best() { if [ -z "$1" ]; then echo "$2"; else $PY -c "import sys; print(min(float(sys.argv[1]), float(sys.argv[2])))" "$1" "$2"; fi; }
