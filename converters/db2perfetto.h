@@ -45,9 +45,15 @@ typedef struct pf_writer {
 } pf_writer;
 
 void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
+/* Upper bound of one field's encoding: a tag (<= 2 bytes here) and a
+ * 10-byte varint, fixed64 or length prefix. A string field costs this plus
+ * its length; a nested message this plus its fields. */
+#define PF_FIELD_MAX 16
 /* Serializes p, frames it as Trace.packet (0x0A, varint length) and
- * appends it. uses_state: p refers to interned data. 0 ok, -1 write error. */
-int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state);
+ * appends it. uses_state: p refers to interned data. bound: an upper bound
+ * of p's encoded size (fields the writer sets excluded), or 0 to have
+ * protobuf-c size it first. 0 ok, -1 write error. */
+int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound);
 void pf_writer_free(pf_writer *w);
 
 /* --- interning --------------------------------------------------------- */
@@ -80,6 +86,8 @@ int pf_intern_reset_if_full(pf_intern *in);
 /* The InternedData for the packet being built, NULL when nothing is new.
  * Valid until pf_intern_done. */
 Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in);
+/* Upper bound of that InternedData's encoding (0 when nothing is new). */
+size_t pf_intern_bound(const pf_intern *in);
 void pf_intern_done(pf_intern *in);
 void pf_intern_free(pf_intern *in);
 

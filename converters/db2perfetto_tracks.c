@@ -58,7 +58,7 @@ static int64_t add(pf_tracks *t, pf_writer *w, uint64_t key, pf_track_desc *d) {
   pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
   p.track_descriptor = d;
-  return pf_writer_put(w, &p, 0) == 0 ? ix : -1;
+  return pf_writer_put(w, &p, 0, 0) == 0 ? ix : -1;
 }
 
 static void set_name(pf_track_desc *d, char *name) {

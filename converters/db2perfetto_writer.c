@@ -16,7 +16,12 @@ void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq) {
   w->first = 1;
 }
 
-int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state) {
+/* Frame header: tag 0x0A and the length as a varint (< 2^35 bytes). */
+#define PF_FRAME_MAX 6
+/* What the writer adds to a packet: sequence id, flags, first-packet. */
+#define PF_WRITER_FIELDS (3 * PF_FIELD_MAX)
+
+int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   p->optional_trusted_packet_sequence_id_case =
       PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
   p->trusted_packet_sequence_id = w->seq;
@@ -34,30 +39,34 @@ int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state) {
     p->first_packet_on_sequence = 1;
     w->first = 0;
   }
-  size_t n = protobuf_c_message_get_packed_size(&p->base);
-  if (n + 11 > w->cap) {
-    w->cap = (n + 11) * 2;
+  /* protobuf-c packs nested messages in one pass, so sizing the whole
+   * packet first would walk it twice: with a caller's bound, pack at once
+   * into room for the frame header and put the header right before it. */
+  size_t max = bound ? bound + PF_WRITER_FIELDS : protobuf_c_message_get_packed_size(&p->base);
+  if (PF_FRAME_MAX + max > w->cap) {
+    w->cap = (PF_FRAME_MAX + max) * 2;
     w->buf = tt_realloc(w->buf, w->cap);
   }
-  /* Header first, then the packet right behind it: one fwrite. */
-  uint8_t *q = w->buf;
+  size_t n = protobuf_c_message_pack(&p->base, w->buf + PF_FRAME_MAX);
+  if (n > max) {
+    /* The buffer may have been overrun: a bug in a bound, never input. */
+    tt_error("%s: internal error: packet of %zu bytes over its bound %zu", w->path, n, max);
+    abort();
+  }
+  uint8_t hdr[PF_FRAME_MAX], *q = hdr;
   *q++ = 0x0A;
-  for (uint64_t v = n; ; ) {
+  for (uint64_t v = n;; v >>= 7) {
     if (v < 0x80) {
       *q++ = (uint8_t)v;
       break;
     }
     *q++ = (uint8_t)(v | 0x80);
-    v >>= 7;
   }
-  size_t hdr = (size_t)(q - w->buf);
-  size_t packed = protobuf_c_message_pack(&p->base, q);
-  if (packed != n) {
-    tt_error("%s: protobuf-c packed %zu bytes, expected %zu", w->path, packed, n);
-    return -1;
-  }
+  size_t hlen = (size_t)(q - hdr);
+  uint8_t *frame = w->buf + PF_FRAME_MAX - hlen;
+  memcpy(frame, hdr, hlen);
   w->packets++;
-  if (fwrite(w->buf, 1, hdr + n, w->fp) != hdr + n) {
+  if (fwrite(frame, 1, hlen + n, w->fp) != hlen + n) {
     tt_error("%s: write failed", w->path);
     return -1;
   }
