@@ -36,8 +36,8 @@ typedef Perfetto__Protos__DebugAnnotation pf_annotation;
 typedef struct pf_writer {
   FILE *fp;
   const char *path;
-  uint8_t *buf; /* reused for every packet: no whole-trace buffer */
-  size_t cap;
+  uint8_t *buf; /* output not yet written: bounded, no whole-trace buffer */
+  size_t len, cap;
   uint32_t seq;      /* trusted_packet_sequence_id of this part */
   int clear_next;    /* next packet carries SEQ_INCREMENTAL_STATE_CLEARED */
   int first;         /* next packet is the first on the sequence */
@@ -54,6 +54,8 @@ void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
  * of p's encoded size (fields the writer sets excluded), or 0 to have
  * protobuf-c size it first. 0 ok, -1 write error. */
 int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound);
+/* Writes out what is buffered. 0 ok, -1 write error. */
+int pf_writer_flush(pf_writer *w);
 void pf_writer_free(pf_writer *w);
 
 /* --- interning --------------------------------------------------------- */
