@@ -101,10 +101,23 @@ typedef struct pf_track {
   int32_t open; /* innermost open slice (index in pf_slices.pool), -1 none */
 } pf_track;
 
+/* What tt_track_of reads from a record: records alike in these go to
+ * the same lane, so each distinct source finds its lane only once. */
+typedef struct pf_source {
+  int64_t pid, tid, agent_id, lane_id;
+  int db, lane_is_queue;
+  hub_kind kind;
+  uint32_t track;    /* the lane's own track */
+  uint64_t lane_key;
+} pf_source;
+
 typedef struct pf_tracks {
   tt_i64map index; /* hashed key -> index in v */
   pf_track *v;
   size_t n, cap;
+  tt_i64map source_index; /* hashed source -> index in src */
+  pf_source *src;
+  size_t nsrc, cap_src;
   tt_nesting *nesting;
   tt_buf name;
 } pf_tracks;
