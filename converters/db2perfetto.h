@@ -82,10 +82,9 @@ void pf_intern_init(pf_intern *in);
 /* iid of s in table t (PF_NAMES ...); new strings are queued for the
  * packet being built. */
 uint64_t pf_intern_str(pf_intern *in, int t, const char *s);
-/* Whether the tables reached their bound; then pf_intern_reset forgets
- * them all (the next packet must clear the incremental state). */
-int pf_intern_full(const pf_intern *in);
-void pf_intern_reset(pf_intern *in);
+/* Before building a packet: when the tables reached their bound, forgets
+ * them all and returns 1 (the packet must clear the incremental state). */
+int pf_intern_reset_if_full(pf_intern *in);
 /* The InternedData for the packet being built, NULL when nothing is new.
  * Valid until pf_intern_done. */
 Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in);
@@ -150,9 +149,7 @@ int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key);
 /* An event held back while its timestamp is the current one. */
 typedef struct pf_held {
   hub_record ev;
-  /* ev.name and ev.category, interned when held (their strings are not
-   * kept: ev.name/category are NULL); cat_iid 0 when there is none. */
-  uint64_t name_iid, cat_iid;
+  size_t name_off, cat_off; /* ev.name/category copied into pf_slices.text */
   uint32_t track;
   uint64_t lane_key;
   uint64_t flow_out[PF_MAX_FLOWS], flow_in[PF_MAX_FLOWS];
@@ -183,6 +180,7 @@ typedef struct pf_slices {
   pf_held *held;
   size_t nheld, cap_held;
   int64_t held_ts;
+  tt_buf text;
 } pf_slices;
 
 /* Debug annotations of the packet being built (reused). */
@@ -214,8 +212,8 @@ void pf_slices_free(pf_slices *s);
 int pf_advance(pf_ctx *c, int64_t t);
 /* At the end of a part: writes everything held and closes every slice. */
 int pf_finish(pf_ctx *c);
-/* Holds an event (interning its name and category) until time moves on.
- * Returns the held entry (valid until the next call). */
+/* Holds an event (copying its strings) until time moves on. Returns the
+ * held entry (valid until the next call). */
 pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl);
 /* The latest held slice begin at the current time on one of the lanes. */
 pf_held *pf_held_begin_on(pf_ctx *c, const uint64_t *keys, int nkeys);

@@ -1,7 +1,6 @@
 /* One held event -> one TrackEvent packet (SLICE_BEGIN, INSTANT or
- * COUNTER), and one open slice -> its SLICE_END. Names and categories were
- * interned when the event was held; annotation names are interned here;
- * args become typed debug annotations. */
+ * COUNTER), and one open slice -> its SLICE_END. Names, categories and
+ * annotation names are interned; args become typed debug annotations. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +127,7 @@ static void track_event_packet(pf_packet *p, pf_event *te, int64_t ts, uint64_t 
 
 int pf_write_held(pf_ctx *c, pf_held *h) {
   const hub_record *ev = &h->ev;
+  if (pf_intern_reset_if_full(&c->in)) c->w.clear_next = 1;
   pf_packet p;
   pf_event te;
   track_event_packet(&p, &te, ev->start, c->tracks.v[h->track].uuid);
@@ -142,10 +142,13 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.type = instant ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
                       : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
     te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-    te.name_iid = h->name_iid;
-    if (h->cat_iid) {
+    te.name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
+    const char *cat = hub_record_category(ev);
+    uint64_t cat_iid;
+    if (cat[0]) {
+      cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
       te.n_category_iids = 1;
-      te.category_iids = &h->cat_iid;
+      te.category_iids = &cat_iid;
     }
     if (ev->correlation_id != HUB_NULL && ev->correlation_id >= 0 && !h->flow_instant) {
       te.correlation_id_field_case = PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;
@@ -162,9 +165,6 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     bound += PF_FIELD_MAX * (te.n_category_iids + te.n_flow_ids + te.n_terminating_flow_ids);
     uses_state = 1;
   }
-  /* New names (this event's, or those of events held after it) go out
-   * with the first packet that uses interned data. */
-  if (!uses_state) return pf_writer_put(&c->w, &p, 0, bound);
   p.interned_data = pf_intern_take(&c->in);
   bound += pf_intern_bound(&c->in);
   int rc = pf_writer_put(&c->w, &p, uses_state, bound);

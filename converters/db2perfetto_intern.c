@@ -85,11 +85,8 @@ uint64_t pf_intern_str(pf_intern *in, int t, const char *s) {
   return iid;
 }
 
-int pf_intern_full(const pf_intern *in) {
-  return in->entries >= in->max_entries || in->bytes >= in->max_bytes;
-}
-
-void pf_intern_reset(pf_intern *in) {
+int pf_intern_reset_if_full(pf_intern *in) {
+  if (in->entries < in->max_entries && in->bytes < in->max_bytes) return 0;
   for (int t = 0; t < PF_NTABLES; t++) {
     tt_strmap_free(&in->map[t]);
     memset(&in->map[t], 0, sizeof in->map[t]);
@@ -97,6 +94,7 @@ void pf_intern_reset(pf_intern *in) {
   }
   in->entries = in->bytes = 0;
   in->resets++;
+  return 1;
 }
 
 Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {

@@ -28,6 +28,7 @@ void pf_slices_free(pf_slices *s) {
   free(s->free_list);
   free(s->heap);
   free(s->held);
+  tt_buf_free(&s->text);
 }
 
 static int later(const pf_slices *s, int32_t a, int32_t b) {
@@ -103,6 +104,8 @@ static int flush_held(pf_ctx *c) {
   int rc = 0;
   for (size_t i = 0; i < s->nheld && rc == 0; i++) {
     pf_held *h = &s->held[i];
+    h->ev.name = s->text.data + h->name_off;
+    h->ev.category = s->text.data + h->cat_off;
     if (h->is_slice) {
       pf_track *tr = &c->tracks.v[h->track];
       while (rc == 0 && tr->open >= 0 && s->pool[tr->open].end <= h->ev.start)
@@ -121,6 +124,7 @@ static int flush_held(pf_ctx *c) {
     rc = pf_write_held(c, h);
   }
   s->nheld = 0;
+  tt_buf_clear(&s->text);
   return rc;
 }
 
@@ -150,15 +154,6 @@ int pf_finish(pf_ctx *c) {
 pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   pf_slices *s = &c->sl;
   if (s->nheld == PF_MAX_HELD && flush_held(c) != 0) return NULL;
-  /* Names are interned as events are held, so no copy of their strings is
-   * kept. At the tables' bound, what is held (and refers to them) goes out
-   * first; then they start over and the next packet clears the state. */
-  int named = ev->kind != HUB_COUNTER;
-  if (named && pf_intern_full(&c->in)) {
-    if (s->nheld && flush_held(c) != 0) return NULL;
-    pf_intern_reset(&c->in);
-    c->w.clear_next = 1;
-  }
   if (s->nheld == s->cap_held) {
     s->cap_held = s->cap_held ? 2 * s->cap_held : 64;
     s->held = tt_realloc(s->held, s->cap_held * sizeof *s->held);
@@ -166,12 +161,11 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   pf_held *h = &s->held[s->nheld++];
   memset(h, 0, sizeof *h);
   h->ev = *ev;
-  if (named) {
-    h->name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
-    const char *cat = hub_record_category(ev);
-    if (cat[0]) h->cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
-  }
-  h->ev.name = h->ev.category = NULL; /* valid only until the reader's next row */
+  h->name_off = s->text.len;
+  tt_buf_append(&s->text, ev->name, strlen(ev->name) + 1);
+  h->cat_off = s->text.len;
+  tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
+  h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
   h->track = pl->track;
   h->lane_key = pl->lane_key;
   h->is_slice = ev->kind == HUB_REGION || ev->kind == HUB_KERNEL || ev->kind == HUB_COPY ||
