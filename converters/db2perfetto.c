@@ -22,8 +22,7 @@ static void *pf_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
   c->r = r;
   c->o = o;
   c->part = p;
-  FILE *fp = tt_output_fopen(out, "wb");
-  setvbuf(fp, NULL, _IOFBF, 1 << 20);
+  FILE *fp = tt_output_fopen(out, "wb"); /* pf_writer buffers: no setvbuf */
   pf_writer_init(&c->w, fp, p->path, 1);
   pf_intern_init(&c->in);
   pf_tracks_init(&c->tracks);
@@ -31,7 +30,7 @@ static void *pf_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
   /* The sequence starts with a packet that only clears its state: every
    * part (an empty window too) is then a valid trace of its own. */
   pf_packet start = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  if (pf_writer_put(&c->w, &start, 0) != 0) {
+  if (pf_writer_put(&c->w, &start, 0, 0) != 0) {
     pf_end(c, r);
     return NULL;
   }
@@ -113,6 +112,7 @@ static int pf_end(void *state, hub_reader *r) {
   (void)r;
   pf_ctx *c = state;
   int rc = pf_finish(c);
+  if (rc == 0 && pf_writer_flush(&c->w) != 0) rc = -1;
   if (rc == 0 && fflush(c->w.fp) != 0) rc = -1;
   if (rc == 0 && ferror(c->w.fp)) {
     tt_error("%s: write failed", c->part->path);

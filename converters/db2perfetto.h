@@ -36,8 +36,8 @@ typedef Perfetto__Protos__DebugAnnotation pf_annotation;
 typedef struct pf_writer {
   FILE *fp;
   const char *path;
-  uint8_t *buf; /* reused for every packet: no whole-trace buffer */
-  size_t cap;
+  uint8_t *buf; /* output not yet written: bounded, no whole-trace buffer */
+  size_t len, cap;
   uint32_t seq;      /* trusted_packet_sequence_id of this part */
   int clear_next;    /* next packet carries SEQ_INCREMENTAL_STATE_CLEARED */
   int first;         /* next packet is the first on the sequence */
@@ -45,9 +45,17 @@ typedef struct pf_writer {
 } pf_writer;
 
 void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
+/* Upper bound of one field's encoding: a tag (<= 2 bytes here) and a
+ * 10-byte varint, fixed64 or length prefix. A string field costs this plus
+ * its length; a nested message this plus its fields. */
+#define PF_FIELD_MAX 16
 /* Serializes p, frames it as Trace.packet (0x0A, varint length) and
- * appends it. uses_state: p refers to interned data. 0 ok, -1 write error. */
-int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state);
+ * appends it. uses_state: p refers to interned data. bound: an upper bound
+ * of p's encoded size (fields the writer sets excluded), or 0 to have
+ * protobuf-c size it first. 0 ok, -1 write error. */
+int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound);
+/* Writes out what is buffered. 0 ok, -1 write error. */
+int pf_writer_flush(pf_writer *w);
 void pf_writer_free(pf_writer *w);
 
 /* --- interning --------------------------------------------------------- */
@@ -80,6 +88,8 @@ int pf_intern_reset_if_full(pf_intern *in);
 /* The InternedData for the packet being built, NULL when nothing is new.
  * Valid until pf_intern_done. */
 Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in);
+/* Upper bound of that InternedData's encoding (0 when nothing is new). */
+size_t pf_intern_bound(const pf_intern *in);
 void pf_intern_done(pf_intern *in);
 void pf_intern_free(pf_intern *in);
 
@@ -90,10 +100,23 @@ typedef struct pf_track {
   int32_t open; /* innermost open slice (index in pf_slices.pool), -1 none */
 } pf_track;
 
+/* What tt_track_of reads from a record: records alike in these go to
+ * the same lane, so each distinct source finds its lane only once. */
+typedef struct pf_source {
+  int64_t pid, tid, agent_id, lane_id;
+  int db, lane_is_queue;
+  hub_kind kind;
+  uint32_t track;    /* the lane's own track */
+  uint64_t lane_key;
+} pf_source;
+
 typedef struct pf_tracks {
   tt_i64map index; /* hashed key -> index in v */
   pf_track *v;
   size_t n, cap;
+  tt_i64map source_index; /* hashed source -> index in src */
+  pf_source *src;
+  size_t nsrc, cap_src;
   tt_nesting *nesting;
   tt_buf name;
 } pf_tracks;

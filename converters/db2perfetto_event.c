@@ -100,6 +100,17 @@ static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
   te->debug_annotations = an->ptrs;
 }
 
+/* Upper bound of the annotations' encoding: per annotation the message,
+ * its name and its value; string values add their length. */
+static size_t annotations_bound(const pf_anns *an) {
+  return PF_FIELD_MAX * 3 * an->n + an->text.len;
+}
+
+/* What track_event_packet and the type-specific fields may set: the
+ * packet's timestamp and track_event; the event's track_uuid, type,
+ * name_iid, counter value and correlation_id. */
+#define PF_EVENT_FIELDS 7
+
 /* A TracePacket holding a TrackEvent at `ts` on track `uuid`; the caller
  * sets the event's type and the rest. */
 static void track_event_packet(pf_packet *p, pf_event *te, int64_t ts, uint64_t uuid) {
@@ -121,6 +132,7 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
   pf_event te;
   track_event_packet(&p, &te, ev->start, c->tracks.v[h->track].uuid);
   int uses_state = 0;
+  size_t bound = PF_FIELD_MAX * PF_EVENT_FIELDS;
   if (ev->kind == HUB_COUNTER) {
     te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
     te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
@@ -146,11 +158,16 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.flow_ids = h->flow_out;
     te.n_terminating_flow_ids = h->nin;
     te.terminating_flow_ids = h->flow_in;
-    if (!h->flow_instant) annotations(c, ev, &te);
+    if (!h->flow_instant) {
+      annotations(c, ev, &te);
+      bound += annotations_bound(&c->ann);
+    }
+    bound += PF_FIELD_MAX * (te.n_category_iids + te.n_flow_ids + te.n_terminating_flow_ids);
     uses_state = 1;
   }
   p.interned_data = pf_intern_take(&c->in);
-  int rc = pf_writer_put(&c->w, &p, uses_state);
+  bound += pf_intern_bound(&c->in);
+  int rc = pf_writer_put(&c->w, &p, uses_state, bound);
   pf_intern_done(&c->in);
   return rc;
 }
@@ -164,6 +181,7 @@ int pf_write_end(pf_ctx *c, const pf_open *o) {
   te.terminating_flow_ids = (uint64_t *)o->flow_in;
   te.n_flow_ids = o->nout;
   te.flow_ids = (uint64_t *)o->flow_out;
-  return pf_writer_put(&c->w, &p, 0);
+  size_t bound = PF_FIELD_MAX * (PF_EVENT_FIELDS + o->nin + o->nout);
+  return pf_writer_put(&c->w, &p, 0, bound);
 }
 

@@ -118,6 +118,13 @@ Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {
   return d;
 }
 
+size_t pf_intern_bound(const pf_intern *in) {
+  const Perfetto__Protos__InternedData *d = &in->data;
+  size_t entries = d->n_event_names + d->n_event_categories + d->n_debug_annotation_names;
+  /* interned_data itself, then per entry: the entry, its iid, its name. */
+  return entries ? PF_FIELD_MAX * (1 + 3 * entries) + in->text.len : 0;
+}
+
 void pf_intern_done(pf_intern *in) {
   in->data.n_event_names = in->data.n_event_categories = in->data.n_debug_annotation_names = 0;
   tt_buf_clear(&in->text);

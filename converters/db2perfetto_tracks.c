@@ -13,13 +13,24 @@
 #include "db2perfetto.h"
 #include "tracks.h"
 
-typedef struct track_key {
-  int64_t kind, a, b, c;
-} track_key;
+/* Track keys are hashed twice per event (lane, then track): word-wise
+ * mixing (murmur3's finalizer per word) instead of bytewise FNV over 32
+ * bytes, which cost ~200 instructions each time. */
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
 
 static uint64_t key_hash(int64_t kind, int64_t a, int64_t b, int64_t c) {
-  track_key k = {kind, a, b, c};
-  return tt_hash_bytes(&k, sizeof k);
+  uint64_t h = mix(0x9e3779b97f4a7c15ULL, (uint64_t)kind);
+  h = mix(h, (uint64_t)a);
+  h = mix(h, (uint64_t)b);
+  return mix(h, (uint64_t)c);
 }
 
 void pf_tracks_init(pf_tracks *t) {
@@ -30,6 +41,8 @@ void pf_tracks_init(pf_tracks *t) {
 void pf_tracks_free(pf_tracks *t) {
   tt_i64map_free(&t->index);
   free(t->v);
+  tt_i64map_free(&t->source_index);
+  free(t->src);
   tt_nesting_free(t->nesting);
   tt_buf_free(&t->name);
 }
@@ -58,7 +71,7 @@ static int64_t add(pf_tracks *t, pf_writer *w, uint64_t key, pf_track_desc *d) {
   pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
   p.track_descriptor = d;
-  return pf_writer_put(w, &p, 0) == 0 ? ix : -1;
+  return pf_writer_put(w, &p, 0, 0) == 0 ? ix : -1;
 }
 
 static void set_name(pf_track_desc *d, char *name) {
@@ -189,25 +202,62 @@ static uint64_t lane_key_of(const tt_track_ref *ref) {
   return key_hash('L', ref->is_gpu, ref->group, ref->lane);
 }
 
+static uint64_t source_hash(const hub_record *ev) {
+  uint64_t h = key_hash(ev->kind, ev->pid, ev->tid, ev->agent_id);
+  h = mix(h, (uint64_t)ev->lane_id);
+  return mix(h, (uint64_t)ev->db * 2 + (ev->lane_is_queue != 0));
+}
+
+static int same_source(const pf_source *s, const hub_record *ev) {
+  return s->pid == ev->pid && s->tid == ev->tid && s->agent_id == ev->agent_id &&
+         s->lane_id == ev->lane_id && s->db == ev->db && s->lane_is_queue == ev->lane_is_queue &&
+         s->kind == ev->kind;
+}
+
+/* The lane's own track for a record (creating it when new), without
+ * tt_track_of's lookups and name formatting once its source was seen. */
+static int64_t source_lane(pf_tracks *t, pf_writer *w, hub_reader *r, const hub_record *ev,
+                           uint64_t *lane_key) {
+  uint64_t h = source_hash(ev);
+  int64_t *ix = tt_i64map_get(&t->source_index, (int64_t)h);
+  if (ix && same_source(&t->src[*ix], ev)) {
+    *lane_key = t->src[*ix].lane_key;
+    return t->src[*ix].track;
+  }
+  tt_track_ref ref;
+  tt_track_of(r, ev, &ref);
+  *lane_key = lane_key_of(&ref);
+  int64_t lane = lane_track(t, w, &ref, *lane_key);
+  if (lane < 0 || ix) return lane; /* ix: hash taken by another source */
+  if (t->nsrc == t->cap_src) {
+    t->cap_src = t->cap_src ? 2 * t->cap_src : 16;
+    t->src = tt_realloc(t->src, t->cap_src * sizeof *t->src);
+  }
+  t->src[t->nsrc] = (pf_source){.pid = ev->pid, .tid = ev->tid, .agent_id = ev->agent_id,
+                                .lane_id = ev->lane_id, .db = ev->db,
+                                .lane_is_queue = ev->lane_is_queue, .kind = ev->kind,
+                                .track = (uint32_t)lane, .lane_key = *lane_key};
+  tt_i64map_put(&t->source_index, (int64_t)h, (int64_t)t->nsrc++);
+  return lane;
+}
+
 int pf_track_for(pf_tracks *t, pf_writer *w, hub_reader *r, const hub_record *ev,
                  pf_place *out) {
   tt_track_ref ref;
-  tt_track_of(r, ev, &ref);
-  out->lane_key = lane_key_of(&ref);
   int64_t ix;
-  switch (ev->kind) {
-  case HUB_COUNTER:
+  if (ev->kind == HUB_COUNTER) {
+    tt_track_of(r, ev, &ref);
+    out->lane_key = lane_key_of(&ref);
     ix = counter_track(t, w, &ref, ev->name);
-    break;
-  case HUB_INSTANT:
-  case HUB_FLOW:
-    ix = lane_track(t, w, &ref, out->lane_key);
-    break;
-  default: {
-    int sub = tt_nesting_place(t->nesting, out->lane_key, ev->start, ev->end);
-    ix = sub == 0 ? lane_track(t, w, &ref, out->lane_key)
-                  : overflow_track(t, w, &ref, out->lane_key, sub);
-  }
+  } else {
+    ix = source_lane(t, w, r, ev, &out->lane_key);
+    if (ix >= 0 && ev->kind != HUB_INSTANT && ev->kind != HUB_FLOW) {
+      int sub = tt_nesting_place(t->nesting, out->lane_key, ev->start, ev->end);
+      if (sub) {
+        tt_track_of(r, ev, &ref);
+        ix = overflow_track(t, w, &ref, out->lane_key, sub);
+      }
+    }
   }
   if (ix < 0) return -1;
   out->track = (uint32_t)ix;
