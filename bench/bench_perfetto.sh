@@ -6,7 +6,7 @@
 # db2json, at most a quarter of the JSON's size, peak RSS <= 64 MB.
 #
 #   BENCH_EVENTS=10000000 bash bench/bench_perfetto.sh   (default 2000000)
-#   BENCH_RUNS=N    best of N runs per tool (default 3: this machine is noisy)
+#   BENCH_RUNS=N    best of N alternating runs per tool (default 3: this machine is noisy)
 #   BENCH_DIR=dir   where the hub (kept, reused) and outputs go
 # Timing numbers are for the report, never a pass/fail test.
 set -eu
@@ -50,17 +50,18 @@ run() {
   fi
 }
 
-best() { # TOOL OUT: best of RUNS; sets BEST_SECS, BEST_KB
-  BEST_SECS=""; BEST_KB=0
-  for _ in $(seq "$RUNS"); do
-    run "$BIN/$1" -q "$HUB" -o "$2"
-    if [ -z "$BEST_SECS" ] || awk "BEGIN{exit !($SECS < $BEST_SECS)}"; then BEST_SECS=$SECS; fi
-    if [ "$KB" -gt "$BEST_KB" ]; then BEST_KB=$KB; fi
-  done
-}
-
-best db2json "$DIR/out.json"; JS=$BEST_SECS; JKB=$BEST_KB
-best db2perfetto "$DIR/out.pftrace"; PS=$BEST_SECS; PKB=$BEST_KB
+# The machine's speed drifts within a minute: the two tools run
+# alternately, best time (and highest peak RSS) of RUNS each.
+JS=""; PS=""; JKB=0; PKB=0
+faster() { [ -z "$1" ] || awk "BEGIN{exit !($2 < $1)}"; }
+for _ in $(seq "$RUNS"); do
+  run "$BIN/db2json" -q "$HUB" -o "$DIR/out.json"
+  if faster "$JS" "$SECS"; then JS=$SECS; fi
+  [ "$KB" -gt "$JKB" ] && JKB=$KB
+  run "$BIN/db2perfetto" -q "$HUB" -o "$DIR/out.pftrace"
+  if faster "$PS" "$SECS"; then PS=$SECS; fi
+  [ "$KB" -gt "$PKB" ] && PKB=$KB
+done
 JB=$(stat -c %s "$DIR/out.json"); PB=$(stat -c %s "$DIR/out.pftrace")
 
 awk -v hub="$HUB" -v e="$EVENTS" -v js="$JS" -v ps="$PS" -v jb="$JB" -v pb="$PB" -v jkb="$JKB" -v pkb="$PKB" 'BEGIN {
