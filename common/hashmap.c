@@ -16,6 +16,16 @@ uint64_t tt_hash_bytes(const void *p, size_t n) {
   return h;
 }
 
+uint64_t tt_hash_mix(uint64_t h, uint64_t word) {
+  h ^= word;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
 static uint64_t hash_i64(int64_t k) {
   uint64_t x = (uint64_t)k;
   x ^= x >> 33;

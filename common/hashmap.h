@@ -30,5 +30,8 @@ void tt_i64map_put(tt_i64map *m, int64_t key, int64_t val);
 void tt_i64map_free(tt_i64map *m);
 
 uint64_t tt_hash_bytes(const void *p, size_t n);
+/* Folds one 64-bit word into hash h (murmur3's finalizer): hashes a key
+ * of a few integers word by word, far cheaper than tt_hash_bytes on them. */
+uint64_t tt_hash_mix(uint64_t h, uint64_t word);
 
 #endif

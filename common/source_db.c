@@ -156,19 +156,6 @@ static void member_key(tt_buf *b, const char *key) {
   tt_buf_putc(b, ':');
 }
 
-/* Writes v in decimal at p (room for 20 characters); returns the end.
- * Integers are most of what extdata holds, and a million-row table
- * notices printf. */
-static char *format_int(char *p, int64_t v) {
-  char tmp[20], *t = tmp + sizeof tmp;
-  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  do *--t = (char)('0' + u % 10); while (u /= 10);
-  if (v < 0) *p++ = '-';
-  size_t n = (size_t)(tmp + sizeof tmp - t);
-  memcpy(p, t, n);
-  return p + n;
-}
-
 static const char hex_digits[] = "0123456789abcdef";
 
 /* The escaped `"name":` of every column of the statement last seen: the
@@ -212,13 +199,14 @@ void nv_rest_json(sqlite3_stmt *st, int from, tt_buf *b) {
     int type = sqlite3_value_type(v);
     if (type == SQLITE_NULL) continue;
     size_t klen = key_cache.offsets[i + 1] - key_cache.offsets[i];
-    /* Comma, key and an integer written in place: one reservation. */
-    tt_buf_reserve(b, klen + 24);
+    /* Comma, key and an integer written in place: one reservation (a
+     * million-row table notices printf and per-piece appends). */
+    tt_buf_reserve(b, 1 + klen + TT_I64_CHARS);
     char *p = b->data + b->len;
     if (b->len > 1) *p++ = ',';
     memcpy(p, key_cache.keys.data + key_cache.offsets[i], klen);
     p += klen;
-    if (type == SQLITE_INTEGER) p = format_int(p, sqlite3_value_int64(v));
+    if (type == SQLITE_INTEGER) p = tt_format_i64(p, sqlite3_value_int64(v));
     b->len = (size_t)(p - b->data);
     b->data[b->len] = '\0';
     if (type == SQLITE_FLOAT) {

@@ -114,16 +114,20 @@ void tt_buf_printf(tt_buf *b, const char *fmt, ...) {
   va_end(ap2);
 }
 
-void tt_buf_put_i64(tt_buf *b, int64_t v) {
-  char tmp[24];
-  size_t i = sizeof tmp;
+char *tt_format_i64(char *p, int64_t v) {
+  char tmp[TT_I64_CHARS], *t = tmp + sizeof tmp;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do {
-    tmp[--i] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
-  if (v < 0) tmp[--i] = '-';
-  tt_buf_append(b, tmp + i, sizeof tmp - i);
+  do *--t = (char)('0' + u % 10); while (u /= 10);
+  if (v < 0) *p++ = '-';
+  size_t n = (size_t)(tmp + sizeof tmp - t);
+  memcpy(p, t, n);
+  return p + n;
+}
+
+void tt_buf_put_i64(tt_buf *b, int64_t v) {
+  tt_buf_reserve(b, TT_I64_CHARS);
+  b->len = (size_t)(tt_format_i64(b->data + b->len, v) - b->data);
+  b->data[b->len] = '\0';
 }
 
 void tt_buf_clear(tt_buf *b) {

@@ -43,6 +43,10 @@ void tt_buf_puts(tt_buf *b, const char *s);
 void tt_buf_putc(tt_buf *b, char c);
 void tt_buf_printf(tt_buf *b, const char *fmt, ...) TT_PRINTF(2, 3);
 void tt_buf_put_i64(tt_buf *b, int64_t v);
+/* Writes v in decimal at p, which has room for TT_I64_CHARS; returns the
+ * end (no NUL). For hot paths that reserve once and write in place. */
+#define TT_I64_CHARS 20
+char *tt_format_i64(char *p, int64_t v);
 void tt_buf_clear(tt_buf *b);
 void tt_buf_free(tt_buf *b);
 
