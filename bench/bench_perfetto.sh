@@ -11,21 +11,20 @@
 # Timing numbers are for the report, never a pass/fail test.
 set -eu
 cd "$(dirname "$0")/.."
-: "${BUILD:=build}"
+: "${BENCH_DIR:=${TMPDIR:-/tmp}/tt-bench}" # kept: the hub is reused
+source bench/lib.sh
 EVENTS=${BENCH_EVENTS:-2000000}
 RUNS=${BENCH_RUNS:-3}
 PAIRS=$((EVENTS / 2))
-DIR=${BENCH_DIR:-${TMPDIR:-/tmp}/tt-bench}
-mkdir -p "$DIR"
-BIN="$BUILD/bin"
-for t in "$BIN/db2json" "$BIN/db2perfetto" "$BUILD/bench/gen_hub"; do
-  [ -x "$t" ] || { echo "bench_perfetto: $t missing (make tools $BUILD/bench/gen_hub)" >&2; exit 2; }
+DIR=$WORK
+for t in "$BIN/db2json" "$BIN/db2perfetto" "$GEN"; do
+  [ -x "$t" ] || { echo "bench_perfetto: $t missing (make tools $GEN)" >&2; exit 2; }
 done
 
 HUB="$DIR/hub_$PAIRS.db"
 if [ ! -s "$HUB" ]; then
   echo "bench_perfetto: writing $HUB ($PAIRS pairs, $EVENTS events)..." >&2
-  "$BUILD/bench/gen_hub" "$HUB.tmp" "$PAIRS" 4 && mv "$HUB.tmp" "$HUB"
+  "$GEN" "$HUB.tmp" "$PAIRS" 4 && mv "$HUB.tmp" "$HUB"
 fi
 
 # run CMD...: runs CMD; sets SECS (wall clock) and KB (peak RSS).
@@ -53,13 +52,12 @@ run() {
 # The machine's speed drifts within a minute: the two tools run
 # alternately, best time (and highest peak RSS) of RUNS each.
 JS=""; PS=""; JKB=0; PKB=0
-faster() { [ -z "$1" ] || awk "BEGIN{exit !($2 < $1)}"; }
 for _ in $(seq "$RUNS"); do
   run "$BIN/db2json" -q "$HUB" -o "$DIR/out.json"
-  if faster "$JS" "$SECS"; then JS=$SECS; fi
+  JS=$(best "$JS" "$SECS")
   [ "$KB" -gt "$JKB" ] && JKB=$KB
   run "$BIN/db2perfetto" -q "$HUB" -o "$DIR/out.pftrace"
-  if faster "$PS" "$SECS"; then PS=$SECS; fi
+  PS=$(best "$PS" "$SECS")
   [ "$KB" -gt "$PKB" ] && PKB=$KB
 done
 JB=$(stat -c %s "$DIR/out.json"); PB=$(stat -c %s "$DIR/out.pftrace")
