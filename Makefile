@@ -25,9 +25,9 @@ CFLAGS_ALL = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) $(SAN_FLAGS) \
 LDFLAGS_ALL = $(SAN_FLAGS) $(LDFLAGS)
 LIBS_ALL = $(PKG_LIBS) -lm
 
-# Every converters/<tool>.c is a tool; converters/<tool>_*.c are its parts.
-TOOL_MAINS := $(filter-out $(wildcard converters/*_*.c),$(wildcard converters/*.c))
-TOOLS := $(patsubst converters/%.c,%,$(TOOL_MAINS))
+# Every folder converters/<tool>/ is one tool: all its .c files are linked
+# into $(BUILD)/bin/<tool>, its headers are private to it.
+TOOLS := $(notdir $(patsubst %/,%,$(wildcard converters/*/)))
 BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
 COMMON_SRCS := $(wildcard common/*.c)
@@ -60,7 +60,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-unused-parameter -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
@@ -70,7 +70,7 @@ $(BUILD)/libcommon.a: $(COMMON_OBJS)
 
 .SECONDEXPANSION:
 # (no '%' inside the secondary expansion: make would put the stem there)
-$(BUILD)/bin/%: $(BUILD)/obj/converters/%.o $$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters/$$*_*.c))) $(BUILD)/libcommon.a
+$(BUILD)/bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters/$$*/*.c))) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
 
