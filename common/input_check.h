@@ -13,7 +13,8 @@ typedef enum tt_input_kind {
   TT_INPUT_NVPROF,  /* nvprof (StringTable) */
   TT_INPUT_NSYS,    /* Nsight Systems export (StringIds) */
   TT_INPUT_SQLITE,  /* another SQLite database */
-  TT_INPUT_JSON,    /* JSON text, or gzip (Kineto traces are .json.gz) */
+  TT_INPUT_JSON,    /* JSON text */
+  TT_INPUT_GZIP,    /* gzip: a Kineto .json.gz or an RPD .rpd.gz */
   TT_INPUT_ETDUMP   /* ExecuTorch ETDump flatbuffer (identifier ED00) */
 } tt_input_kind;
 
