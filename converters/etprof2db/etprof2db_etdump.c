@@ -298,7 +298,8 @@ static int debug_event(etdump *d, const fb_table *de, const char *what, etp_bloc
   if (scalar) {
     char ext[64];
     snprintf(ext, sizeof ext, "{\"value\":%.17g}", value);
-    hub_sample(c->w, hub_counter_track(c->w, c->pid, key), ts, ev, ext);
+    /* on the block's thread (not process-wide): rocpd's samples view joins threads */
+    hub_sample(c->w, hub_track(c->w, c->pid, blk->tid, key, "{\"kind\":\"counter\"}"), ts, ev, ext);
   } else {
     tt_buf ext = {0};
     tt_buf_puts(&ext, "{\"name\":");
@@ -350,6 +351,7 @@ static int run_data(etdump *d, const fb_table *rd, uint32_t run) {
   }
   if (run_start == INT64_MAX) run_start = c->last_ns > 0 ? c->last_ns : 0;
   int64_t last_end = run_start;
+  uint32_t nprofile = 0; /* a profile event's index among the run's profile events */
   etp_iteration_begin(c, blk, iteration);
   for (uint32_t j = 0; j < events.n; j++) {
     fb_table ev, sub;
@@ -360,8 +362,8 @@ static int run_data(etdump *d, const fb_table *rd, uint32_t run) {
     if (r == 1) {
       any = 1;
       int64_t end;
-      if (profile_event(d, &sub, W(d, "RunData %u ProfileEvent %u", run, j), blk, iteration, run, j,
-                        &end))
+      if (profile_event(d, &sub, W(d, "RunData %u ProfileEvent %u", run, j), blk, iteration, run,
+                        nprofile++, &end))
         return -1;
       last_end = end;
       w = W(d, "RunData %u event %u", run, j);
