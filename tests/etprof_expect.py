@@ -56,14 +56,9 @@ def iterations(kind, path):
                 wrapped = s > t
                 if wrapped:
                     t = s + (2**32 - 1 - s) + t
-                nm = p.get("name")
-                if nm is None:
-                    if "delegate_debug_id_str" in p:
-                        nm = p["delegate_debug_id_str"]
-                    elif p.get("delegate_debug_id_int", -1) != -1:
-                        nm = str(p["delegate_debug_id_int"])
-                    else:
-                        nm = ""
+                # the Inspector's naming: a delegate debug id (int first) names the event
+                dint, dstr = p.get("delegate_debug_id_int", -1), p.get("delegate_debug_id_str", "")
+                nm = str(dint) if dint != -1 else dstr if dstr else p.get("name", "")
                 evs.append(dict(name=nm, chain=p.get("chain_index", 0),
                                 instr=p.get("instruction_id", -1), start=s, end=t,
                                 unfinished=False, wrapped=wrapped))

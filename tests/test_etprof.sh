@@ -115,6 +115,7 @@ DELEG='{"run_data": [{"name": "Execute", "events": [
   {"profile_event": {"chain_index": 0, "instruction_id": 3, "delegate_debug_id_int": 7, "delegate_debug_metadata": [1, 2, 255], "start_time": 2000, "end_time": 30000}},
   {"profile_event": {"chain_index": 0, "instruction_id": 4, "delegate_debug_id_str": "xnn_conv_0", "delegate_debug_metadata": [], "start_time": 31000, "end_time": 61000}},
   {"profile_event": {"name": "delegate_execute", "chain_index": 0, "instruction_id": 5, "start_time": 62000, "end_time": 80000}},
+  {"profile_event": {"name": "XNN_FUSED", "chain_index": 0, "instruction_id": 5, "delegate_debug_id_int": 0, "delegate_debug_id_str": "s0", "start_time": 62100, "end_time": 70000}},
   {"profile_event": {"name": "native_call_wrap.out", "chain_index": 0, "instruction_id": 6, "start_time": 4294967000, "end_time": 500}}
 ]}, {"name": "Execute", "events": [
   {"profile_event": {"name": "Method::execute", "chain_index": -1, "instruction_id": 0, "start_time": 100000, "end_time": 150001}},
@@ -124,8 +125,10 @@ mkcase deleg "$DELEG"
 check_case deleg "delegate events (named by debug id), 32-bit wrap"
 expect_eq "delegate: metadata kept as hex, category executorch_delegate" "0102ff|executorch_delegate" \
   "$(q "$TMP/deleg.db" "SELECT a.value || '|' || c.string FROM rocpd_arg a JOIN rocpd_event e ON e.id = a.event_id JOIN rocpd_string c ON c.id = e.category_id WHERE a.name = 'delegate_debug_metadata' AND a.value != '' ORDER BY a.id LIMIT 1")"
-expect_eq "delegate: string id kept as an arg" "xnn_conv_0" \
-  "$(q "$TMP/deleg.db" "SELECT value FROM rocpd_arg WHERE name = 'delegate_debug_id_str'")"
+expect_eq "delegate: string ids kept as args" "xnn_conv_0|s0" \
+  "$(q "$TMP/deleg.db" "SELECT group_concat(value, '|') FROM (SELECT value FROM rocpd_arg WHERE name = 'delegate_debug_id_str' ORDER BY id)")"
+expect_eq "delegate: named by the int id (0 is valid) before the string, its own name kept" "0|XNN_FUSED" \
+  "$(q "$TMP/deleg.db" "SELECT s.string || '|' || a.value FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id JOIN rocpd_arg a ON a.event_id = r.event_id AND a.name = 'event_name'")"
 
 mkcase alloc '{"run_data": [{"name": "Execute", "allocators": [{"name": "method_allocator"}, {"name": "scratch"}], "events": [
   {"allocation_event": {"allocator_id": 1, "allocation_size": 4096}},

@@ -130,10 +130,6 @@ etp_block *etp_block_get(etp *c, const char *name) {
   return b;
 }
 
-void etp_iteration_begin(etp *c, etp_block *b, int64_t iteration) {
-  (void)c, (void)b, (void)iteration;
-}
-
 /* hub_arg_int without its snprintf (the hot path: 3 args per event) */
 static void int_arg(hub_writer *w, int64_t ev, int pos, const char *name, int64_t v) {
   char text[TT_I64_CHARS + 1];
@@ -171,6 +167,7 @@ void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const 
     hub_arg(c->w, ev, pos++, "string", "delegate_debug_id_str", s);
     free(s);
   }
+  if (e->orig_name) hub_arg(c->w, ev, pos++, "string", "event_name", e->orig_name);
   if (e->meta) hex_arg(c, ev, pos++, "delegate_debug_metadata", e->meta, e->meta_len);
   if (e->unfinished) int_arg(c->w, ev, pos++, "unfinished", 1);
   if (e->wrapped) int_arg(c->w, ev, pos++, "wrapped_32bit", 1);

@@ -65,6 +65,7 @@ typedef struct etp_ev {
   int64_t delegate_int;
   const char *delegate_str; /* NULL when absent */
   size_t delegate_str_len;
+  const char *orig_name; /* a delegate event's own name, when it has one */
   const uint8_t *meta; /* NULL when absent */
   size_t meta_len;
 } etp_ev;
@@ -80,7 +81,6 @@ void etp_warn(etp *c, const char *fmt, ...) TT_PRINTF(2, 3);
  * warning (returns 0 then, -1 otherwise). */
 int etp_inconsistent(etp *c, const char *fmt, ...) TT_PRINTF(2, 3);
 
-void etp_iteration_begin(etp *c, etp_block *b, int64_t iteration);
 void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const etp_ev *e);
 /* An allocation: no timestamp in the source, placed at `ts` (marked
  * synthetic). allocator_id as the source numbers it. */

@@ -96,19 +96,20 @@ static int profile_event(etdump *d, const fb_table *pe, const char *what, etp_bl
   e.meta = has_meta ? b->p + meta.pos : NULL;
   e.meta_len = meta.n;
   char idname[32];
-  /* A delegate event has no name: the Inspector names it by its debug id. */
-  int delegated = !name && (dint != -1 || dstr);
+  /* As the Inspector does: an event with a delegate debug id (the int one
+   * first, then a non-empty string) is named by it; a name it also has is
+   * kept as the arg event_name. */
+  int delegated = dint != -1 || (dstr && dlen);
   e.category = delegated ? "executorch_delegate" : "executorch";
-  if (name) {
-    e.name = name;
-  } else if (dstr) {
-    e.name = dstr;
-  } else if (dint != -1) {
+  if (dint != -1) {
     snprintf(idname, sizeof idname, "%d", dint);
     e.name = idname;
+  } else if (delegated) {
+    e.name = dstr;
   } else {
-    e.name = "";
+    e.name = name ? name : "";
   }
+  if (delegated && name) e.orig_name = name;
   if (e.wrapped) {
     c->wrapped++;
     etp_warn(c, "byte %llu: %s ('%s'): start after end, read as a 32-bit tick counter that "
@@ -352,7 +353,6 @@ static int run_data(etdump *d, const fb_table *rd, uint32_t run) {
   if (run_start == INT64_MAX) run_start = c->last_ns > 0 ? c->last_ns : 0;
   int64_t last_end = run_start;
   uint32_t nprofile = 0; /* a profile event's index among the run's profile events */
-  etp_iteration_begin(c, blk, iteration);
   for (uint32_t j = 0; j < events.n; j++) {
     fb_table ev, sub;
     int any = 0, r;

@@ -214,10 +214,9 @@ static int read_events(legacy *L, int64_t no, const hdr *h, etp_block *b, int64_
   return 0;
 }
 
-static int read_allocators(legacy *L, int64_t no, const hdr *h) {
+static int read_allocators(legacy *L, const hdr *h) {
   if (!h->na) return 0;
   if (read_at(L, h->al_off, (size_t)h->na * AL_SIZE)) return -1;
-  (void)no;
   char name[NAME_LEN + 1];
   for (uint32_t i = 0; i < h->na; i++) {
     const uint8_t *p = L->buf + (size_t)i * AL_SIZE;
@@ -308,7 +307,6 @@ int etp_read_legacy(etp *c) {
     int first = iteration == 0;
     int64_t before = c->last_ns;
     c->last_ns = INT64_MIN;
-    etp_iteration_begin(c, b, iteration);
     if ((rc = read_events(&L, no, &h, b, iteration, first))) break;
     /* Allocations carry no time: they are placed at the iteration's
      * first event (entries are in the order they began). */
@@ -318,7 +316,7 @@ int etp_read_legacy(etp *c) {
       if ((rc = etp_ticks_to_ns(c, le64(L.buf), h.ev_off + 40, &ts))) break;
     }
     if (c->last_ns < before) c->last_ns = before;
-    if ((rc = read_allocators(&L, no, &h))) break;
+    if ((rc = read_allocators(&L, &h))) break;
     if ((rc = read_allocations(&L, no, &h, b, iteration, first, ts))) break;
     etp_iteration_end(c, b, iteration);
     off = h.end;
