@@ -275,6 +275,8 @@ bad "ETDump: offsets past a cut buffer" "outside|past the end" "$TMP/cutfixed.et
 bad "ETDump: root offset outside the buffer" "outside" "$TMP/rootoff.etdp"
 bad "ETDump: string length outside the buffer" "string length" "$TMP/strlen.etdp"
 bad "ETDump: shorter than a header" "truncated" "$TMP/tiny.etdp"
+mkcase v1 '{"version": 1, "run_data": []}'
+bad "ETDump: version other than 0" "ETDump version 1" "$TMP/v1.etdp"
 # every byte of the real ETDump set to 0xff in turn (every 5th): a clean
 # import or a clean error, never a crash
 crashes=0

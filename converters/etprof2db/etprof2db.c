@@ -272,7 +272,7 @@ static int run(hub_writer *w, const tt_import_opts *opts, run_ctx *r) {
   }
   int rc = read_input(&c, r->etdump);
   if (!rc && w) write_metadata(&c);
-  if (!rc && c.inconsistencies)
+  if (!rc && c.inconsistencies && !tt_progress_quiet())
     tt_warn("%s: %lld inconsistencies between iterations imported (--lenient)", c.path,
             (long long)c.inconsistencies);
   etp_free(&c);
