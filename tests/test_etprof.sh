@@ -138,6 +138,9 @@ mkcase alloc '{"run_data": [{"name": "Execute", "allocators": [{"name": "method_
   {"profile_event": {"name": "Method::execute", "chain_index": -1, "instruction_id": 0, "start_time": 4000, "end_time": 9000}}
 ]}]}'
 check_case alloc "allocation events (1-based allocator ids, omitted size = 0)"
+expect_eq "allocations: allocator tables in metadata (1-based ids)" \
+  '[{"block":"Execute","id":1,"name":"method_allocator"},{"block":"Execute","id":2,"name":"scratch"}]' \
+  "$(q "$TMP/alloc.db" "SELECT value FROM rocpd_metadata WHERE tag = 'etprof2db.allocators'")"
 expect_eq "allocations: every time marked synthetic" "3" \
   "$(q "$TMP/alloc.db" "SELECT count(*) FROM rocpd_memory_allocate m JOIN rocpd_arg a ON a.event_id = m.event_id AND a.name = 'synthetic_time' AND a.value = '1'")"
 
@@ -179,6 +182,15 @@ expect_eq "legacy: region count = entries used (unused capacity slots ignored)" 
   "$(q "$TMP/main.db" "SELECT count(*) FROM rocpd_region")"
 expect_eq "legacy: allocations (allocator named, 0-based ids, at the iteration start)" \
   "$(expect legacy "$TMP/main.spec.json" allocs)" "$(allocs_of "$TMP/main.db")"
+expect_eq "legacy: every allocator table entry in metadata (unused ones too)" \
+  "$($PY -c '
+import json, sys
+seen = []
+for b in json.load(open(sys.argv[1]))["blocks"]:
+    for name, i in b["allocators"]:
+        if (b["name"], i, name) not in seen: seen.append((b["name"], i, name))
+print(json.dumps([{"block": b, "id": i, "name": n} for b, i, n in seen], separators=(",", ":")))' "$TMP/main.spec.json")" \
+  "$(q "$TMP/main.db" "SELECT value FROM rocpd_metadata WHERE tag = 'etprof2db.allocators'")"
 expect_eq "legacy: one thread per block name" "default|Execute|Init" \
   "$(q "$TMP/main.db" "SELECT group_concat(name, '|') FROM (SELECT name FROM rocpd_info_thread ORDER BY tid)")"
 expect_eq "legacy: --summary (framework tax, statistics, allocations)" \

@@ -200,6 +200,18 @@ void etp_emit_alloc(etp *c, etp_block *b, int64_t iteration, int64_t run, int64_
   hub_memory_allocate(c->w, &a);
 }
 
+void etp_allocator(etp *c, const char *block, int64_t id, const char *name) {
+  tt_buf_clear(&c->tmp);
+  tt_buf_printf(&c->tmp, "%s\x1f%lld\x1f%s", block, (long long)id, name);
+  if (tt_strmap_get(&c->allocator_seen, c->tmp.data)) return;
+  tt_strmap_put(&c->allocator_seen, c->tmp.data, 1);
+  tt_buf_puts(&c->allocators, c->allocators.len ? ",{\"block\":" : "{\"block\":");
+  tt_json_string(&c->allocators, block, strlen(block));
+  tt_buf_printf(&c->allocators, ",\"id\":%lld,\"name\":", (long long)id);
+  tt_json_string(&c->allocators, name, strlen(name));
+  tt_buf_putc(&c->allocators, '}');
+}
+
 void etp_iteration_end(etp *c, etp_block *b, int64_t iteration) {
   if (c->sum) etp_summary_iteration_end(c->sum, b->name, iteration);
 }
@@ -235,6 +247,9 @@ static void write_metadata(etp *c) {
   tt_buf_putc(&c->tmp, ']');
   hub_writer_metadata(c->w, "etprof2db.blocks", c->tmp.data);
   tt_buf_clear(&c->tmp);
+  tt_buf_printf(&c->tmp, "[%s]", c->allocators.len ? c->allocators.data : "");
+  hub_writer_metadata(c->w, "etprof2db.allocators", c->tmp.data);
+  tt_buf_clear(&c->tmp);
   tt_buf_printf(&c->tmp,
                 "{\"events\":%lld,\"allocations\":%lld,\"debug_events\":%lld,\"warnings\":%lld,"
                 "\"inconsistencies\":%lld,\"unfinished\":%lld,\"wrapped_32bit\":%lld}",
@@ -254,6 +269,8 @@ static void etp_free(etp *c) {
   }
   free(c->blocks);
   tt_strmap_free(&c->block_index);
+  tt_strmap_free(&c->allocator_seen);
+  tt_buf_free(&c->allocators);
   tt_buf_free(&c->tmp);
 }
 

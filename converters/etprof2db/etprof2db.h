@@ -48,6 +48,9 @@ typedef struct etp {
   int64_t warnings, inconsistencies, unfinished, wrapped;
   int64_t nevents, nallocs, ndebug;
   tt_buf tmp;
+  /* every distinct (block, allocator id, name), for etprof2db.allocators */
+  tt_strmap allocator_seen;
+  tt_buf allocators; /* JSON array members */
 } etp;
 
 /* One profile event, times already in ns. */
@@ -82,6 +85,8 @@ void etp_warn(etp *c, const char *fmt, ...) TT_PRINTF(2, 3);
 int etp_inconsistent(etp *c, const char *fmt, ...) TT_PRINTF(2, 3);
 
 void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const etp_ev *e);
+/* An allocator table entry (kept in metadata even when nothing uses it). */
+void etp_allocator(etp *c, const char *block, int64_t id, const char *name);
 /* An allocation: no timestamp in the source, placed at `ts` (marked
  * synthetic). allocator_id as the source numbers it. */
 void etp_emit_alloc(etp *c, etp_block *b, int64_t iteration, int64_t run, int64_t ts,

@@ -328,6 +328,17 @@ static int run_data(etdump *d, const fb_table *rd, uint32_t run) {
   etp_block *blk = etp_block_get(c, name);
   free(name);
   int64_t iteration = blk->iterations++;
+  for (uint32_t k = 0; k < allocators.n; k++) {
+    fb_table at;
+    const char *an;
+    uint32_t alen;
+    if (fb_vec_table(b, &allocators, k, W(d, "RunData %u Allocator %u", run, k + 1), &at) ||
+        fb_string(b, &at, 0, d->what, &an, &alen) < 0)
+      return -1;
+    char *s = tt_strndup(an ? an : "", alen);
+    etp_allocator(c, blk->name, (int64_t)k + 1, s);
+    free(s);
+  }
   if (bundled != -1) {
     char tag[64], v[32];
     snprintf(tag, sizeof tag, "etprof2db.run%u.bundled_input_index", run);

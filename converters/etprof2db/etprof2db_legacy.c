@@ -215,13 +215,16 @@ static int read_events(legacy *L, int64_t no, const hdr *h, etp_block *b, int64_
 }
 
 static int read_allocators(legacy *L, const hdr *h) {
+  etp *c = L->c;
   if (!h->na) return 0;
   if (read_at(L, h->al_off, (size_t)h->na * AL_SIZE)) return -1;
   char name[NAME_LEN + 1];
   for (uint32_t i = 0; i < h->na; i++) {
     const uint8_t *p = L->buf + (size_t)i * AL_SIZE;
     name32(p, name);
-    set_allocator(L, le64(p + 32), name);
+    uint64_t id = le64(p + 32);
+    set_allocator(L, id, name);
+    etp_allocator(c, h->name, (int64_t)id, name);
   }
   return 0;
 }
