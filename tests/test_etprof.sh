@@ -48,6 +48,13 @@ exports() {
     else fail "$d: Perfetto trace does not decode"; fi
     validate "$d: pftrace-check" pftrace-check "$base.pftrace"
   else fail "$d: db2perfetto"; fi
+  if [ ! -x "$BIN/db2otf2" ]; then skip "$d: db2otf2 (not built in this tree)"; return; fi
+  if db2otf2 -q "$db" -o "$base.otf2" && otf2-print "$base.otf2/traces.otf2" >"$base.otf2.txt" 2>&1; then
+    expect_eq "$d: OTF2 archive has one ENTER per region and per instant" \
+      "$(q "$db" "SELECT (SELECT count(*) FROM rocpd_region) + (SELECT count(*) FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id WHERE json_extract(t.extdata, '$.kind') = 'instant')")" \
+      "$(grep -c '^ENTER ' "$base.otf2.txt")"
+    validate "$d: otf2-check" otf2-check "$base.otf2/traces.otf2"
+  else fail "$d: db2otf2 / otf2-print: $(head -c 300 "$base.otf2.txt" 2>/dev/null)"; fi
 }
 
 # ================================================================ real ETDump
