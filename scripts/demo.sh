@@ -24,6 +24,10 @@ fi
 if have nsys2db; then
   run "$BIN/nsys2db" -q fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o "$OUT/saxpy_nsys.db"
 fi
+if have etprof2db; then
+  run "$BIN/etprof2db" -q fixtures/executorch/et_tutorial_etdump.etdp -o "$OUT/executorch.db"
+  run "$BIN/etprof2db" -q --summary fixtures/executorch/et_tutorial_etdump.etdp | grep -E '^(# tax|tax|# stat|stat)' > "$OUT/executorch.summary.tsv"
+fi
 
 echo
 echo "== exporting"
