@@ -10,11 +10,13 @@
 /* The column-name cache of nv_rest_json (below). */
 static void rest_cache_free(void);
 
-int nv_src_open(nv_src *s, const char *path) {
+int nv_src_open(nv_src *s, const char *path) { return nv_src_open_named(s, path, path); }
+
+int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
     return -1;

@@ -20,6 +20,10 @@ typedef struct nv_src {
 /* Opens read-only (query_only, trusted_schema off) and checks the file is
  * a SQLite database. Returns 0, or prints an error naming the file. */
 int nv_src_open(nv_src *s, const char *path);
+/* The same for `file`, naming `path` in every message: an input read
+ * through a temporary copy (a decompressed .gz) is reported by its own
+ * name. */
+int nv_src_open_named(nv_src *s, const char *file, const char *path);
 void nv_src_close(nv_src *s);
 
 /* A physical table (never a view an input might plant) of that name. */

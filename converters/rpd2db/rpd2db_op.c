@@ -1,0 +1,221 @@
+/* rocpd_op: GPU work on the GPU and queue it names. KernelExecution ops
+ * are kernel dispatches, Copy* / Memcpy ops memory copies, every other
+ * type (FillBuffer, Memset, barriers) GPU work of its own category: a
+ * dispatch whose symbol is its description or type. rocpd_api_ops links
+ * an op to the call that launched it: the op takes that call's process,
+ * thread and id (as correlation id, so exporters draw the launch arrow),
+ * and the call's kernelapi / copyapi row fills grid, workgroup, segment
+ * sizes, bytes, addresses and direction. An op no call launched goes to
+ * the process of its GPU (rpd_gpu_owner). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpd2db_parts.h"
+
+enum {
+  C_ID, C_GPU, C_QUEUE, C_SEQ, C_START, C_END, C_DESC_ID, C_DESC, C_TYPE, C_API, C_NLINKS,
+  C_PID, C_TID, C_APINAME, C_GRID, C_WG = C_GRID + 3, C_GROUPSEG = C_WG + 3, C_PRIVSEG,
+  C_KNAME, C_SIZE, C_KIND, C_DST, C_SRC, C_REST
+};
+
+static const char OP_COLS[] = "id,gpuId,queueId,sequenceId,start,end,description_id,opType_id";
+
+static void build_query(rpd *c, int *ncols) {
+  tt_buf *q = &c->sql;
+  tt_buf_clear(q);
+  tt_buf_puts(q, "SELECT o.id, o.gpuId, o.queueId, o.sequenceId, o.start, o.end, "
+                 "o.description_id, d.string, t.string, l.api_id, l.n, a.pid, a.tid, an.string, ");
+  tt_buf_puts(q, c->have_kernelapi
+                     ? "k.gridX, k.gridY, k.gridZ, k.workgroupX, k.workgroupY, k.workgroupZ, "
+                       "k.groupSegmentSize, k.privateSegmentSize, kn.string, "
+                     : "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ");
+  tt_buf_puts(q, c->have_copyapi ? "cp.size, cp.kind, cp.dst, cp.src"
+                                 : "NULL, NULL, NULL, NULL");
+  nv_rest_columns(&c->src, "rocpd_op", "o", OP_COLS, q);
+  int n = C_REST + rpd_rest_count(c, "rocpd_op", OP_COLS);
+  if (c->have_barrierop) {
+    nv_rest_columns(&c->src, "rocpd_barrierop", "b", "op_ptr_id", q);
+    n += rpd_rest_count(c, "rocpd_barrierop", "op_ptr_id");
+  }
+  /* api_ops grouped once (one sort), so each op finds its first launching
+   * call in one lookup; the call, its kernelapi and copyapi rows are found
+   * by their primary keys. */
+  tt_buf_puts(q, " FROM rocpd_op o LEFT JOIN rocpd_string d ON d.id = o.description_id"
+                 " LEFT JOIN rocpd_string t ON t.id = o.opType_id"
+                 " LEFT JOIN (SELECT op_id, min(api_id) AS api_id, count(*) AS n"
+                 " FROM rocpd_api_ops GROUP BY op_id) l ON l.op_id = o.id"
+                 " LEFT JOIN rocpd_api a ON a.id = l.api_id"
+                 " LEFT JOIN rocpd_string an ON an.id = a.apiName_id");
+  if (c->have_kernelapi)
+    tt_buf_puts(q, " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = l.api_id"
+                   " LEFT JOIN rocpd_string kn ON kn.id = k.kernelName_id");
+  if (c->have_copyapi) tt_buf_puts(q, " LEFT JOIN rocpd_copyapi cp ON cp.api_ptr_id = l.api_id");
+  if (c->have_barrierop) tt_buf_puts(q, " LEFT JOIN rocpd_barrierop b ON b.op_ptr_id = o.id");
+  tt_buf_puts(q, " ORDER BY o.id");
+  *ncols = n;
+}
+
+static const char *text(sqlite3_stmt *st, int col) {
+  const char *s = (const char *)sqlite3_column_text(st, col);
+  return s ? s : "";
+}
+
+static int64_t int_or_null(sqlite3_stmt *st, int col) {
+  return sqlite3_column_type(st, col) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, col);
+}
+
+/* An address as the tracer prints a pointer ("0x7f3e..."); NULL if none. */
+static int64_t address(sqlite3_stmt *st, int col) {
+  const char *s = (const char *)sqlite3_column_text(st, col);
+  if (!s || !*s) return HUB_NULL;
+  char *end = NULL;
+  unsigned long long v = strtoull(s, &end, 0);
+  return end && *end == '\0' ? (int64_t)v : HUB_NULL;
+}
+
+/* Host (0) or device (1) for each end: from the op type Copy<X>To<Y>, or
+ * from hipMemcpyKind (0 HtoH, 1 HtoD, 2 DtoH, 3 DtoD). -1: unknown. */
+static void copy_ends(const char *type, sqlite3_stmt *st, int *src, int *dst) {
+  *src = *dst = -1;
+  if (strncmp(type, "Copy", 4) == 0) {
+    const char *p = type + 4, *to = strstr(p, "To");
+    if (to) {
+      *src = strncmp(p, "Host", 4) == 0 ? 0 : strncmp(p, "Device", 6) == 0 ? 1 : -1;
+      *dst = strncmp(to + 2, "Host", 4) == 0 ? 0 : strncmp(to + 2, "Device", 6) == 0 ? 1 : -1;
+      return;
+    }
+  }
+  if (sqlite3_column_type(st, C_KIND) == SQLITE_NULL) return;
+  int64_t kind = sqlite3_column_int64(st, C_KIND);
+  if (kind >= 0 && kind <= 3) {
+    *src = (int)(kind >> 1);
+    *dst = (int)(kind & 1);
+  }
+}
+
+/* The kernelapi grid in work-items, as rocprofv3 writes grid_size: the
+ * tracer records work-items for hipHccModuleLaunchKernel and
+ * hipExtModuleLaunchKernel (globalWorkSize) and blocks for every other
+ * launch (numBlocks, gridDim). */
+static void kernel_geometry(sqlite3_stmt *st, hub_kernel_row *k) {
+  if (sqlite3_column_type(st, C_GRID) == SQLITE_NULL) return;
+  const char *api = text(st, C_APINAME);
+  int work_items = strcmp(api, "hipHccModuleLaunchKernel") == 0 ||
+                   strcmp(api, "hipExtModuleLaunchKernel") == 0;
+  for (int i = 0; i < 3; i++) {
+    k->workgroup[i] = sqlite3_column_int64(st, C_WG + i);
+    k->grid[i] = sqlite3_column_int64(st, C_GRID + i) * (work_items ? 1 : k->workgroup[i]);
+  }
+  k->group_segment_size = int_or_null(st, C_GROUPSEG);
+  k->private_segment_size = int_or_null(st, C_PRIVSEG);
+}
+
+int rpd_ops(rpd *c) {
+  rpd_side counters, signals;
+  if (rpd_side_open(c, &counters, "rocpd_counter",
+                    c->have_counter
+                        ? "SELECT r.op_id, s.string, r.value FROM rocpd_counter r "
+                          "LEFT JOIN rocpd_string s ON s.id = r.name_id ORDER BY r.op_id, r.id"
+                        : NULL))
+    return -1;
+  if (rpd_side_open(c, &signals, "rocpd_op_inputSignals",
+                    c->have_signals ? "SELECT to_op_id, from_op_id FROM rocpd_op_inputSignals "
+                                      "ORDER BY to_op_id, id"
+                                    : NULL)) {
+    rpd_side_close(&counters);
+    return -1;
+  }
+  int ncols;
+  build_query(c, &ncols);
+  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  if (!st) {
+    rpd_side_close(&counters);
+    rpd_side_close(&signals);
+    return -1;
+  }
+  int rc = 0, step;
+  char qname[96], qext[96];
+  while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t id = sqlite3_column_int64(st, C_ID);
+    if (sqlite3_column_type(st, C_TYPE) == SQLITE_NULL) {
+      tt_error("%s: table rocpd_op row id %lld: opType_id is not in rocpd_string", c->src.path,
+               (long long)id);
+      rc = -1;
+      break;
+    }
+    const char *type = text(st, C_TYPE), *desc = text(st, C_DESC);
+    int64_t raw_gpu = sqlite3_column_int64(st, C_GPU), raw_queue = sqlite3_column_int64(st, C_QUEUE);
+    int linked = sqlite3_column_type(st, C_PID) != SQLITE_NULL;
+    int64_t pid = linked ? rpd_pid(c, sqlite3_column_int64(st, C_PID)) : rpd_gpu_owner(c, raw_gpu);
+    int64_t tid = linked ? rpd_tid(c, sqlite3_column_int64(st, C_TID)) : HUB_NULL;
+    int64_t corr = linked ? sqlite3_column_int64(st, C_API) : HUB_NULL;
+    int64_t gpu = rpd_gpu(c, raw_gpu), queue = c->decode_gpu ? raw_queue % c->gpu_stride : raw_queue;
+    int64_t agent = rpd_gpu_agent(c, pid, raw_gpu);
+    snprintf(qname, sizeof qname, "GPU %lld queue %lld", (long long)gpu, (long long)queue);
+    snprintf(qext, sizeof qext, "{\"gpu\":%lld,\"queue\":%lld}", (long long)gpu, (long long)queue);
+    int64_t queue_id = hub_queue(c->w, pid, qname, qext);
+    int is_kernel = strcmp(type, "KernelExecution") == 0;
+    int is_copy = strncmp(type, "Copy", 4) == 0 || strcmp(type, "Memcpy") == 0;
+    const char *category = is_kernel ? "KERNEL_DISPATCH" : is_copy ? "MEMORY_COPY"
+                                     : *type ? type : "GPU_OP";
+    int64_t ev = hub_event(c->w, category, corr, NULL);
+    int pos = 0;
+    hub_arg(c->w, ev, pos++, "string", "opType", type);
+    if (linked && sqlite3_column_int64(st, C_NLINKS) > 1)
+      hub_arg_int(c->w, ev, pos++, "api_ops", sqlite3_column_int64(st, C_NLINKS));
+    if (!linked && sqlite3_column_type(st, C_API) != SQLITE_NULL) /* a link to a missing call */
+      hub_arg_int(c->w, ev, pos++, "api_id", sqlite3_column_int64(st, C_API));
+    rpd_args_from(c, ev, &pos, st, C_REST, ncols);
+    while (rpd_side_at(&counters, id)) {
+      rpd_arg_value(c, ev, &pos, text(counters.st, 1), sqlite3_column_value(counters.st, 2));
+      rpd_side_next(&counters);
+    }
+    while (rpd_side_at(&signals, id)) {
+      hub_arg_int(c->w, ev, pos++, "inputSignal_from_op", sqlite3_column_int64(signals.st, 1));
+      rpd_side_next(&signals);
+    }
+    int64_t start = sqlite3_column_int64(st, C_START), end = sqlite3_column_int64(st, C_END);
+    if (is_copy) {
+      hub_copy_row r;
+      hub_copy_row_init(&r);
+      r.pid = pid;
+      r.tid = tid;
+      r.start = start;
+      r.end = end;
+      r.name = *desc ? desc : type;
+      r.queue_id = queue_id;
+      r.size = int_or_null(st, C_SIZE);
+      r.src_address = address(st, C_SRC);
+      r.dst_address = address(st, C_DST);
+      int src, dst;
+      copy_ends(type, st, &src, &dst);
+      if (src >= 0) r.src_agent_id = src ? agent : rpd_cpu_agent(c, pid);
+      if (dst >= 0) r.dst_agent_id = dst ? agent : rpd_cpu_agent(c, pid);
+      r.event_id = ev;
+      hub_memory_copy(c->w, &r);
+    } else {
+      hub_kernel_row k;
+      hub_kernel_row_init(&k);
+      k.pid = pid;
+      k.tid = tid;
+      k.start = start;
+      k.end = end;
+      k.agent_id = agent;
+      k.queue_id = queue_id;
+      int64_t seq = sqlite3_column_int64(st, C_SEQ);
+      k.dispatch_id = seq ? seq : id;
+      const char *kname = *desc ? desc : *text(st, C_KNAME) ? text(st, C_KNAME) : type;
+      k.kernel_id = hub_kernel_symbol(c->w, pid, kname, kname);
+      kernel_geometry(st, &k);
+      k.event_id = ev;
+      hub_kernel_dispatch(c->w, &k);
+    }
+    rpd_progress(c);
+  }
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, "rocpd_op");
+  if (!rc && (counters.err || signals.err)) rc = -1;
+  sqlite3_finalize(st);
+  rpd_side_close(&counters);
+  rpd_side_close(&signals);
+  return rc;
+}
