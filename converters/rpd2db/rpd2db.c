@@ -99,27 +99,64 @@ void rpd_progress(rpd *c) {
   if ((++c->rows & 0xFFF) == 0) tt_progress("rows", c->rows, 0);
 }
 
+/* One arg of event ev. The same name may come from two sources (the args
+ * string and the kernelapi row both name the stream): an equal value is
+ * written once, a different one as "name#2". */
+void rpd_arg(rpd *c, int64_t ev, int *pos, const char *type, const char *name, const char *value) {
+  if (ev != c->arg_event) {
+    c->arg_event = ev;
+    tt_buf_clear(&c->arg_seen);
+    tt_buf_putc(&c->arg_seen, '\x1e');
+  }
+  tt_buf_clear(&c->key);
+  tt_buf_printf(&c->key, "\x1e%s\x1f", name);
+  size_t klen = c->key.len;
+  tt_buf_printf(&c->key, "%s\x1e", value);
+  if (strstr(c->arg_seen.data, c->key.data)) return;
+  int same_name = 0; /* earlier args of this name */
+  char *probe = tt_strndup(c->key.data, klen);
+  for (const char *p = c->arg_seen.data; (p = strstr(p, probe)); p += klen) same_name++;
+  free(probe);
+  tt_buf_append(&c->arg_seen, c->key.data + 1, c->key.len - 1);
+  if (same_name) {
+    char renamed[256];
+    snprintf(renamed, sizeof renamed, "%s#%d", name, same_name + 1);
+    hub_arg(c->w, ev, (*pos)++, type, renamed, value);
+  } else {
+    hub_arg(c->w, ev, (*pos)++, type, name, value);
+  }
+}
+
 void rpd_arg_value(rpd *c, int64_t ev, int *pos, const char *name, sqlite3_value *v) {
   char num[40];
   switch (sqlite3_value_type(v)) {
-  case SQLITE_INTEGER: hub_arg_int(c->w, ev, (*pos)++, name, sqlite3_value_int64(v)); break;
+  case SQLITE_INTEGER:
+    snprintf(num, sizeof num, "%lld", (long long)sqlite3_value_int64(v));
+    rpd_arg(c, ev, pos, "int", name, num);
+    break;
   case SQLITE_FLOAT:
     snprintf(num, sizeof num, "%.17g", sqlite3_value_double(v));
-    hub_arg(c->w, ev, (*pos)++, "double", name, num);
+    rpd_arg(c, ev, pos, "double", name, num);
     break;
   case SQLITE_TEXT: /* '' (v2 writes it in unused integer columns) says nothing */
     if (sqlite3_value_bytes(v) > 0)
-      hub_arg(c->w, ev, (*pos)++, "string", name, (const char *)sqlite3_value_text(v));
+      rpd_arg(c, ev, pos, "string", name, (const char *)sqlite3_value_text(v));
     break;
   case SQLITE_BLOB: { /* hex, as nv_rest_json writes blobs */
     tt_buf_clear(&c->name);
     const unsigned char *b = sqlite3_value_blob(v);
     for (int i = 0, n = sqlite3_value_bytes(v); i < n; i++) tt_buf_printf(&c->name, "%02x", b[i]);
-    hub_arg(c->w, ev, (*pos)++, "string", name, c->name.data ? c->name.data : "");
+    rpd_arg(c, ev, pos, "string", name, c->name.data ? c->name.data : "");
     break;
   }
   default: break;
   }
+}
+
+void rpd_arg_int(rpd *c, int64_t ev, int *pos, const char *name, int64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%lld", (long long)v);
+  rpd_arg(c, ev, pos, "int", name, num);
 }
 
 void rpd_args_from(rpd *c, int64_t ev, int *pos, sqlite3_stmt *st, int from, int to) {
@@ -408,7 +445,7 @@ static int import_file(rpd *c, const char *file, const char *path) {
 
 static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
-  rpd c = {.w = w, .single_pid = HUB_NULL};
+  rpd c = {.w = w, .single_pid = HUB_NULL, .arg_event = HUB_NULL};
   int rc;
   if (is_gzip(opts->input)) {
     /* SQLite reads files only: a .rpd.gz is unpacked beside the output,
@@ -427,6 +464,8 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   tt_buf_free(&c.ext);
   tt_buf_free(&c.sql);
   tt_buf_free(&c.name);
+  tt_buf_free(&c.key);
+  tt_buf_free(&c.arg_seen);
   return rc ? 1 : 0;
 }
 

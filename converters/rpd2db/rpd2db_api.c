@@ -46,7 +46,7 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
   }
   free(copy);
   if (!ok || n == 0) {
-    hub_arg(c->w, ev, (*pos)++, "string", "args", text);
+    rpd_arg(c, ev, pos, "string", "args", text);
     return;
   }
   copy = tt_strdup(text);
@@ -56,7 +56,7 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
     char *eq = strchr(p, '=');
     *eq = '\0';
     const char *key = trim(p, NULL), *value = trim(eq + 1, NULL);
-    hub_arg(c->w, ev, (*pos)++, "string", key, value);
+    rpd_arg(c, ev, pos, "string", key, value);
     p = bar ? bar + 1 : NULL;
   }
   free(copy);
@@ -149,7 +149,7 @@ int rpd_apis(rpd *c) {
     int launches = rpd_side_at(&linked, id);
     int64_t ev = hub_event(c->w, cat, launches ? id : HUB_NULL, NULL);
     int pos = 0;
-    if (category && *category) hub_arg(c->w, ev, pos++, "string", "category", category);
+    if (category && *category) rpd_arg(c, ev, &pos, "string", "category", category);
     if (!marker) args_string(c, ev, &pos, args);
     rpd_args_from(c, ev, &pos, st, C_REST, ncols);
     while (rpd_side_at(&frames, id)) {

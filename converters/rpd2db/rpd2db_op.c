@@ -60,8 +60,20 @@ static const char *text(sqlite3_stmt *st, int col) {
   return s ? s : "";
 }
 
+/* An integer column's value; NULL for NULL and for text that is no
+ * integer (schema 2 writes '' into integer columns it did not fill). */
 static int64_t int_or_null(sqlite3_stmt *st, int col) {
-  return sqlite3_column_type(st, col) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, col);
+  switch (sqlite3_column_type(st, col)) {
+  case SQLITE_INTEGER: return sqlite3_column_int64(st, col);
+  case SQLITE_FLOAT: return (int64_t)sqlite3_column_double(st, col);
+  case SQLITE_TEXT: {
+    const char *s = (const char *)sqlite3_column_text(st, col);
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    return end != s && *end == '\0' ? (int64_t)v : HUB_NULL;
+  }
+  default: return HUB_NULL;
+  }
 }
 
 /* An address as the tracer prints a pointer ("0x7f3e..."); NULL if none. */
@@ -103,8 +115,10 @@ static void kernel_geometry(sqlite3_stmt *st, hub_kernel_row *k) {
   int work_items = strcmp(api, "hipHccModuleLaunchKernel") == 0 ||
                    strcmp(api, "hipExtModuleLaunchKernel") == 0;
   for (int i = 0; i < 3; i++) {
-    k->workgroup[i] = sqlite3_column_int64(st, C_WG + i);
-    k->grid[i] = sqlite3_column_int64(st, C_GRID + i) * (work_items ? 1 : k->workgroup[i]);
+    int64_t g = int_or_null(st, C_GRID + i);
+    k->workgroup[i] = int_or_null(st, C_WG + i);
+    k->grid[i] = g == HUB_NULL || k->workgroup[i] == HUB_NULL ? g
+                 : g * (work_items ? 1 : k->workgroup[i]);
   }
   k->group_segment_size = int_or_null(st, C_GROUPSEG);
   k->private_segment_size = int_or_null(st, C_PRIVSEG);
@@ -160,18 +174,18 @@ int rpd_ops(rpd *c) {
                                      : *type ? type : "GPU_OP";
     int64_t ev = hub_event(c->w, category, corr, NULL);
     int pos = 0;
-    hub_arg(c->w, ev, pos++, "string", "opType", type);
+    rpd_arg(c, ev, &pos, "string", "opType", type);
     if (linked && sqlite3_column_int64(st, C_NLINKS) > 1)
-      hub_arg_int(c->w, ev, pos++, "api_ops", sqlite3_column_int64(st, C_NLINKS));
+      rpd_arg_int(c, ev, &pos, "api_ops", sqlite3_column_int64(st, C_NLINKS));
     if (!linked && sqlite3_column_type(st, C_API) != SQLITE_NULL) /* a link to a missing call */
-      hub_arg_int(c->w, ev, pos++, "api_id", sqlite3_column_int64(st, C_API));
+      rpd_arg_int(c, ev, &pos, "api_id", sqlite3_column_int64(st, C_API));
     rpd_args_from(c, ev, &pos, st, C_REST, ncols);
     while (rpd_side_at(&counters, id)) {
       rpd_arg_value(c, ev, &pos, text(counters.st, 1), sqlite3_column_value(counters.st, 2));
       rpd_side_next(&counters);
     }
     while (rpd_side_at(&signals, id)) {
-      hub_arg_int(c->w, ev, pos++, "inputSignal_from_op", sqlite3_column_int64(signals.st, 1));
+      rpd_arg_int(c, ev, &pos, "inputSignal_from_op", sqlite3_column_int64(signals.st, 1));
       rpd_side_next(&signals);
     }
     int64_t start = sqlite3_column_int64(st, C_START), end = sqlite3_column_int64(st, C_END);

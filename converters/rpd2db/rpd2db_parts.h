@@ -34,7 +34,9 @@ typedef struct rpd {
   int placeholder_used;
   int64_t cpu_agent;            /* 0 = not created yet */
   uint64_t rows;
-  tt_buf ext, sql, name;
+  int64_t arg_event;            /* the event arg_seen describes */
+  tt_buf arg_seen;              /* its args so far: \x1e name \x1f value ... */
+  tt_buf ext, sql, name, key;
 } rpd;
 
 /* A side table read in key order beside a main table read in id order. */
@@ -64,6 +66,10 @@ int64_t rpd_gpu_agent(rpd *c, int64_t pid, int64_t raw_gpu);
 int64_t rpd_cpu_agent(rpd *c, int64_t pid);
 void rpd_progress(rpd *c);
 
+/* One arg (names already given to this event with the same value are
+ * skipped, with another value renamed name#2). */
+void rpd_arg(rpd *c, int64_t ev, int *pos, const char *type, const char *name, const char *value);
+void rpd_arg_int(rpd *c, int64_t ev, int *pos, const char *name, int64_t v);
 /* Appends a column's value as an arg (int, double or string; NULL: none). */
 void rpd_arg_value(rpd *c, int64_t ev, int *pos, const char *name, sqlite3_value *v);
 /* Every column of the row from `from` to `to` (exclusive) as args. */
