@@ -218,7 +218,7 @@ INSERT INTO rocpd_metadata(tag, value) VALUES ('gpu_stride', '1000'), ('pid_stri
 INSERT INTO rocpd_string(id, string) VALUES (1, ''), (2, 'hip'), (3, 'UserMarker'), (4, 'hipLaunchKernel'),
   (5, 'hipMemcpyAsync'), (6, 'KernelExecution'), (7, 'CopyDeviceToDevice'), (8, 'my_kernel(float*)'),
   (9, 'Barrier'), (10, 'SQ_WAVES'), (11, 'main'), (12, 'train_step'), (13, 'hipExtModuleLaunchKernel'),
-  (14, 'gemm_kernel'), (15, 'Memcpy'), (16, 'DeviceToHost');
+  (14, 'gemm_kernel'), (15, 'Memcpy'), (16, 'DeviceToHost'), (17, 'hipMemcpy');
 INSERT INTO rocpd_ustring(id, string) VALUES (1, ''), (2, 'epoch 1'), (3, 'checkpoint'), (4, 'stream=0x0 | kernel=my_kernel');
 -- pid 10004242 / 10004343 = node 1, pids 4242 and 4343
 INSERT INTO rocpd_api VALUES
@@ -226,9 +226,11 @@ INSERT INTO rocpd_api VALUES
   (2, 10004242, 10004242, 2000, 2500, 4, 1, 2, 4),   -- hipLaunchKernel -> op 1
   (3, 10004242, 10004244, 3000, 3400, 5, 1, 2, 1),   -- hipMemcpyAsync -> op 2 (DtoD), op 3 (Memcpy DtoH)
   (4, 10004242, 10004242, 5000, 5000, 3, 1, 3, 3),   -- roctx mark "checkpoint"
-  (5, 10004343, 10004343, 2100, 2600, 13, 1, 2, 1);  -- hipExtModuleLaunchKernel -> op 4 on GPU 1
+  (5, 10004343, 10004343, 2100, 2600, 13, 1, 2, 1),  -- hipExtModuleLaunchKernel -> op 4 on GPU 1
+  (6, 10004343, 10004343, 6000, 6100, 17, 1, 2, 1);  -- hipMemcpy without an op
 INSERT INTO rocpd_kernelapi VALUES (2, '0x0', 4, 2, 1, 64, 2, 1, 128, 16, 8), (5, '0x1', 1024, 1, 1, 256, 1, 1, 0, 0, 14);
-INSERT INTO rocpd_copyapi VALUES (3, '0x0', 4096, 0, 0, 3, '0x7f0000001000', '0x7f0000002000', 1, 0, 0, 0);
+INSERT INTO rocpd_copyapi VALUES (3, '0x0', 4096, 0, 0, 3, '0x7f0000001000', '0x7f0000002000', 1, 0, 0, 0),
+  (6, '0x0', 64, 0, 0, 2, '0x20', '0x10', 0, 0, 1, 0);
 INSERT INTO rocpd_op VALUES
   (1, 1000, 1000, 0, 2600, 4000, 8, 6),   -- node 1 GPU 0 queue 0
   (2, 1000, 1001, 0, 3500, 3900, 1, 7),   -- node 1 GPU 0 queue 1
@@ -256,7 +258,7 @@ expect_eq "v3: GPUs decoded with gpu_stride (node in extdata)" "0:1 1:1 2:1" \
                FROM (SELECT * FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY type_index)")"
 expect_eq "v3: queues decoded" "GPU 0 queue 0|GPU 0 queue 1|GPU 1 queue 0|GPU 2 queue 0" \
   "$(q "$OUT" "SELECT group_concat(name, '|') FROM (SELECT DISTINCT name FROM rocpd_info_queue ORDER BY name)")"
-expect_eq "v3: domain as category" "UserMarker=1 hip=3" \
+expect_eq "v3: domain as category" "UserMarker=1 hip=4" \
   "$(q "$OUT" "SELECT group_concat(x, ' ') FROM (SELECT c.string || '=' || count(*) x FROM rocpd_region r
                JOIN rocpd_event e ON e.id = r.event_id JOIN rocpd_string c ON c.id = e.category_id
                GROUP BY c.string ORDER BY c.string)")"
@@ -268,11 +270,21 @@ expect_eq "v3: instant UserMarker as a sample named by its label" "checkpoint|50
   "$(q "$OUT" "SELECT json_extract(s.extdata, '$.name') || '|' || s.timestamp || '|' || n.string FROM rocpd_sample s
                JOIN rocpd_track t ON t.id = s.track_id JOIN rocpd_string n ON n.id = t.name_id
                WHERE json_extract(t.extdata, '$.kind') = 'marker'")"
-expect_eq "v3: args from rocpd_ustring, key by key (stream once: kernelapi says the same)" \
-  "gridX=4 kernel=my_kernel stream=0x0" \
+expect_eq "v3: args from rocpd_ustring, key by key" \
+  "kernel=my_kernel stream=0x0" \
   "$(q "$OUT" "SELECT group_concat(g.name || '=' || g.value, ' ') FROM (SELECT * FROM rocpd_arg ORDER BY name) g
                JOIN rocpd_region r ON r.event_id = g.event_id JOIN rocpd_string n ON n.id = r.name_id
                WHERE n.string = 'hipLaunchKernel' AND g.name IN ('kernel', 'stream', 'gridX')")"
+expect_eq "v3: the launching call's kernelapi columns without a hub column go with its kernel" \
+  "my_kernel(float*)|stream=0x0 gemm_kernel|stream=0x1" \
+  "$(q "$OUT" "SELECT group_concat(x, ' ') FROM (SELECT s.kernel_name || '|' || g.name || '=' || g.value x
+               FROM rocpd_kernel_dispatch k JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id
+               JOIN rocpd_arg g ON g.event_id = k.event_id WHERE g.name = 'stream' ORDER BY k.start)")"
+expect_eq "v3: a call that launched nothing keeps its copyapi row as args" \
+  "hipMemcpy|dst=0x20 kind=2 size=64 src=0x10" \
+  "$(q "$OUT" "SELECT n.string || '|' || (SELECT group_concat(g.name || '=' || g.value, ' ') FROM (SELECT * FROM
+               rocpd_arg ORDER BY name) g WHERE g.event_id = r.event_id AND g.name IN ('size', 'kind', 'src', 'dst'))
+               FROM rocpd_region r JOIN rocpd_string n ON n.id = r.name_id WHERE n.string = 'hipMemcpy'")"
 expect_eq "v3: stack frames as args of the call" "stack[0]=main stack[1]=train_step" \
   "$(q "$OUT" "SELECT group_concat(g.name || '=' || g.value, ' ') FROM (SELECT * FROM rocpd_arg ORDER BY name) g
                JOIN rocpd_region r ON r.event_id = g.event_id JOIN rocpd_string n ON n.id = r.name_id
@@ -319,7 +331,7 @@ sqlite3 "$TMP/v3b.rpd" "UPDATE rocpd_api SET pid = 20004242, tid = 20004242 WHER
                         UPDATE rocpd_op SET gpuId = 2000 WHERE id IN (4, 5)"
 expect_ok "v3, two nodes: imports" rpd2db -q "$TMP/v3b.rpd" -o "$TMP/v3b.db"
 expect_eq "v3, two nodes sharing pid 4242 and GPU 0: ids stay encoded, nothing merges" \
-  "10004242 20004242|1000 1002 2000" \
+  "10004242 10004343 20004242|1000 1002 2000" \
   "$(q "$TMP/v3b.db" "SELECT (SELECT group_concat(pid, ' ') FROM (SELECT pid FROM rocpd_info_process WHERE pid > 0 ORDER BY pid))
                || '|' || (SELECT group_concat(type_index, ' ') FROM (SELECT type_index FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY 1))")"
 

@@ -2,8 +2,9 @@
  * records) becomes a region on its process and thread. UserMarker rows
  * (roctx) are named by their label, as rpd2tracing.py shows them; a marker
  * without duration is an instant sample on the thread's "markers" track.
- * The call's args string, its kernelapi / copyapi / code object row and
- * (v3) its stack frames are kept as args of its event. A call that
+ * The call's args string and (v3) its stack frames are kept as args of
+ * its event; so is its kernelapi / copyapi / code object row when it
+ * launched no GPU work (otherwise that row goes with the work). A call that
  * launched GPU work carries its id as correlation id, shared with the
  * work (rpd2db_op.c). */
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
   free(copy);
 }
 
-static void build_query(rpd *c, int *rest_end) {
+static void build_query(rpd *c, int *own_end, int *rest_end) {
   tt_buf *q = &c->sql;
   tt_buf_clear(q);
   tt_buf_puts(q, "SELECT a.id, a.pid, a.tid, a.start, a.end, a.apiName_id, n.string, a.args_id, "
@@ -72,6 +73,7 @@ static void build_query(rpd *c, int *rest_end) {
                   "id,pid,tid,start,end,apiName_id,args_id,domain_id,category_id", q);
   int n = C_REST + rpd_rest_count(c, "rocpd_api",
                                   "id,pid,tid,start,end,apiName_id,args_id,domain_id,category_id");
+  *own_end = n;
   if (c->have_kernelapi) {
     tt_buf_puts(q, ", kn.string AS kernelName");
     nv_rest_columns(&c->src, "rocpd_kernelapi", "k", "api_ptr_id,kernelName_id", q);
@@ -117,8 +119,8 @@ int rpd_apis(rpd *c) {
     rpd_side_close(&linked);
     return -1;
   }
-  int ncols;
-  build_query(c, &ncols);
+  int own_end, ncols;
+  build_query(c, &own_end, &ncols);
   sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
   if (!st) {
     rpd_side_close(&linked);
@@ -151,7 +153,10 @@ int rpd_apis(rpd *c) {
     int pos = 0;
     if (category && *category) rpd_arg(c, ev, &pos, "string", "category", category);
     if (!marker) args_string(c, ev, &pos, args);
-    rpd_args_from(c, ev, &pos, st, C_REST, ncols);
+    rpd_args_from(c, ev, &pos, st, C_REST, own_end);
+    /* A call's kernelapi / copyapi row describes the work it launched: it
+     * goes with that work (rpd2db_op.c), or here when there is none. */
+    if (!launches) rpd_args_from(c, ev, &pos, st, own_end, ncols);
     while (rpd_side_at(&frames, id)) {
       char key[40];
       snprintf(key, sizeof key, "stack[%lld]", (long long)sqlite3_column_int64(frames.st, 1));

@@ -19,6 +19,9 @@ enum {
 };
 
 static const char OP_COLS[] = "id,gpuId,queueId,sequenceId,start,end,description_id,opType_id";
+static const char KAPI_MAPPED[] = "api_ptr_id,gridX,gridY,gridZ,workgroupX,workgroupY,workgroupZ,"
+                                  "groupSegmentSize,privateSegmentSize,kernelName_id";
+static const char CAPI_MAPPED[] = "api_ptr_id,size,dst,src";
 
 static void build_query(rpd *c, int *ncols) {
   tt_buf *q = &c->sql;
@@ -33,6 +36,20 @@ static void build_query(rpd *c, int *ncols) {
                                  : "NULL, NULL, NULL, NULL");
   nv_rest_columns(&c->src, "rocpd_op", "o", OP_COLS, q);
   int n = C_REST + rpd_rest_count(c, "rocpd_op", OP_COLS);
+  /* The launching call's kernelapi / copyapi / code object columns that
+   * have no hub column, as args. */
+  if (c->have_kernelapi) {
+    nv_rest_columns(&c->src, "rocpd_kernelapi", "k", KAPI_MAPPED, q);
+    n += rpd_rest_count(c, "rocpd_kernelapi", KAPI_MAPPED);
+    if (c->have_codeobject) {
+      nv_rest_columns(&c->src, "rocpd_kernelcodeobject", "co", "id", q);
+      n += rpd_rest_count(c, "rocpd_kernelcodeobject", "id");
+    }
+  }
+  if (c->have_copyapi) {
+    nv_rest_columns(&c->src, "rocpd_copyapi", "cp", CAPI_MAPPED, q);
+    n += rpd_rest_count(c, "rocpd_copyapi", CAPI_MAPPED);
+  }
   if (c->have_barrierop) {
     nv_rest_columns(&c->src, "rocpd_barrierop", "b", "op_ptr_id", q);
     n += rpd_rest_count(c, "rocpd_barrierop", "op_ptr_id");
@@ -46,9 +63,12 @@ static void build_query(rpd *c, int *ncols) {
                  " FROM rocpd_api_ops GROUP BY op_id) l ON l.op_id = o.id"
                  " LEFT JOIN rocpd_api a ON a.id = l.api_id"
                  " LEFT JOIN rocpd_string an ON an.id = a.apiName_id");
-  if (c->have_kernelapi)
+  if (c->have_kernelapi) {
     tt_buf_puts(q, " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = l.api_id"
                    " LEFT JOIN rocpd_string kn ON kn.id = k.kernelName_id");
+    if (c->have_codeobject)
+      tt_buf_puts(q, " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id");
+  }
   if (c->have_copyapi) tt_buf_puts(q, " LEFT JOIN rocpd_copyapi cp ON cp.api_ptr_id = l.api_id");
   if (c->have_barrierop) tt_buf_puts(q, " LEFT JOIN rocpd_barrierop b ON b.op_ptr_id = o.id");
   tt_buf_puts(q, " ORDER BY o.id");
@@ -174,7 +194,13 @@ int rpd_ops(rpd *c) {
                                      : *type ? type : "GPU_OP";
     int64_t ev = hub_event(c->w, category, corr, NULL);
     int pos = 0;
-    rpd_arg(c, ev, &pos, "string", "opType", type);
+    /* The type is the category of typed GPU work and the name of a copy
+     * without description; otherwise it is said here. */
+    const char *name = *desc ? desc : type;
+    if ((is_kernel && *desc == '\0') || (is_copy && *desc))
+      rpd_arg(c, ev, &pos, "string", "opType", type);
+    const char *kname = text(st, C_KNAME);
+    if (*kname && strcmp(kname, name) != 0) rpd_arg(c, ev, &pos, "string", "kernelName", kname);
     if (linked && sqlite3_column_int64(st, C_NLINKS) > 1)
       rpd_arg_int(c, ev, &pos, "api_ops", sqlite3_column_int64(st, C_NLINKS));
     if (!linked && sqlite3_column_type(st, C_API) != SQLITE_NULL) /* a link to a missing call */
@@ -196,7 +222,7 @@ int rpd_ops(rpd *c) {
       r.tid = tid;
       r.start = start;
       r.end = end;
-      r.name = *desc ? desc : type;
+      r.name = name;
       r.queue_id = queue_id;
       r.size = int_or_null(st, C_SIZE);
       r.src_address = address(st, C_SRC);
@@ -218,8 +244,8 @@ int rpd_ops(rpd *c) {
       k.queue_id = queue_id;
       int64_t seq = sqlite3_column_int64(st, C_SEQ);
       k.dispatch_id = seq ? seq : id;
-      const char *kname = *desc ? desc : *text(st, C_KNAME) ? text(st, C_KNAME) : type;
-      k.kernel_id = hub_kernel_symbol(c->w, pid, kname, kname);
+      const char *sym = *desc ? desc : *kname ? kname : type;
+      k.kernel_id = hub_kernel_symbol(c->w, pid, sym, sym);
       kernel_geometry(st, &k);
       k.event_id = ev;
       hub_kernel_dispatch(c->w, &k);
