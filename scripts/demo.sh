@@ -24,6 +24,9 @@ fi
 if have nsys2db; then
   run "$BIN/nsys2db" -q fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o "$OUT/saxpy_nsys.db"
 fi
+if have rpd2db; then
+  run "$BIN/rpd2db" -q fixtures/rocm/rpd_matmul_result.rpd -o "$OUT/matmul_rpd.db"
+fi
 
 echo
 echo "== exporting"
