@@ -109,14 +109,24 @@ void rpd_arg(rpd *c, int64_t ev, int *pos, const char *type, const char *name, c
     tt_buf_putc(&c->arg_seen, '\x1e');
   }
   tt_buf_clear(&c->key);
-  tt_buf_printf(&c->key, "\x1e%s\x1f", name);
+  tt_buf_putc(&c->key, '\x1e');
+  tt_buf_puts(&c->key, name);
+  tt_buf_putc(&c->key, '\x1f');
   size_t klen = c->key.len;
-  tt_buf_printf(&c->key, "%s\x1e", value);
-  if (strstr(c->arg_seen.data, c->key.data)) return;
   int same_name = 0; /* earlier args of this name */
-  char *probe = tt_strndup(c->key.data, klen);
-  for (const char *p = c->arg_seen.data; (p = strstr(p, probe)); p += klen) same_name++;
-  free(probe);
+  if (c->arg_seen.len > 1) {
+    tt_buf_puts(&c->key, value);
+    tt_buf_putc(&c->key, '\x1e');
+    if (strstr(c->arg_seen.data, c->key.data)) return;
+    c->key.data[klen] = '\0';
+    for (const char *p = c->arg_seen.data; (p = strstr(p, c->key.data)); p += klen) same_name++;
+    c->key.len = klen;
+    tt_buf_puts(&c->key, value);
+    tt_buf_putc(&c->key, '\x1e');
+  } else {
+    tt_buf_puts(&c->key, value);
+    tt_buf_putc(&c->key, '\x1e');
+  }
   tt_buf_append(&c->arg_seen, c->key.data + 1, c->key.len - 1);
   if (same_name) {
     char renamed[256];
@@ -445,7 +455,7 @@ static int import_file(rpd *c, const char *file, const char *path) {
 
 static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
-  rpd c = {.w = w, .single_pid = HUB_NULL, .arg_event = HUB_NULL};
+  rpd c = {.w = w, .single_pid = HUB_NULL, .arg_event = HUB_NULL, .ksym_pid = HUB_NULL};
   int rc;
   if (is_gzip(opts->input)) {
     /* SQLite reads files only: a .rpd.gz is unpacked beside the output,
@@ -461,6 +471,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
     rc = import_file(&c, opts->input, opts->input);
   }
   tt_i64map_free(&c.gpu_pid);
+  tt_i64map_free(&c.ksyms);
   tt_buf_free(&c.ext);
   tt_buf_free(&c.sql);
   tt_buf_free(&c.name);

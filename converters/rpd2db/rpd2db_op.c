@@ -144,6 +144,19 @@ static void kernel_geometry(sqlite3_stmt *st, hub_kernel_row *k) {
   k->private_segment_size = int_or_null(st, C_PRIVSEG);
 }
 
+/* The symbol of a kernel: hub_kernel_symbol, looked up once per string id
+ * of the first process with kernels (most files have one). */
+static int64_t kernel_symbol(rpd *c, int64_t pid, sqlite3_stmt *st, const char *name) {
+  int64_t desc_id = sqlite3_column_int64(st, C_DESC_ID);
+  int cacheable = *text(st, C_DESC) != '\0';
+  if (c->ksym_pid == HUB_NULL) c->ksym_pid = pid;
+  int64_t *id = cacheable && pid == c->ksym_pid ? tt_i64map_get(&c->ksyms, desc_id) : NULL;
+  if (id) return *id;
+  int64_t k = hub_kernel_symbol(c->w, pid, name, name);
+  if (cacheable && pid == c->ksym_pid) tt_i64map_put(&c->ksyms, desc_id, k);
+  return k;
+}
+
 int rpd_ops(rpd *c) {
   rpd_side counters, signals;
   if (rpd_side_open(c, &counters, "rocpd_counter",
@@ -183,11 +196,21 @@ int rpd_ops(rpd *c) {
     int64_t pid = linked ? rpd_pid(c, sqlite3_column_int64(st, C_PID)) : rpd_gpu_owner(c, raw_gpu);
     int64_t tid = linked ? rpd_tid(c, sqlite3_column_int64(st, C_TID)) : HUB_NULL;
     int64_t corr = linked ? sqlite3_column_int64(st, C_API) : HUB_NULL;
-    int64_t gpu = rpd_gpu(c, raw_gpu), queue = c->decode_gpu ? raw_queue % c->gpu_stride : raw_queue;
-    int64_t agent = rpd_gpu_agent(c, pid, raw_gpu);
-    snprintf(qname, sizeof qname, "GPU %lld queue %lld", (long long)gpu, (long long)queue);
-    snprintf(qext, sizeof qext, "{\"gpu\":%lld,\"queue\":%lld}", (long long)gpu, (long long)queue);
-    int64_t queue_id = hub_queue(c->w, pid, qname, qext);
+    if (!c->lane_valid || c->lane_pid != pid || c->lane_gpu != raw_gpu ||
+        c->lane_queue != raw_queue) {
+      int64_t gpu = rpd_gpu(c, raw_gpu);
+      int64_t queue = c->decode_gpu ? raw_queue % c->gpu_stride : raw_queue;
+      snprintf(qname, sizeof qname, "GPU %lld queue %lld", (long long)gpu, (long long)queue);
+      snprintf(qext, sizeof qext, "{\"gpu\":%lld,\"queue\":%lld}", (long long)gpu,
+               (long long)queue);
+      c->lane_agent = rpd_gpu_agent(c, pid, raw_gpu);
+      c->lane_queue_id = hub_queue(c->w, pid, qname, qext);
+      c->lane_pid = pid;
+      c->lane_gpu = raw_gpu;
+      c->lane_queue = raw_queue;
+      c->lane_valid = 1;
+    }
+    int64_t agent = c->lane_agent, queue_id = c->lane_queue_id;
     int is_kernel = strcmp(type, "KernelExecution") == 0;
     int is_copy = strncmp(type, "Copy", 4) == 0 || strcmp(type, "Memcpy") == 0;
     const char *category = is_kernel ? "KERNEL_DISPATCH" : is_copy ? "MEMORY_COPY"
@@ -244,8 +267,7 @@ int rpd_ops(rpd *c) {
       k.queue_id = queue_id;
       int64_t seq = sqlite3_column_int64(st, C_SEQ);
       k.dispatch_id = seq ? seq : id;
-      const char *sym = *desc ? desc : *kname ? kname : type;
-      k.kernel_id = hub_kernel_symbol(c->w, pid, sym, sym);
+      k.kernel_id = kernel_symbol(c, pid, st, *desc ? desc : *kname ? kname : type);
       kernel_geometry(st, &k);
       k.event_id = ev;
       hub_kernel_dispatch(c->w, &k);

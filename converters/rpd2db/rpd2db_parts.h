@@ -33,6 +33,12 @@ typedef struct rpd {
   int64_t single_pid;           /* the file's only process, HUB_NULL if several */
   int placeholder_used;
   int64_t cpu_agent;            /* 0 = not created yet */
+  /* The lane of the previous op (ops come in runs on one queue). */
+  int64_t lane_pid, lane_gpu, lane_queue, lane_agent, lane_queue_id;
+  int lane_valid;
+  /* description_id -> kernel symbol, for the process ksym_pid */
+  tt_i64map ksyms;
+  int64_t ksym_pid;
   uint64_t rows;
   int64_t arg_event;            /* the event arg_seen describes */
   tt_buf arg_seen;              /* its args so far: \x1e name \x1f value ... */
