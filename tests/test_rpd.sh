@@ -129,15 +129,16 @@ check_v2() {
                  WHERE n.string = 'hipMalloc' AND g.name = 'size' ORDER BY r.start)")"
   # Monitor: a sample per row at its start, plus one closing each interval
   # that the next row of its track does not start at (always the last).
-  expect_eq "$name: monitor samples (values held over intervals)" \
+  expect_eq "$name: monitor samples (values held over intervals): times and values" \
     "$(q "$SRC" "WITH m AS (SELECT start, end, value, LEAD(start) OVER (PARTITION BY deviceType, deviceId, monitorType
                  ORDER BY start, id) nx FROM rocpd_monitor)
-                 SELECT ((SELECT count(*) FROM m) + (SELECT count(*) FROM m WHERE (nx IS NULL OR nx != end) AND end > start))
-                 || '|' || (SELECT sum(value) FROM m) || '|' || (SELECT max(end) FROM m)")" \
-    "$(q "$OUT" "SELECT count(*) || '|' || (SELECT sum(json_extract(s.extdata, '$.value')) FROM rocpd_sample s
-                 WHERE s.id IN (SELECT min(id) FROM rocpd_sample GROUP BY track_id, timestamp)
-                 AND s.timestamp < (SELECT max(timestamp) FROM rocpd_sample s2 WHERE s2.track_id = s.track_id))
-                 || '|' || max(timestamp) FROM rocpd_sample")"
+                 SELECT count(*) || '|' || group_concat(x, ' ') FROM (SELECT x FROM
+                 (SELECT start || ':' || printf('%.6g', CAST(value AS REAL)) x FROM m UNION ALL
+                  SELECT end || ':' || printf('%.6g', CAST(value AS REAL)) FROM m
+                  WHERE (nx IS NULL OR nx != end) AND end > start) ORDER BY x)")" \
+    "$(q "$OUT" "SELECT count(*) || '|' || group_concat(x, ' ') FROM (SELECT s.timestamp || ':' ||
+                 printf('%.6g', json_extract(s.extdata, '$.value')) x FROM rocpd_sample s
+                 JOIN rocpd_track t ON t.id = s.track_id WHERE json_extract(t.extdata, '$.kind') = 'counter' ORDER BY x)")"
   expect_eq "$name: one counter track per device and monitor type" \
     "$(q "$SRC" "SELECT group_concat(x, ' ') FROM (SELECT DISTINCT 'GPU_' || deviceId || '_' || monitorType x
                  FROM rocpd_monitor ORDER BY 1)")" \
