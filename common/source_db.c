@@ -59,6 +59,16 @@ sqlite3_stmt *nv_prepare(nv_src *s, const char *sql) {
   return st;
 }
 
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt) {
+  sqlite3_stmt *st = nv_prepare(s, sql);
+  if (!st) return dflt;
+  int64_t v = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
+                  ? sqlite3_column_int64(st, 0)
+                  : dflt;
+  sqlite3_finalize(st);
+  return v;
+}
+
 int nv_step_error(nv_src *s, const char *table) {
   tt_error("%s: reading table %s: %s", s->path, table, sqlite3_errmsg(s->db));
   return -1;

@@ -35,6 +35,9 @@ int nv_require_columns(nv_src *s, const char *table, const char *columns);
 
 /* Prepares sql; on error prints the file and SQLite's message. */
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql);
+/* The integer in the first column of the first row of sql; dflt when
+ * there is none (no row, NULL, or a query that does not prepare). */
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt);
 /* Reports a failed sqlite3_step. */
 int nv_step_error(nv_src *s, const char *table);
 

@@ -236,16 +236,6 @@ static int is_gzip(const char *path) {
 
 /* ---- checks, metadata, processes --------------------------------------- */
 
-static int64_t first_int(rpd *c, const char *sql, int64_t dflt) {
-  sqlite3_stmt *st = nv_prepare(&c->src, sql);
-  if (!st) return dflt;
-  int64_t v = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
-                  ? sqlite3_column_int64(st, 0)
-                  : dflt;
-  sqlite3_finalize(st);
-  return v;
-}
-
 static int check_format(rpd *c) {
   nv_src *s = &c->src;
   if (!nv_has_table(s, "rocpd_api") && !nv_has_table(s, "rocpd_op")) {
@@ -376,28 +366,25 @@ static int copy_metadata(rpd *c) {
  * hub keeps the decoded ids, unless two nodes share one (the hub writer
  * has one node per database): then the encoded ids stay, so no two
  * processes or GPUs merge. */
+/* Whether `column` of `table` decodes without two nodes sharing an id. */
+static int decodes(rpd *c, const char *table, const char *column, int64_t stride,
+                   const char *what) {
+  if (!stride) return 0;
+  char sql[256];
+  snprintf(sql, sizeof sql, "SELECT count(DISTINCT %s) = count(DISTINCT %s %% %lld) FROM %s",
+           column, column, (long long)stride, table);
+  int ok = nv_first_int(&c->src, sql, 0) == 1;
+  if (!ok)
+    tt_warn("%s: %s of different nodes share an id: kept encoded (node * %lld + id)", c->src.path,
+            what, (long long)stride);
+  return ok;
+}
+
 static int strides(rpd *c) {
   if (stride(c, "pid_stride", &c->pid_stride) || stride(c, "gpu_stride", &c->gpu_stride))
     return -1;
-  char sql[256];
-  if (c->pid_stride) {
-    snprintf(sql, sizeof sql,
-             "SELECT count(DISTINCT pid) = count(DISTINCT pid %% %lld) FROM rocpd_api",
-             (long long)c->pid_stride);
-    c->decode_pid = first_int(c, sql, 0) == 1;
-    if (!c->decode_pid)
-      tt_warn("%s: processes of different nodes share a pid: pids kept encoded (node * %lld + pid)",
-              c->src.path, (long long)c->pid_stride);
-  }
-  if (c->gpu_stride) {
-    snprintf(sql, sizeof sql,
-             "SELECT count(DISTINCT gpuId) = count(DISTINCT gpuId %% %lld) FROM rocpd_op",
-             (long long)c->gpu_stride);
-    c->decode_gpu = first_int(c, sql, 0) == 1;
-    if (!c->decode_gpu)
-      tt_warn("%s: GPUs of different nodes share an index: GPU ids kept encoded (node * %lld + gpu)",
-              c->src.path, (long long)c->gpu_stride);
-  }
+  c->decode_pid = decodes(c, "rocpd_api", "pid", c->pid_stride, "processes");
+  c->decode_gpu = decodes(c, "rocpd_op", "gpuId", c->gpu_stride, "GPUs");
   return 0;
 }
 

@@ -191,7 +191,8 @@ int rpd_ops(rpd *c) {
       break;
     }
     const char *type = text(st, C_TYPE), *desc = text(st, C_DESC);
-    int64_t raw_gpu = sqlite3_column_int64(st, C_GPU), raw_queue = sqlite3_column_int64(st, C_QUEUE);
+    int64_t raw_gpu = sqlite3_column_int64(st, C_GPU);
+    int64_t raw_queue = sqlite3_column_int64(st, C_QUEUE);
     int linked = sqlite3_column_type(st, C_PID) != SQLITE_NULL;
     int64_t pid = linked ? rpd_pid(c, sqlite3_column_int64(st, C_PID)) : rpd_gpu_owner(c, raw_gpu);
     int64_t tid = linked ? rpd_tid(c, sqlite3_column_int64(st, C_TID)) : HUB_NULL;
