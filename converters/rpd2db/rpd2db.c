@@ -183,6 +183,17 @@ int rpd_rest_count(rpd *c, const char *table, const char *consumed) {
   return n;
 }
 
+void rpd_launch_joins(rpd *c, tt_buf *q, const char *api_id) {
+  if (c->have_kernelapi) {
+    tt_buf_printf(q, " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = %s"
+                     " LEFT JOIN rocpd_string kn ON kn.id = k.kernelName_id", api_id);
+    if (c->have_codeobject)
+      tt_buf_puts(q, " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id");
+  }
+  if (c->have_copyapi)
+    tt_buf_printf(q, " LEFT JOIN rocpd_copyapi cp ON cp.api_ptr_id = %s", api_id);
+}
+
 /* ---- opening ----------------------------------------------------------- */
 
 static uint32_t be32(const unsigned char *p) {

@@ -94,13 +94,7 @@ static void build_query(rpd *c, int *own_end, int *rest_end) {
   if (c->version == 3)
     tt_buf_puts(q, " LEFT JOIN rocpd_string d ON d.id = a.domain_id"
                    " LEFT JOIN rocpd_string y ON y.id = a.category_id");
-  if (c->have_kernelapi) {
-    tt_buf_puts(q, " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = a.id"
-                   " LEFT JOIN rocpd_string kn ON kn.id = k.kernelName_id");
-    if (c->have_codeobject)
-      tt_buf_puts(q, " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id");
-  }
-  if (c->have_copyapi) tt_buf_puts(q, " LEFT JOIN rocpd_copyapi cp ON cp.api_ptr_id = a.id");
+  rpd_launch_joins(c, q, "a.id");
   tt_buf_puts(q, " ORDER BY a.id");
   *rest_end = n;
 }

@@ -63,13 +63,7 @@ static void build_query(rpd *c, int *ncols) {
                  " FROM rocpd_api_ops GROUP BY op_id) l ON l.op_id = o.id"
                  " LEFT JOIN rocpd_api a ON a.id = l.api_id"
                  " LEFT JOIN rocpd_string an ON an.id = a.apiName_id");
-  if (c->have_kernelapi) {
-    tt_buf_puts(q, " LEFT JOIN rocpd_kernelapi k ON k.api_ptr_id = l.api_id"
-                   " LEFT JOIN rocpd_string kn ON kn.id = k.kernelName_id");
-    if (c->have_codeobject)
-      tt_buf_puts(q, " LEFT JOIN rocpd_kernelcodeobject co ON co.id = k.codeObject_id");
-  }
-  if (c->have_copyapi) tt_buf_puts(q, " LEFT JOIN rocpd_copyapi cp ON cp.api_ptr_id = l.api_id");
+  rpd_launch_joins(c, q, "l.api_id");
   if (c->have_barrierop) tt_buf_puts(q, " LEFT JOIN rocpd_barrierop b ON b.op_ptr_id = o.id");
   tt_buf_puts(q, " ORDER BY o.id");
   *ncols = n;

@@ -83,6 +83,10 @@ void rpd_args_from(rpd *c, int64_t ev, int *pos, sqlite3_stmt *st, int from, int
 /* Number of columns nv_rest_columns would append for table. */
 int rpd_rest_count(rpd *c, const char *table, const char *consumed);
 
+/* Appends the joins of a call's side rows (kernelapi k with its name kn
+ * and code object co, copyapi cp) on the call id expression api_id. */
+void rpd_launch_joins(rpd *c, tt_buf *q, const char *api_id);
+
 int rpd_apis(rpd *c);
 int rpd_ops(rpd *c);
 int rpd_monitor(rpd *c);
