@@ -252,8 +252,8 @@ expect_eq "v3: pids decoded with pid_stride, node kept; placeholder process pid 
   "0:-:rpd2db: GPU work without a launching call 4242:1: 4343:1:" \
   "$(q "$OUT" "SELECT group_concat(pid || ':' || COALESCE(json_extract(extdata, '$.rpd_node'), '-') || ':' ||
                COALESCE(command, ''), ' ') FROM (SELECT * FROM rocpd_info_process ORDER BY pid)")"
-expect_eq "v3: tids decoded" "4242 4244 4343" \
-  "$(q "$OUT" "SELECT group_concat(tid, ' ') FROM (SELECT tid FROM rocpd_info_thread ORDER BY tid)")"
+expect_eq "v3: tids decoded (the threads of the calls)" "4242:4242 4242:4244 4343:4343" \
+  "$(q "$OUT" "SELECT group_concat(x, ' ') FROM (SELECT DISTINCT pid || ':' || tid x FROM rocpd_region ORDER BY 1)")"
 expect_eq "v3: GPUs decoded with gpu_stride (node in extdata)" "0:1 1:1 2:1" \
   "$(q "$OUT" "SELECT group_concat(type_index || ':' || json_extract(extdata, '$.rpd_node'), ' ')
                FROM (SELECT * FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY type_index)")"

@@ -442,8 +442,8 @@ static int import_file(rpd *c, const char *file, const char *path) {
   if (!rc) {
     hub_writer_metadata(c->w, "rpd2db.schema_version", c->version == 3 ? "3" : "2");
     if (c->placeholder_used)
-      tt_warn("%s: GPU work without a launching call on a GPU of several processes: "
-              "written to pid %d (\"%s\")",
+      tt_warn("%s: GPU work without a launching call, on a GPU no single process launched "
+              "work on: written to pid %d (\"%s\")",
               path, RPD_PLACEHOLDER_PID, RPD_PLACEHOLDER_NAME);
     nv_warn_unhandled(&c->src, HANDLED);
   }
