@@ -336,6 +336,15 @@ expect_eq "v3, two nodes sharing pid 4242 and GPU 0: ids stay encoded, nothing m
   "$(q "$TMP/v3b.db" "SELECT (SELECT group_concat(pid, ' ') FROM (SELECT pid FROM rocpd_info_process WHERE pid > 0 ORDER BY pid))
                || '|' || (SELECT group_concat(type_index, ' ') FROM (SELECT type_index FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY 1))")"
 
+# A call whose args string is missing from rocpd_ustring: kept without args, said once.
+cp "$V3" "$TMP/v3c.rpd"
+sqlite3 "$TMP/v3c.rpd" "UPDATE rocpd_api SET args_id = 99 WHERE id = 2"
+expect_eq "v3: a dangling args id: imported without args, one warning" \
+  "rpd2db: warning: $TMP/v3c.rpd: 1 rocpd_api rows name an args string missing from rocpd_ustring: imported without args|0" \
+  "$(rpd2db -q "$TMP/v3c.rpd" -o "$TMP/v3c.db" 2>&1 | grep args)|$(q "$TMP/v3c.db" "SELECT count(*) FROM rocpd_arg g
+     JOIN rocpd_region r ON r.event_id = g.event_id JOIN rocpd_string n ON n.id = r.name_id
+     WHERE n.string = 'hipLaunchKernel' AND g.name = 'kernel'")"
+
 # ------------------------------------------------------------- bad input
 mkdir -p "$TMP/bad"
 cd "$TMP/bad" || exit 1
