@@ -43,7 +43,7 @@ INSERT INTO rocpd_op(id, gpuId, queueId, sequenceId, completionSignal, start, en
 SELECT n, n % 2, 0, 0, '', 1600000000000000000 + n * 5000 + 4000, 1600000000000000000 + n * 5000 + 4900,
        CASE WHEN n % 4 = 0 THEN 1 ELSE 101 + n % 64 END, CASE WHEN n % 4 = 0 THEN 5 ELSE 4 END FROM i;
 INSERT INTO rocpd_api_ops(api_id, op_id) SELECT id, id FROM rocpd_op;
-INSERT INTO rocpd_kernelapi SELECT id, '0x0', 128, 1, 1, 256, 1, 1, 0, 0, '', '', '', 0, 101 + id % 64
+INSERT INTO rocpd_kernelapi SELECT id, '0x0', 128, 1, 1, 256, 1, 1, 0, 0, '', '', '', '', 101 + id % 64
   FROM rocpd_api WHERE id % 4 != 0;
 INSERT INTO rocpd_copyapi SELECT id, '0x0', 4096, '', '', 1, '0x7f0000001000', '0x7f0000002000', 0, 0, 0, 0
   FROM rocpd_api WHERE id % 4 = 0;

@@ -437,6 +437,9 @@ static int processes(rpd *c) {
 
 static int import_file(rpd *c, const char *file, const char *path) {
   if (check_sqlite_file(file, path) || nv_src_open_named(&c->src, file, path)) return -1;
+  /* RPD files rarely carry indexes: the op query's one lookup into the
+   * grouped api_ops relies on SQLite's automatic (transient) index. */
+  sqlite3_exec(c->src.db, "PRAGMA automatic_index=ON;", NULL, NULL, NULL);
   int rc = check_format(c) || copy_metadata(c) || strides(c) || processes(c);
   if (!rc) rc = rpd_apis(c) || rpd_ops(c) || rpd_monitor(c);
   if (!rc) {
