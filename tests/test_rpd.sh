@@ -184,6 +184,13 @@ validate "db2perfetto output: pftrace-check" pftrace-check "$TMP/small.pftrace"
 expect_fail "db2json on an RPD file says to use rpd2db" "RPD.*rpd2db" db2json "$SMALL" -o "$TMP/x.json"
 expect_fail "db2perfetto on an RPD file says to use rpd2db" "RPD.*rpd2db" db2perfetto "$SMALL" -o "$TMP/x.pftrace"
 expect_eq "nothing written for an RPD given to an exporter" "" "$(ls "$TMP"/x.* 2>/dev/null)"
+gzip -c "$SMALL" >"$TMP/exp.rpd.gz"
+expect_fail "db2json on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped SQLite.*rpd2db" \
+  db2json "$TMP/exp.rpd.gz" -o "$TMP/x.json"
+expect_fail "kineto2db on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped SQLite.*rpd2db" \
+  kineto2db "$TMP/exp.rpd.gz" -o "$TMP/x.db"
+expect_fail "rpd2db on a Kineto trace says to use kineto2db" "\.json\.gz: this is JSON or gzip.*kineto2db" \
+  rpd2db "$FIX/kineto/hta_triton_example.json.gz" -o "$TMP/x.db"
 
 # ---------------------------------------------------------------- .rpd.gz
 gzip -c "$SMALL" >"$TMP/m.rpd.gz"
@@ -341,7 +348,7 @@ cp "$V3" "$TMP/v3c.rpd"
 sqlite3 "$TMP/v3c.rpd" "UPDATE rocpd_api SET args_id = 99 WHERE id = 2"
 expect_eq "v3: a dangling args id: imported without args, one warning" \
   "rpd2db: warning: $TMP/v3c.rpd: 1 rocpd_api rows name an args string missing from rocpd_ustring: imported without args|0" \
-  "$(rpd2db -q "$TMP/v3c.rpd" -o "$TMP/v3c.db" 2>&1 | grep args)|$(q "$TMP/v3c.db" "SELECT count(*) FROM rocpd_arg g
+  "$(rpd2db "$TMP/v3c.rpd" -o "$TMP/v3c.db" 2>&1 | grep args)|$(q "$TMP/v3c.db" "SELECT count(*) FROM rocpd_arg g
      JOIN rocpd_region r ON r.event_id = g.event_id JOIN rocpd_string n ON n.id = r.name_id
      WHERE n.string = 'hipLaunchKernel' AND g.name = 'kernel'")"
 
@@ -361,7 +368,7 @@ bad_case "missing table" "noops\.rpd: not a complete RPD file: missing table roc
 sqlite3 "$TMP/bad/empty.rpd" "CREATE TABLE t(x)"
 bad_case "SQLite but not RPD" "empty\.rpd: not an RPD file: no rocpd_api or rocpd_op table" "$TMP/bad/empty.rpd"
 cp "$TMP/small.db" "$TMP/bad/hub.rpd"
-bad_case "a hub is not an RPD" "hub\.rpd: a rocpd v3 database .*not an RPD file" "$TMP/bad/hub.rpd"
+bad_case "a hub is not an RPD" "hub\.rpd: this is a rocpd hub database, not an input of rpd2db: use db2json" "$TMP/bad/hub.rpd"
 cp "$SMALL" "$TMP/bad/v9.rpd"; sqlite3 "$TMP/bad/v9.rpd" "UPDATE rocpd_metadata SET value = '9' WHERE tag = 'schema_version'"
 bad_case "unknown schema version" "v9\.rpd: RPD schema_version 9 .*reads versions 2 and 3" "$TMP/bad/v9.rpd"
 cp "$V3" "$TMP/bad/nou.rpd"; sqlite3 "$TMP/bad/nou.rpd" "DROP TABLE rocpd_ustring"
