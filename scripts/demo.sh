@@ -28,6 +28,9 @@ if have etprof2db; then
   run "$BIN/etprof2db" -q fixtures/executorch/et_tutorial_etdump.etdp -o "$OUT/executorch.db"
   run "$BIN/etprof2db" -q --summary fixtures/executorch/et_tutorial_etdump.etdp | grep -E '^(# tax|tax|# stat|stat)' > "$OUT/executorch.summary.tsv"
 fi
+if have rpd2db; then
+  run "$BIN/rpd2db" -q fixtures/rocm/rpd_matmul_result.rpd -o "$OUT/matmul_rpd.db"
+fi
 
 echo
 echo "== exporting"
