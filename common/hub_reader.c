@@ -60,6 +60,7 @@ struct hub_reader {
    * stream has passed it). Bounded by the launches in flight. */
   tt_i64map pending_launch, pending_gpu;
   uint64_t since_sweep;
+  int has_lane_threads; /* some thread stands for a GPU lane */
 };
 
 const char *hub_kind_name(hub_kind k) {
@@ -401,10 +402,20 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_puts(&b, " ORDER BY k.start, k.end DESC");
     break;
   }
-  case T_COPY:
+  case T_COPY: {
+    /* The copy's GPU agent: the other side may be the host's CPU agent. */
+    char *agents = tname(d, "rocpd_info_agent");
+    int typed = table_exists(d->conn, agents);
+    sqlite3_free(agents);
     tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, m.event_id, "
-                    "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
+                    "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");
+    if (typed)
+      tt_buf_printf(&b,
+                    "(SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE ga.id = m.dst_agent_id "
+                    "AND ga.type = 'GPU'), (SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+                    "ga.id = m.src_agent_id AND ga.type = 'GPU'), ",
+                    S, S);
+    tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
                     "NULL, NULL, NULL");
     tt_buf_printf(&b,
@@ -416,6 +427,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                    "COALESCE(c.string,'')", 0);
     tt_buf_puts(&b, " ORDER BY m.start, m.end DESC");
     break;
+  }
   case T_ALLOC:
     tt_buf_printf(&b,
                   "SELECT a.id, a.start, a.end, a.pid, a.tid, COALESCE(a.type,'') || "
@@ -650,6 +662,15 @@ static int64_t take_launch(hub_reader *r, const hub_record *ev) {
   return ts;
 }
 
+/* A region written on a GPU lane's thread (Kineto's GPU annotations) is
+ * drawn on that lane. */
+static void region_on_lane(const hub_reader *r, hub_record *ev) {
+  const hub_thread_info *th = hub_reader_find_thread(r, ev->db, ev->tid);
+  if (!th || th->agent_id == HUB_NULL) return;
+  ev->agent_id = th->agent_id;
+  ev->lane_id = th->lane_id;
+}
+
 static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   sqlite3_stmt *st = c->st;
   memset(ev, 0, sizeof *ev);
@@ -670,7 +691,10 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->track_id = col_i64_or_null(st, C_TRACK);
   ev->link_ts = col_i64_or_null(st, C_LINK);
   switch (c->table) {
-  case T_REGION: ev->kind = HUB_REGION; break;
+  case T_REGION:
+    ev->kind = HUB_REGION;
+    if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
+    break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
   case T_COPY: ev->kind = HUB_COPY; break;
   case T_ALLOC: ev->kind = HUB_ALLOC; break;
@@ -863,7 +887,10 @@ static void load_info(hub_reader *r) {
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_thread",
-                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index"));
+                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
+                    JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
+                    " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
+                    JX("extdata", "$.stream_id") " END");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -873,6 +900,9 @@ static void load_info(hub_reader *r) {
       t->name = tt_strdup(col_text(st, 2));
       t->sort_index =
           sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
+      t->agent_id = col_i64_or_null(st, 4);
+      t->lane_id = col_i64_or_null(st, 5);
+      if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
       tt_i64map_put(&r->thread_ix, key_db_id((int)i, t->tid, 0), (int64_t)r->nthreads++);
     }
     sqlite3_finalize(st);
