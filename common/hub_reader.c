@@ -24,6 +24,10 @@ typedef struct hub_db {
    * the indexes, else indexed TEMP copies of the few columns needed
    * (rocprofv3 databases have no such indexes; the input stays untouched). */
   char *ev_link, *k_link, *m_link;
+  /* Where args are read by event: the hub's rocpd_arg when indexed on
+   * event_id, else an indexed TEMP copy (rocprofv3 writes no such index:
+   * a lookup per event would scan the table each time). */
+  char *args_src;
   sqlite3_stmt *args_st, *track_st;
 } hub_db;
 
@@ -162,6 +166,19 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
   return ok;
 }
 
+/* Args are looked up per event: by the input's index on rocpd_arg's
+ * event_id when it has one, else through an indexed TEMP copy made in one
+ * pass (SQLite refuses a TEMP index on an input's table; the input is
+ * never written). Either way a lookup is a key search, never a scan. */
+static void args_source(hub_db *d) {
+  char *args = tname(d, "rocpd_arg");
+  if (!table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+      !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+                  "event_id, position"))
+    d->args_src = sqlite3_mprintf("\"%w\"", args);
+  sqlite3_free(args);
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -208,6 +225,61 @@ static void setup_db(hub_db *d) {
   sqlite3_free(kd);
   sqlite3_free(mc);
   sqlite3_free(sm);
+  args_source(d);
+}
+
+/* The rocpd schema each uuid of a file declares in its rocpd_metadata:
+ * version 3.x is read; another version, or compressed columns (rocpd 4
+ * can store extdata lz4-compressed), would be misread, so the file is
+ * refused with what was found. Returns 0 when every uuid is readable. */
+static int check_schema(sqlite3 *conn, const char *path) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn,
+                         "SELECT name FROM sqlite_master WHERE type='table' "
+                         "AND (name GLOB 'rocpd_metadata_*' OR name = 'rocpd_metadata')",
+                         -1, &st, NULL) != SQLITE_OK)
+    return 0; /* not even a readable SQLite file: open_file says so */
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    const char *table = (const char *)sqlite3_column_text(st, 0);
+    char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
+                                "OR lower(tag) GLOB '*compress*'",
+                                table);
+    sqlite3_stmt *m;
+    int have_version = 0;
+    if (sqlite3_prepare_v2(conn, sql, -1, &m, NULL) == SQLITE_OK) {
+      while (rc == 0 && sqlite3_step(m) == SQLITE_ROW) {
+        const char *tag = (const char *)sqlite3_column_text(m, 0);
+        const char *value = (const char *)sqlite3_column_text(m, 1);
+        if (!tag) continue;
+        if (!value) value = "";
+        if (strcmp(tag, "schema_version") == 0) {
+          have_version = 1;
+          char *end;
+          long major = strtol(value, &end, 10);
+          if (end == value || major != 3 || (*end && *end != '.')) {
+            tt_error("%s: rocpd schema_version '%s' in %s: this reader reads version 3.x", path,
+                     value, table);
+            rc = -1;
+          }
+        } else if (value[0] && strcmp(value, "none") != 0 && strcmp(value, "0") != 0 &&
+                   strcmp(value, "false") != 0) {
+          tt_error("%s: %s = '%s' in %s: compressed rocpd data is not supported (only "
+                   "uncompressed rocpd 3.x)",
+                   path, tag, value, table);
+          rc = -1;
+        }
+      }
+      sqlite3_finalize(m);
+    }
+    sqlite3_free(sql);
+    if (rc == 0 && !have_version) {
+      tt_error("%s: %s has no schema_version: not a rocpd 3.x database", path, table);
+      rc = -1;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc;
 }
 
 /* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
@@ -222,6 +294,10 @@ static int open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+  if (check_schema(conn, path) != 0) {
+    sqlite3_close(conn);
+    return -1;
+  }
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(conn,
                          "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
@@ -813,8 +889,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {
     char *sql = sqlite3_mprintf(
-        "SELECT name, type, value FROM \"rocpd_arg%s\" WHERE event_id = ?1 ORDER BY position",
-        d->suffix);
+        "SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY position", d->args_src);
     d->args_st = prep(d, sql);
     sqlite3_free(sql);
   }
@@ -989,6 +1064,7 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_free(r->dbs[i].ev_link);
     sqlite3_free(r->dbs[i].k_link);
     sqlite3_free(r->dbs[i].m_link);
+    sqlite3_free(r->dbs[i].args_src);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);
