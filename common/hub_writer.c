@@ -68,7 +68,10 @@ struct hub_writer {
   int64_t nid;
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
+  tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
   int64_t next_lane_tid;
+  /* What hub_writer_finish has to complete (see complete_joins). */
+  int gpu_rows_without_tid, copies_without_agent;
   tt_i64map process_index; /* pid -> index in processes */
   tt_i64map thread_index;  /* tid -> index in threads */
   entity *processes, *threads;
@@ -83,6 +86,7 @@ static void fail(hub_writer *w, const char *what) {
 
 static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
                              const int64_t *params);
+static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
 
 static void exec(hub_writer *w, const char *sql) {
   char *err = NULL;
@@ -605,12 +609,45 @@ void hub_kernel_row_init(hub_kernel_row *k) {
   k->event_id = HUB_NULL;
 }
 
+/* rocpd's kernels view reaches the process through the queue: every
+ * dispatch needs a queue row of its process, even a CUDA stream's. One
+ * queue per (process, agent, stream), named after the stream (else the
+ * GPU), extdata {"agent_id":A,"stream_id":S}; hub_writer_reassign_gpu_pid
+ * moves it with its kernels. */
+static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
+  tt_buf_clear(&w->key);
+  tt_buf_printf(&w->key, "%lld\x1f%lld\x1f%lld", (long long)pid, (long long)agent_id,
+                (long long)stream_id);
+  int64_t *known = tt_strmap_get(&w->kernel_queues, w->key.data);
+  if (known) return *known;
+  char *key = tt_strdup(w->key.data);
+  tt_buf label = {0}, ext = {0};
+  lane_label(w, &label, agent_id, stream_id);
+  tt_buf_printf(&ext, "{\"agent_id\":%lld", (long long)agent_id);
+  if (stream_id != HUB_NULL) tt_buf_printf(&ext, ",\"stream_id\":%lld", (long long)stream_id);
+  tt_buf_putc(&ext, '}');
+  rowref q = row_begin(w, ST_QUEUE);
+  bind_i64(q, 1, hub_node(w, NULL));
+  bind_i64(q, 2, pid);
+  bind_text(q, 3, label.data);
+  bind_json(q, 4, ext.data);
+  int64_t id = row_commit(w, q);
+  tt_strmap_put(&w->kernel_queues, key, id);
+  free(key);
+  tt_buf_free(&label);
+  tt_buf_free(&ext);
+  return id;
+}
+
 void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   hub_touch_process(w, k->pid, k->start, k->end);
   /* As rocprofv3: the renamed region's name, else the empty string (the
    * kernels view INNER JOINs it). */
   int64_t region = hub_string(w, k->region_name ? k->region_name : "");
   int64_t event_id = event_or_new(w, k->event_id);
+  int64_t queue_id =
+      k->queue_id != HUB_NULL ? k->queue_id : kernel_queue(w, k->pid, k->agent_id, k->stream_id);
+  if (k->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
   rowref st = row_begin(w, ST_KERNEL);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, k->pid);
@@ -618,7 +655,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   bind_i64(st, 4, k->agent_id);
   bind_i64(st, 5, k->kernel_id);
   bind_i64(st, 6, k->dispatch_id);
-  bind_i64(st, 7, k->queue_id);
+  bind_i64(st, 7, queue_id);
   bind_i64(st, 8, k->stream_id);
   bind_i64(st, 9, k->start);
   bind_i64(st, 10, k->end);
@@ -643,6 +680,8 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   int64_t name_id = hub_string(w, c->name);
   int64_t region = c->region_name ? hub_string(w, c->region_name) : HUB_NULL;
   int64_t event_id = event_or_new(w, c->event_id);
+  if (c->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
+  if (c->src_agent_id == HUB_NULL || c->dst_agent_id == HUB_NULL) w->copies_without_agent = 1;
   rowref st = row_begin(w, ST_COPY);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, c->pid);
@@ -673,6 +712,7 @@ void hub_alloc_row_init(hub_alloc_row *a) {
 void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   hub_touch_process(w, a->pid, a->start, a->end);
   int64_t event_id = event_or_new(w, a->event_id);
+  if (a->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
   rowref st = row_begin(w, ST_ALLOC);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, a->pid);
@@ -851,13 +891,6 @@ static void sql_exec(hub_writer *w, const char *tmpl) {
   free(sql);
 }
 
-static int sql_exists(hub_writer *w, const char *tmpl) {
-  sqlite3_stmt *st = sql_run(w, 1, tmpl, 0, NULL);
-  int found = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
-  sqlite3_finalize(st);
-  return found;
-}
-
 static int64_t col_or_null(sqlite3_stmt *st, int i) {
   return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
 }
@@ -922,14 +955,6 @@ static void gpu_work_threads(hub_writer *w) {
   static const char *const tables[3] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
                                         "rocpd_memory_allocate"};
   static const char *const agent[3] = {"m.agent_id", COPY_GPU_AGENT, "m.agent_id"};
-  int any = 0;
-  for (int t = 0; t < 3; t++) {
-    char q[128];
-    snprintf(q, sizeof q, "SELECT EXISTS(SELECT 1 FROM \"%s{{uuid}}\" WHERE tid IS NULL)",
-             tables[t]);
-    any |= sql_exists(w, q);
-  }
-  if (!any) return;
   /* One pass over the regions into an indexed TEMP table: each lookup
    * below is then a key search, never a scan. */
   sql_exec(w, "CREATE TEMP TABLE tt_launch (pid INTEGER, corr INTEGER, tid INTEGER, "
@@ -1006,55 +1031,6 @@ static void track_threads(hub_writer *w) {
   free(g);
 }
 
-/* rocpd's kernels view reaches the process through the queue: every
- * dispatch needs a queue row of its process, even a CUDA stream's (one
- * queue per stream, named after it; else one per GPU). */
-static void kernel_queues(hub_writer *w) {
-  if (!sql_exists(w, "SELECT EXISTS(SELECT 1 FROM \"rocpd_kernel_dispatch{{uuid}}\" WHERE "
-                     "queue_id IS NULL)"))
-    return;
-  sql_exec(w, "CREATE TEMP TABLE tt_queue (pid INTEGER, agent INTEGER, stream INTEGER, "
-              "queue INTEGER, PRIMARY KEY (pid, agent, stream)) WITHOUT ROWID;");
-  sqlite3_stmt *st = sql_run(w, 1,
-                             "SELECT DISTINCT pid, agent_id, stream_id FROM "
-                             "\"rocpd_kernel_dispatch{{uuid}}\" WHERE queue_id IS NULL",
-                             0, NULL);
-  int64_t *g = NULL;
-  size_t n = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    g = tt_realloc(g, (n + 1) * 3 * sizeof *g);
-    for (int c = 0; c < 3; c++) g[3 * n + c] = col_or_null(st, c);
-    n++;
-  }
-  sqlite3_finalize(st);
-  tt_buf label = {0}, ext = {0};
-  for (size_t i = 0; i < n; i++) {
-    int64_t pid = g[3 * i], agent = g[3 * i + 1], stream = g[3 * i + 2];
-    tt_buf_clear(&label);
-    tt_buf_clear(&ext);
-    lane_label(w, &label, agent, stream);
-    tt_buf_printf(&ext, "{\"agent_id\":%lld", (long long)agent);
-    if (stream != HUB_NULL) tt_buf_printf(&ext, ",\"stream_id\":%lld", (long long)stream);
-    tt_buf_putc(&ext, '}');
-    rowref q = row_begin(w, ST_QUEUE);
-    bind_i64(q, 1, hub_node(w, NULL));
-    bind_i64(q, 2, pid);
-    bind_text(q, 3, label.data);
-    bind_json(q, 4, ext.data);
-    int64_t p[4] = {pid, agent == HUB_NULL ? -1 : agent, stream == HUB_NULL ? -1 : stream,
-                    row_commit(w, q)};
-    sql_run(w, 0, "INSERT INTO tt_queue VALUES (?1, ?2, ?3, ?4)", 4, p);
-  }
-  tt_buf_free(&label);
-  tt_buf_free(&ext);
-  free(g);
-  flush_table(w, &w->batch[ST_QUEUE]);
-  sql_exec(w, "UPDATE \"rocpd_kernel_dispatch{{uuid}}\" AS m SET queue_id = (SELECT q.queue "
-              "FROM tt_queue q WHERE q.pid = m.pid AND q.agent = COALESCE(m.agent_id, -1) AND "
-              "q.stream = COALESCE(m.stream_id, -1)) WHERE queue_id IS NULL;"
-              "DROP TABLE temp.tt_queue;");
-}
-
 /* The memory_copies view joins both agents: the host side of a copy is
  * the node's CPU agent. */
 static void copy_host_agents(hub_writer *w) {
@@ -1077,10 +1053,9 @@ static void copy_host_agents(hub_writer *w) {
 
 static void complete_joins(hub_writer *w) {
   flush_all(w);
-  gpu_work_threads(w);
+  if (w->gpu_rows_without_tid) gpu_work_threads(w);
   track_threads(w);
-  kernel_queues(w);
-  copy_host_agents(w);
+  if (w->copies_without_agent) copy_host_agents(w);
   flush_all(w);
 }
 
@@ -1161,6 +1136,7 @@ static void free_writer(hub_writer *w) {
   tt_strmap_free(&w->ksyms);
   tt_strmap_free(&w->tracks);
   tt_strmap_free(&w->lane_threads);
+  tt_strmap_free(&w->kernel_queues);
   tt_i64map_free(&w->process_index);
   tt_i64map_free(&w->thread_index);
   for (size_t i = 0; i < w->nprocesses; i++) {
