@@ -895,6 +895,26 @@ static int64_t col_or_null(sqlite3_stmt *st, int i) {
   return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
 }
 
+/* The integer rows of a SELECT (NULL as HUB_NULL), ncols per row, *n rows;
+ * collected before the caller writes rows (new lane threads). Used on
+ * groups (streams, tracks), never on events. Caller frees. */
+static int64_t *select_rows(hub_writer *w, const char *tmpl, int ncols, size_t *n) {
+  int64_t *g = NULL;
+  size_t cap = 0;
+  *n = 0;
+  sqlite3_stmt *st = sql_run(w, 1, tmpl, 0, NULL);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 16;
+      g = tt_realloc(g, cap * (size_t)ncols * sizeof *g);
+    }
+    for (int c = 0; c < ncols; c++) g[*n * (size_t)ncols + (size_t)c] = col_or_null(st, c);
+    (*n)++;
+  }
+  sqlite3_finalize(st);
+  return g;
+}
+
 /* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id) {
   flush_table(w, &w->batch[ST_AGENT]);
@@ -978,16 +998,8 @@ static void gpu_work_threads(hub_writer *w) {
                   "SELECT DISTINCT m.pid, %s, m.stream_id FROM \"%s{{uuid}}\" m WHERE m.tid IS "
                   "NULL",
                   agent[t], tables[t]);
-    /* Collected first: creating a lane thread writes rows. */
-    int64_t *g = NULL;
-    size_t n = 0;
-    sqlite3_stmt *st = sql_run(w, 1, sql.data, 0, NULL);
-    while (sqlite3_step(st) == SQLITE_ROW) {
-      g = tt_realloc(g, (n + 1) * 3 * sizeof *g);
-      for (int c = 0; c < 3; c++) g[3 * n + c] = col_or_null(st, c);
-      n++;
-    }
-    sqlite3_finalize(st);
+    size_t n;
+    int64_t *g = select_rows(w, sql.data, 3, &n);
     for (size_t i = 0; i < n; i++) {
       int64_t p[4] = {g[3 * i], g[3 * i + 1] == HUB_NULL ? -1 : g[3 * i + 1],
                       g[3 * i + 2] == HUB_NULL ? -1 : g[3 * i + 2],
@@ -1010,20 +1022,13 @@ static void gpu_work_threads(hub_writer *w) {
 /* Sample tracks with no thread (counters of a process or device, flow
  * ends on a GPU stream): the thread of their lane, one per device. */
 static void track_threads(hub_writer *w) {
-  sqlite3_stmt *st = sql_run(
-      w, 1,
+  size_t n;
+  int64_t *g = select_rows(
+      w,
       "SELECT id, pid, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.agent_id') "
       "END, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.stream_id') END FROM "
       "\"rocpd_track{{uuid}}\" WHERE tid IS NULL AND pid IS NOT NULL",
-      0, NULL);
-  int64_t *g = NULL;
-  size_t n = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    g = tt_realloc(g, (n + 1) * 4 * sizeof *g);
-    for (int c = 0; c < 4; c++) g[4 * n + c] = col_or_null(st, c);
-    n++;
-  }
-  sqlite3_finalize(st);
+      4, &n);
   for (size_t i = 0; i < n; i++) {
     int64_t p[2] = {g[4 * i], hub_gpu_lane_thread(w, g[4 * i + 1], g[4 * i + 2], g[4 * i + 3])};
     sql_run(w, 0, "UPDATE \"rocpd_track{{uuid}}\" SET tid = ?2 WHERE id = ?1", 2, p);

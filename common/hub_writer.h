@@ -154,12 +154,12 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to);
 /* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
  * the source left unsaid: GPU work without a thread gets its launching
  * call's thread (same process and correlation id), else its lane's thread;
- * sample tracks without a thread get their lane's or process's; kernel
- * dispatches without a queue get one per (process, agent, stream); a copy's
- * missing side is the CPU agent. (Rows without an event get an empty one,
- * kernels without a region name the empty string, as they are written.)
- * Then writes the process/thread rows, commits and closes. Returns 0 on
- * success. */
+ * sample tracks without a thread get their lane's or process's; a copy's
+ * missing side is the CPU agent. (As rows are written: a row without an
+ * event gets an empty one, a kernel without a region name the empty
+ * string, a kernel without a queue the queue of its (process, agent,
+ * stream).) Then writes the process/thread rows, commits and closes.
+ * Returns 0 on success. */
 int hub_writer_finish(hub_writer *w);
 /* Rolls back and closes (the caller removes the file). */
 void hub_writer_abort(hub_writer *w);
