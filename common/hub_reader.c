@@ -965,7 +965,8 @@ static void load_info(hub_reader *r) {
                     "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
                     JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
                     " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
-                    JX("extdata", "$.stream_id") " END");
+                    JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
+                    " IN ('gpu_lane', 'process_tracks')");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -977,6 +978,7 @@ static void load_info(hub_reader *r) {
           sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
       t->agent_id = col_i64_or_null(st, 4);
       t->lane_id = col_i64_or_null(st, 5);
+      t->synthetic = sqlite3_column_int(st, 6);
       if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
       tt_i64map_put(&r->thread_ix, key_db_id((int)i, t->tid, 0), (int64_t)r->nthreads++);
     }

@@ -952,7 +952,9 @@ int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   lane_label(w, &label, agent_id, stream_id);
   e->name = tt_strdup(label.data);
   tt_buf_free(&label);
-  tt_buf_printf(&e->extdata, "\"kind\":\"gpu_lane\"");
+  tt_buf_puts(&e->extdata, agent_id == HUB_NULL && stream_id == HUB_NULL
+                               ? "\"kind\":\"process_tracks\""
+                               : "\"kind\":\"gpu_lane\"");
   if (agent_id != HUB_NULL) tt_buf_printf(&e->extdata, ",\"agent_id\":%lld", (long long)agent_id);
   if (stream_id != HUB_NULL)
     tt_buf_printf(&e->extdata, ",\"stream_id\":%lld", (long long)stream_id);

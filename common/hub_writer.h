@@ -62,8 +62,9 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name, c
  * one per (agent, stream), or per agent when stream_id is HUB_NULL, or per
  * process when both are. Its tid is synthetic (from HUB_LANE_TID_BASE on,
  * skipping tids in use), its extdata {"kind":"gpu_lane","agent_id":A,
- * "stream_id":S}: readers draw regions written on it (Kineto's GPU
- * annotations) on that GPU lane. hub_writer_finish gives it to GPU work
+ * "stream_id":S} (per process: {"kind":"process_tracks"}, for the
+ * process's own sample tracks): readers draw regions written on it
+ * (Kineto's GPU annotations) on that GPU lane, and name no OS thread after it. hub_writer_finish gives it to GPU work
  * whose launching thread is unknown and to sample tracks without a thread. */
 #define HUB_LANE_TID_BASE 0x7e000000LL
 int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id);

@@ -97,3 +97,12 @@ q "$TMP/broken.db" "UPDATE \"$t\" SET tid = NULL WHERE id = 1"
 out=$($PY "$VIEWS" "$TMP/broken.db"); rc=$?
 expect_eq "a kernel without its thread is reported lost, and why" "1 kernels 13/14 kernels: 1 rows of rocpd_kernel_dispatch have no thread" \
   "$rc $(echo "$out" | grep kernels | sed 's/^ *//' | tr '\n' ' ' | sed 's/ $//')"
+
+# The threads the writer made for rocpd's joins name no OS thread in db2json.
+syn=$(q "$TMP/mi.db" "SELECT group_concat(tid) FROM rocpd_info_thread WHERE json_extract(extdata,'$.kind') IN ('gpu_lane','process_tracks')")
+expect_eq "mi250: the hub has a thread for its GPU stream" 1 "$(echo "$syn" | tr ',' '\n' | grep -c .)"
+expect_eq "mi250: db2json names no such thread" 0 "$($PY -c '
+import json, sys
+syn = {int(t) for t in sys.argv[2].split(",")}
+print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"]
+          if e.get("ph") == "M" and e.get("name") == "thread_name" and e.get("tid") in syn))' "$TMP/mi.json" "$syn")"
