@@ -234,14 +234,23 @@ static void setup_db(hub_db *d) {
  * refused with what was found. Returns 0 when every uuid is readable. */
 static int check_schema(sqlite3 *conn, const char *path) {
   sqlite3_stmt *st;
+  /* The metadata of each uuid that has rocpd_event (an RPD file has a
+   * rocpd_metadata of its own, and gets open_file's message). */
   if (sqlite3_prepare_v2(conn,
-                         "SELECT name FROM sqlite_master WHERE type='table' "
-                         "AND (name GLOB 'rocpd_metadata_*' OR name = 'rocpd_metadata')",
+                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
+                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
+                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
+                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
                          -1, &st, NULL) != SQLITE_OK)
     return 0; /* not even a readable SQLite file: open_file says so */
   int rc = 0;
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     const char *table = (const char *)sqlite3_column_text(st, 0);
+    if (!sqlite3_column_int(st, 1)) {
+      tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
+      rc = -1;
+      break;
+    }
     char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
                                 "OR lower(tag) GLOB '*compress*'",
                                 table);

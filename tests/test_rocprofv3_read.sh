@@ -116,3 +116,14 @@ expect_fail "a database without schema_version is refused" "nov.db: rocpd_metada
 cp "$small" "$TMP/v31.db"
 q "$TMP/v31.db" "UPDATE rocpd_metadata$S SET value = '3.1' WHERE tag = 'schema_version'"
 expect_ok "rocpd schema version 3.1 is read" db2json -q "$TMP/v31.db" -o "$TMP/v31.json"
+cp "$small" "$TMP/nometa.db"
+q "$TMP/nometa.db" "DROP VIEW IF EXISTS rocpd_metadata; DROP TABLE rocpd_metadata$S"
+expect_fail "a database without rocpd_metadata is refused" "nometa.db: no rocpd_metadata$S table" \
+  db2json -q "$TMP/nometa.db" -o "$TMP/nometa.json"
+# An RPD file has a rocpd_metadata (schema_version 2) but no rocpd_event:
+# it is told to go through rpd2db, not about the version.
+q "$TMP/rpd.db" "CREATE TABLE rocpd_metadata(id INTEGER PRIMARY KEY, tag TEXT, value TEXT);
+  INSERT INTO rocpd_metadata(tag, value) VALUES ('schema_version', '2');
+  CREATE TABLE rocpd_string(id INTEGER PRIMARY KEY, string TEXT); CREATE TABLE rocpd_api(id INTEGER PRIMARY KEY);
+  CREATE TABLE rocpd_op(id INTEGER PRIMARY KEY)"
+expect_fail "an RPD file is sent to rpd2db" "rpd.db: an RPD .*rpd2db" db2json -q "$TMP/rpd.db" -o "$TMP/rpd.json"
