@@ -126,4 +126,4 @@ q "$TMP/rpd.db" "CREATE TABLE rocpd_metadata(id INTEGER PRIMARY KEY, tag TEXT, v
   INSERT INTO rocpd_metadata(tag, value) VALUES ('schema_version', '2');
   CREATE TABLE rocpd_string(id INTEGER PRIMARY KEY, string TEXT); CREATE TABLE rocpd_api(id INTEGER PRIMARY KEY);
   CREATE TABLE rocpd_op(id INTEGER PRIMARY KEY)"
-expect_fail "an RPD file is sent to rpd2db" "rpd.db: an RPD .*rpd2db" db2json -q "$TMP/rpd.db" -o "$TMP/rpd.json"
+expect_fail "an RPD file is sent to rpd2db" "rpd.db: .*RPD .*rpd2db" db2json -q "$TMP/rpd.db" -o "$TMP/rpd.json"
