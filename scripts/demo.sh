@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
 BIN="$BUILD/bin"
-OUT=out/demo
+: "${OUT:=out/demo}" # a test runs it elsewhere
 rm -rf "$OUT"
 mkdir -p "$OUT"
 have() { [ -x "$BIN/$1" ]; }
