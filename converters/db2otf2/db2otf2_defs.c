@@ -359,12 +359,10 @@ static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w) {
         m->is_alloc ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, m->unit);
   }
   for (size_t i = 0; i < a->nmetrics; i++) {
+    const o2_metric *m = &a->metrics[i];
     OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
     OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
                                           OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
-  }
-  for (size_t i = 0; i < a->nmetrics; i++) {
-    const o2_metric *m = &a->metrics[i];
     OTF2_GlobalDefWriter_WriteMetricInstance(w, (OTF2_MetricRef)(2 * i + 1),
                                              (OTF2_MetricRef)(2 * i), (OTF2_LocationRef)m->loc,
                                              OTF2_SCOPE_LOCATION_GROUP, m->group);
