@@ -22,6 +22,7 @@
 #define O2_MAX_STRINGS 2000000
 
 extern const OTF2_FlushCallbacks o2_flush_callbacks;
+extern const OTF2_MemoryCallbacks o2_memory_callbacks;
 
 static int otf2_ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
   if (e == OTF2_SUCCESS) return 0;
@@ -288,6 +289,7 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
     return NULL;
   }
   OTF2_Archive_SetFlushCallbacks(a->ar, &o2_flush_callbacks, NULL);
+  OTF2_Archive_SetMemoryCallbacks(a->ar, &o2_memory_callbacks, NULL);
   OTF2_Archive_SetSerialCollectiveCallbacks(a->ar);
   OTF2_Archive_SetCreator(a->ar, "db2otf2 (tracetools) " TT_VERSION);
   OTF2_Archive_SetDescription(a->ar, "converted from rocpd hub databases");

@@ -312,6 +312,44 @@ static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef
 const OTF2_FlushCallbacks o2_flush_callbacks = {.otf2_pre_flush = pre_flush,
                                                 .otf2_post_flush = NULL};
 
+/* Without memory callbacks each writer may keep 128 MiB of chunks before
+ * its first flush. These give every buffer one chunk: when it is full the
+ * allocation fails, OTF2 flushes it to its file (pre_flush says so),
+ * releases it and asks again, and gets the same memory back (allocated
+ * once: freeing and allocating 1 MiB at every flush fragments the heap).
+ * Memory: one chunk per location. */
+typedef struct o2_chunk {
+  void *mem;
+  int in_use;
+} o2_chunk;
+
+static void *chunk_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                            uint64_t size) {
+  (void)user, (void)type, (void)loc;
+  o2_chunk *c = *per_buffer;
+  if (!c) *per_buffer = c = tt_calloc(1, sizeof *c);
+  if (c->in_use) return NULL; /* full: flush first */
+  if (!c->mem) c->mem = malloc(size);
+  c->in_use = c->mem != NULL;
+  return c->mem;
+}
+
+static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                           bool final) {
+  (void)user, (void)type, (void)loc;
+  o2_chunk *c = *per_buffer;
+  if (!c) return;
+  c->in_use = 0;
+  if (final) {
+    free(c->mem);
+    free(c);
+    *per_buffer = NULL;
+  }
+}
+
+const OTF2_MemoryCallbacks o2_memory_callbacks = {.otf2_allocate = chunk_allocate,
+                                                  .otf2_free_all = chunk_free_all};
+
 static int ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
   if (e == OTF2_SUCCESS) return 0;
   tt_error("%s: otf2: %s: %s", a->part->path, what, OTF2_Error_GetName(e));
