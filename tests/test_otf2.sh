@@ -44,9 +44,20 @@ stream_names() {
           ORDER BY n)"
 }
 
-# check NAME DB PREFIX: convert, read back, compare with the hub.
+# The vendor prefix of a hub whose GPUs are unnamed: its API calls'
+# (all cuda*/cu* -> CUDA, all hip* -> HIP, else GPU).
+api_prefix() {
+  q "$1" "SELECT CASE WHEN c > 0 AND h = 0 THEN 'CUDA' WHEN h > 0 AND c = 0 THEN 'HIP' ELSE 'GPU' END
+          FROM (SELECT sum(s.string GLOB 'cuda*' OR s.string GLOB 'cu[A-Z]*') c,
+                       sum(s.string GLOB 'hip*' OR s.string GLOB 'hsa_*') h
+                FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id)"
+}
+
+# check NAME DB PREFIX: convert, read back, compare with the hub. PREFIX
+# "api": the GPUs are unnamed, the prefix follows from the API calls.
 check() {
   local name=$1 db=$2 prefix=$3 out="$TMP/$1.otf2" st
+  [ "$prefix" = api ] && prefix=$(api_prefix "$db")
   expect_ok "$name: db2otf2" "$O" -q "$db" -o "$out"
   if [ ! -f "$out/traces.otf2" ] || [ ! -f "$out/traces.def" ] || [ ! -d "$out/traces" ]; then
     fail "$name: archive layout (traces.otf2, traces.def, traces/)"; return
@@ -91,8 +102,8 @@ K=fixtures/kineto
 for f in hta_alexnet_trace.json.gz:CUDA hta_cpu_only_rank-34.pt.trace.json.gz:CUDA \
          hta_cupti_profiler_trace.json.gz:CUDA hta_mi250_rocm6_2_kineto.json.gz:HIP \
          hta_triton_example.json.gz:CUDA hta_event_sync_multi_stream.json.gz:CUDA \
-         hta_sampled_rank-0.json.gz:GPU hta_backward_thread.json:GPU \
-         kineto_tbplugin_gpu_metrics_input.json:GPU \
+         hta_sampled_rank-0.json.gz:api hta_backward_thread.json:api \
+         kineto_tbplugin_gpu_metrics_input.json:api \
          tracelens_mi210_gpu_only_trace_gpu_only_trace.json.gz:HIP; do
   file=${f%%:*} prefix=${f##*:} name=${file%%.*}
   "$BIN/kineto2db" -q "$FIX/kineto/$file" -o "$TMP/$name.db" || { fail "$name: import"; continue; }
@@ -106,6 +117,8 @@ done
   check nsys "$TMP/nsys.db" CUDA
 
 # ---- specifics ----
+expect_eq "unnamed GPU, CUDA API calls: CUDA stream names" "CUDA[0:7]" \
+  "$(js "$("$PY" "$STATS" "$TMP/hta_backward_thread.otf2/traces.otf2")" '",".join(d["accel_names"])')"
 st=$("$PY" "$STATS" "$TMP/tracelens_mi210_gpu_only_trace_gpu_only_trace.otf2/traces.otf2")
 expect_eq "gpu-only: HIP kernels are HIP functions" \
   "$(q "$TMP/tracelens_mi210_gpu_only_trace_gpu_only_trace.db" "SELECT count(DISTINCT ks.display_name)

@@ -110,18 +110,23 @@ static uint32_t region_of(o2_archive *a, hub_reader *r, const hub_record *ev,
                           const tt_track_ref *t) {
   OTF2_RegionRole role = OTF2_REGION_ROLE_FUNCTION;
   OTF2_Paradigm p = OTF2_PARADIGM_USER;
-  if (ev->kind == HUB_KERNEL) {
+  int gpu_work = ev->kind == HUB_KERNEL || ev->kind == HUB_COPY;
+  if (gpu_work) {
     p = vendor_paradigm(o2_gpu_vendor(a, r, ev));
-  } else if (ev->kind == HUB_COPY) {
-    role = OTF2_REGION_ROLE_DATA_TRANSFER;
-    p = vendor_paradigm(o2_gpu_vendor(a, r, ev));
+    if (ev->kind == HUB_COPY) role = OTF2_REGION_ROLE_DATA_TRANSFER;
   } else if (ev->kind == HUB_REGION && !t->is_gpu && is_api(ev)) {
     role = OTF2_REGION_ROLE_WRAPPER;
-    p = strncmp(ev->name, "hip", 3) == 0 || strncmp(ev->name, "hsa_", 4) == 0
-            ? OTF2_PARADIGM_HIP
-            : OTF2_PARADIGM_CUDA;
+    int hip = strncmp(ev->name, "hip", 3) == 0 || strncmp(ev->name, "hsa_", 4) == 0;
+    p = hip ? OTF2_PARADIGM_HIP : OTF2_PARADIGM_CUDA;
+    if (hip)
+      a->api_hip = 1;
+    else
+      a->api_cuda = 1;
   }
-  return o2_region(a, ev->name, role, p);
+  uint32_t ix = o2_region(a, ev->name, role, p);
+  /* Unknown vendor: the paradigm of the trace's API calls, at the end. */
+  if (gpu_work && p == OTF2_PARADIGM_USER) a->regions[ix].generic_gpu = 1;
+  return ix;
 }
 
 /* Host -> device copies are RmaGet, device -> host RmaPut (Score-P). */
@@ -146,12 +151,15 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
    * location may move the array). */
   int dir = ev->kind == HUB_COPY && t->is_gpu ? copy_direction(ev->name) : 0;
   OTF2_Paradigm cp = vendor_paradigm(o2_gpu_vendor(a, r, ev));
-  if (dir && cp == OTF2_PARADIGM_USER) dir = 0;
-  if (dir && a->nranks && cp != (OTF2_Paradigm)a->rma_paradigm) dir = 0; /* one window */
+  /* One window: copies of another (known) paradigm get no RMA records.
+   * OTF2_PARADIGM_USER stands for an unknown vendor, resolved at the end. */
+  if (dir && a->nranks && cp != (OTF2_Paradigm)a->rma_paradigm && cp != OTF2_PARADIGM_USER &&
+      a->rma_paradigm != OTF2_PARADIGM_USER)
+    dir = 0;
   size_t host = 0;
   if (dir) {
     host = (size_t)(o2_thread_location(a, r, pid, ev->tid != HUB_NULL ? ev->tid : pid) - a->locs);
-    a->rma_paradigm = cp;
+    if (!a->nranks || a->rma_paradigm == OTF2_PARADIGM_USER) a->rma_paradigm = cp;
   }
   uint64_t lane = tt_hash_mix(0x6a09e667, (uint64_t)t->is_gpu);
   lane = tt_hash_mix(lane, (uint64_t)(t->is_gpu ? pid : 0));

@@ -38,6 +38,7 @@ typedef struct o2_loc {
   size_t depth, cap;
   int64_t last_ts;
   int64_t rank; /* index in the RMA communicator, -1 when not in it */
+  int generic;  /* GPU of unknown vendor: named at the end (see o2_resolve) */
 } o2_loc;
 
 typedef struct o2_group {
@@ -48,18 +49,21 @@ typedef struct o2_group {
   uint32_t creator;     /* accelerator: its process group */
   int has_thread;       /* process: has a CPU_THREAD location */
   int64_t metric_loc;   /* process: its "per process metrics" location, -1 */
+  int generic;          /* accelerator of unknown vendor */
 } o2_group;
 
 typedef struct o2_node {
   uint32_t name, class_name, parent;
   OTF2_SystemTreeDomain domain;
-  uint32_t prop_name, prop_value; /* "Device name" property, 0 = none */
+  uint32_t prop_name, prop_value; /* "Device name" property, UINT32_MAX = none */
+  int generic;                    /* device of unknown vendor */
 } o2_node;
 
 typedef struct o2_region {
   uint32_t name, canonical;
   OTF2_RegionRole role;
   OTF2_Paradigm paradigm;
+  int generic_gpu; /* GPU work of unknown vendor: paradigm set at the end */
 } o2_region_def;
 
 typedef struct o2_attr {
@@ -98,6 +102,7 @@ typedef struct o2_archive {
   int64_t nranks;   /* locations in the RMA communicator */
   int rma_paradigm; /* OTF2_Paradigm of the copies (CUDA or HIP) */
   int used_cuda, used_hip;
+  int api_cuda, api_hip; /* CUDA / HIP API calls seen */
   uint64_t next_rma_id;
   uint32_t attr_corr;
   int64_t ts_min, ts_max;

@@ -164,6 +164,7 @@ static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, 
     a->nodes[n].prop_name = o2_string(a, "Device name");
     a->nodes[n].prop_value = o2_string(a, dn);
   }
+  a->nodes[n].generic = vd == O2_GENERIC;
   tt_i64map_put(&a->node_index, key, n);
   return n;
 }
@@ -200,7 +201,8 @@ static uint32_t accelerator_group(o2_archive *a, hub_reader *r, const hub_record
   GROW(a->groups, a->ngroups, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, .pid = pid,
                                      .gpu = gpu, .name = o2_string(a, name),
-                                     .parent_node = node, .creator = creator, .metric_loc = -1};
+                                     .parent_node = node, .creator = creator, .metric_loc = -1,
+                                     .generic = vd == O2_GENERIC};
   tt_i64map_put(&a->group_index, (int64_t)key, (int64_t)a->ngroups);
   return (uint32_t)a->ngroups++;
 }
@@ -236,8 +238,9 @@ o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
   if (v) return &a->locs[*v];
   uint32_t group;
   tt_buf name = {0};
+  o2_vendor vd = O2_GENERIC;
   if (t->is_gpu) {
-    o2_vendor vd = o2_gpu_vendor(a, r, ev);
+    vd = o2_gpu_vendor(a, r, ev);
     group = accelerator_group(a, r, ev, pid, t->gpu_index, vd);
     if (vd == O2_GENERIC)
       tt_buf_printf(&name, "%s %s", t->group_name, t->lane_name);
@@ -260,6 +263,7 @@ o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
   l->lane = t->lane;
   l->gpu = t->is_gpu ? t->gpu_index : -1;
   l->sub = sub;
+  l->generic = t->is_gpu && vd == O2_GENERIC;
   tt_i64map_put(&a->loc_index, (int64_t)key, (int64_t)(l - a->locs));
   return l;
 }
@@ -369,7 +373,7 @@ static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w) {
 static void write_rma(o2_archive *a, OTF2_GlobalDefWriter *w) {
   if (!a->nranks) return;
   OTF2_Paradigm p = (OTF2_Paradigm)a->rma_paradigm;
-  const char *pn = p == OTF2_PARADIGM_HIP ? "HIP" : "CUDA";
+  const char *pn = p == OTF2_PARADIGM_HIP ? "HIP" : p == OTF2_PARADIGM_CUDA ? "CUDA" : "GPU";
   uint64_t *members = tt_calloc((size_t)a->nranks, sizeof *members);
   for (size_t i = 0; i < a->nlocs; i++)
     if (a->locs[i].rank >= 0) members[a->locs[i].rank] = i;
@@ -407,6 +411,40 @@ static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w) {
   }
 }
 
+/* GPUs whose vendor the hub does not name: when the API calls of the
+ * trace are all CUDA (or all HIP), their streams, contexts, devices,
+ * kernels and copies are CUDA (or HIP) ones, named as Score-P names them. */
+static void o2_resolve(o2_archive *a) {
+  o2_vendor v = a->api_cuda && !a->api_hip   ? O2_CUDA
+                : a->api_hip && !a->api_cuda ? O2_HIP
+                                             : O2_GENERIC;
+  if (a->rma_paradigm == OTF2_PARADIGM_USER && v != O2_GENERIC)
+    a->rma_paradigm = v == O2_CUDA ? OTF2_PARADIGM_CUDA : OTF2_PARADIGM_HIP;
+  if (v == O2_GENERIC) return;
+  for (size_t i = 0; i < a->nlocs; i++) {
+    o2_loc *l = &a->locs[i];
+    if (!l->generic) continue;
+    tt_buf_clear(&a->text);
+    tt_buf_printf(&a->text, "%s[%lld:%lld]", vendor_prefix(v), (long long)l->gpu,
+                  (long long)l->lane);
+    if (l->sub) tt_buf_printf(&a->text, " overlap %d", l->sub);
+    l->name = o2_string(a, a->text.data);
+  }
+  for (size_t i = 0; i < a->ngroups; i++)
+    if (a->groups[i].generic)
+      a->groups[i].name =
+          o2_string(a, fmt(a, "%s Context %lld", vendor_prefix(v), (long long)a->groups[i].gpu));
+  for (size_t i = 0; i < a->nnodes; i++)
+    if (a->nodes[i].generic)
+      a->nodes[i].class_name = o2_string(a, v == O2_CUDA ? "CUDA Device" : "ROCm Device");
+  for (size_t i = 0; i < a->nregions; i++)
+    if (a->regions[i].generic_gpu) {
+      a->regions[i].paradigm = v == O2_CUDA ? OTF2_PARADIGM_CUDA : OTF2_PARADIGM_HIP;
+      if (v == O2_CUDA) a->used_cuda = 1;
+      else a->used_hip = 1;
+    }
+}
+
 int o2_write_definitions(o2_archive *a) {
   int rc = 0;
   /* GPU-only processes still get one CPU thread: OTF2 requires it. */
@@ -434,10 +472,14 @@ int o2_write_definitions(o2_archive *a) {
     free(counts);
     return -1;
   }
+  o2_resolve(a);
   uint32_t s_cuda = o2_string(a, "CUDA"), s_hip = o2_string(a, "HIP");
   /* Every string the definitions below use, interned before writing. */
   if (a->nranks) {
-    const char *pn = a->rma_paradigm == OTF2_PARADIGM_HIP ? "HIP" : "CUDA";
+    const char *pn = a->rma_paradigm == OTF2_PARADIGM_HIP    ? "HIP"
+                     : a->rma_paradigm == OTF2_PARADIGM_CUDA ? "CUDA"
+                                                             : "GPU";
+    o2_string(a, pn);
     o2_string(a, fmt(a, "%s_GROUP", pn));
     o2_string(a, fmt(a, "%s_WINDOW", pn));
   }
