@@ -146,7 +146,7 @@ static void ensure_host(o2_archive *a) {
 
 static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t gpu,
                             o2_vendor vd) {
-  int64_t key = gpu;
+  int64_t key = gpu * 4 + (int64_t)vd; /* an NVIDIA and an AMD GPU 0 are two devices */
   int64_t *v = tt_i64map_get(&a->node_index, key);
   if (v) return (uint32_t)*v;
   ensure_host(a);
