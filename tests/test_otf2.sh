@@ -72,6 +72,8 @@ check() {
   expect_eq "$name: correlation attribute on every correlated Enter" "$(correlated "$db")" \
     "$(js "$st" 'd["corr_enters"]')"
   expect_eq "$name: clock offset = earliest event" "$(first_ts "$db")" "$(js "$st" 'd["clock_offset"]')"
+  expect_eq "$name: clock length reaches the last event" "$(js "$st" 'd["ts_max"] - d["ts_min"]')" \
+    "$(js "$st" 'd["clock_length"]')"
   expect_eq "$name: every process has a CPU thread" True "$(js "$st" 'd["process_threads_ok"]')"
   local kernels; kernels=$(q "$db" "SELECT count(*) FROM rocpd_kernel_dispatch")
   if [ "$kernels" -gt 0 ]; then

@@ -490,7 +490,7 @@ int o2_write_definitions(o2_archive *a) {
   uint64_t realtime = offset >= 946684800000000000ULL && offset < 4102444800000000000ULL
                           ? offset
                           : OTF2_UNDEFINED_TIMESTAMP;
-  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length + 1, realtime);
+  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime);
   write_strings(a, w);
   if (a->used_cuda || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_CUDA))
     OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
