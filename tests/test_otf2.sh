@@ -230,3 +230,25 @@ expect_fail "output naming an input" "not a directory" "$O" -q "$db" -o "$db"
 expect_fail "stdout refused" "cannot go to stdout" "$O" -q "$db" -o -
 expect_eq "no archive or staging directory left by failures" "" \
   "$(cd "$TMP" && ls -d bad.otf2* trunc.otf2* no *.tmp* 2>/dev/null)"
+
+# ---- interruption: SIGTERM mid-run leaves the old archive and no staging ----
+GEN="$ROOT/$BUILD/bench/gen_hub"
+"$GEN" "$TMP/big.db" 300000 4 >/dev/null 2>&1
+"$O" -q "$TMP/nsys.db" -o "$TMP/intr.otf2"
+"$O" -q "$TMP/big.db" -o "$TMP/intr.otf2" &
+pid=$!
+# Wait until the staging archive has event data: the run is under way.
+for _ in $(seq 200); do
+  [ -n "$(find "$TMP/intr.otf2.tmp$pid/traces" -name '*.evt' -size +0 2>/dev/null | head -1)" ] && break
+  sleep 0.05
+done
+if [ -d "$TMP/intr.otf2.tmp$pid" ]; then
+  kill -TERM "$pid"; wait "$pid"; rc=$?
+  expect_eq "SIGTERM: killed by the signal" 143 "$rc"
+  expect_eq "SIGTERM: no staging directory left" "" "$(ls -d "$TMP"/intr.otf2.* 2>/dev/null)"
+  st=$("$PY" "$STATS" "$TMP/intr.otf2/traces.otf2")
+  expect_eq "SIGTERM: the previous archive is intact" "$(intervals "$TMP/nsys.db")" "$(js "$st" 'd["enter"]')"
+else
+  wait "$pid"
+  fail "SIGTERM: the staging directory never appeared"
+fi
