@@ -210,6 +210,19 @@ expect_eq "--no-args: only the correlation attribute is defined" 1 \
   "$(otf2-print -G "$TMP/na.otf2/traces.otf2" | grep -c '^ATTRIBUTE ')"
 st=$("$PY" "$STATS" "$TMP/na.otf2/traces.otf2")
 expect_eq "--no-args: correlation kept" "$(correlated "$db")" "$(js "$st" 'd["corr_enters"]')"
+# Distinct string argument values are bounded (TT_OTF2_STRING_LIMIT lowers
+# the 32 MB bound): past it, new values become a placeholder.
+TT_OTF2_STRING_LIMIT=1 "$O" -q "$db" -o "$TMP/lim.otf2"
+st=$("$PY" "$STATS" "$TMP/lim.otf2/traces.otf2")
+expect_eq "string bound: archive complete" "[]" "$(js "$st" 'd["problems"]')"
+strings() { "$PY" -c "import otf2,sys
+with otf2.reader.open(sys.argv[1]) as t: print('\n'.join(sorted(x.name for x in t.definitions.strings)))" "$1"; }
+q "$db" "SELECT DISTINCT name FROM rocpd_arg" >"$TMP/argnames"
+expect_eq "string bound: strings are the --no-args ones, argument names and the placeholder" \
+  "$( (strings "$TMP/na.otf2/traces.otf2"; cat "$TMP/argnames"; echo '(too many distinct values)') | sort -u)" \
+  "$(strings "$TMP/lim.otf2/traces.otf2" | sort -u)"
+[ "$(otf2-print "$TMP/lim.otf2/traces.otf2" | grep -c 'too many distinct values')" -gt 0 ] &&
+  pass "string bound: placeholder written" || fail "string bound: placeholder written"
 expect_eq "-q: silent" "" "$("$O" -q "$db" -o "$TMP/quiet.otf2" 2>&1)"
 expect_ok "an existing archive is replaced" "$O" -q "$TMP/nsys.db" -o "$TMP/quiet.otf2"
 st=$("$PY" "$STATS" "$TMP/quiet.otf2/traces.otf2")

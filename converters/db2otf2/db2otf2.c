@@ -17,9 +17,12 @@
  * pre-flush callback says so), so memory is one chunk per location. */
 #define O2_EVENT_CHUNK (1024 * 1024)
 #define O2_DEF_CHUNK (4 * 1024 * 1024)
-/* Distinct argument strings kept as OTF2 strings; past this, new values
- * are written as a placeholder so memory stays bounded. */
-#define O2_MAX_STRINGS 2000000
+/* Text of the distinct strings kept for the definitions (names and
+ * string argument values): past this, a new argument value is written as
+ * a placeholder, so memory stays bounded however many distinct values the
+ * arguments have. TT_OTF2_STRING_LIMIT (bytes) lowers it for tests. */
+#define O2_STRING_LIMIT (32u << 20)
+#define O2_TOO_MANY "(too many distinct values)"
 
 extern const OTF2_FlushCallbacks o2_flush_callbacks;
 extern const OTF2_MemoryCallbacks o2_memory_callbacks;
@@ -78,8 +81,7 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
         }
       }
       const char *s = v.value;
-      if (a->nstrings >= O2_MAX_STRINGS && !tt_strmap_get(&a->strings, s))
-        s = "(too many distinct values)";
+      if (a->string_bytes >= a->string_limit && !tt_strmap_get(&a->strings, s)) s = O2_TOO_MANY;
       OTF2_AttributeList_AddStringRef(a->attrs, o2_attribute(a, v.name, OTF2_TYPE_STRING),
                                       o2_string(a, s));
     }
@@ -281,6 +283,8 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
   a->ts_min = INT64_MAX;
   a->ts_max = INT64_MIN;
   o2_string(a, ""); /* ref 0: the empty string */
+  const char *limit = getenv("TT_OTF2_STRING_LIMIT");
+  a->string_limit = limit ? (size_t)strtoull(limit, NULL, 10) : O2_STRING_LIMIT;
   if (o2_stage_begin(a, out) != 0) {
     o2_defs_free(a);
     free(a);

@@ -91,6 +91,7 @@ typedef struct o2_archive {
 
   tt_strmap strings; /* text -> ref */
   uint32_t nstrings;
+  size_t string_bytes, string_limit; /* interned text, and its bound */
   tt_strmap region_index, attr_index, metric_index;
   tt_i64map loc_index, group_index, node_index, vendor_of_gpu;
   o2_loc *locs; size_t nlocs, cap_locs;

@@ -32,6 +32,7 @@ uint32_t o2_string(o2_archive *a, const char *s) {
   int64_t *v = tt_strmap_get(&a->strings, s);
   if (v) return (uint32_t)*v;
   tt_strmap_put(&a->strings, s, a->nstrings);
+  a->string_bytes += strlen(s) + 1;
   return a->nstrings++;
 }
 
