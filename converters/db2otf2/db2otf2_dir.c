@@ -138,6 +138,12 @@ static int replaceable_dir(const char *path) {
 
 int o2_stage_begin(o2_archive *a, tt_output *out) {
   const char *final = a->part->path;
+  size_t n = strlen(final);
+  if (n > 1 && final[n - 1] == '/') {
+    /* The staging directory goes beside the archive, named after it. */
+    tt_error("%s: give the archive directory without a trailing '/'", final);
+    return -1;
+  }
   install_cleanup();
   struct stat st;
   tt_buf b = {0};
