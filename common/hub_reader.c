@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hashmap.h"
+#include "input_check.h"
 #include "sqlite_setup.h"
 #include "util.h"
 
@@ -94,7 +96,13 @@ static int check_sqlite_magic(const char *path) {
   size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
   if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
-    tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
+    tt_input_kind k = tt_input_kind_of(path);
+    const char *tools = tt_input_kind_tools(k);
+    if (tools)
+      tt_error("%s: not a SQLite database: this is %s; import it with %s first", path,
+               tt_input_kind_name(k), tools);
+    else
+      tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
     return -1;
   }
   return 0;
@@ -255,9 +263,10 @@ static int open_file(hub_reader *r, const char *path) {
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
-    if (table_exists(conn, "rocpd_api") || table_exists(conn, "rocpd_op"))
-      tt_error("%s: an RPD (rocmProfileData) file, not a rocpd v3 hub; import it with rpd2db",
-               path);
+    tt_input_kind k = tt_input_kind_of(path);
+    if (k == TT_INPUT_RPD || k == TT_INPUT_NVPROF || k == TT_INPUT_NSYS)
+      tt_error("%s: this is %s, not a rocpd v3 hub; import it with %s first", path,
+               tt_input_kind_name(k), tt_input_kind_tools(k));
     else
       tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
     sqlite3_close(conn);
@@ -271,12 +280,18 @@ static int open_file(hub_reader *r, const char *path) {
 /* JSON member of a column, NULL when the column is not valid JSON. */
 #define JX(col, path) "(CASE WHEN json_valid(" col ") THEN json_extract(" col ",'" path "') END)"
 
+/* Category and name globs match case-insensitively: importers spell the
+ * same category "kernel", "Kernel" and "KERNEL_DISPATCH". */
 static void glob_any(tt_buf *b, const char *expr, const char **globs, size_t n) {
   tt_buf_putc(b, '(');
   for (size_t i = 0; i < n; i++) {
-    char *lit = sqlite3_mprintf("%Q", globs[i]);
-    tt_buf_printf(b, "%s%s GLOB %s", i ? " OR " : "", expr, lit);
+    char *lower = tt_strdup(globs[i]);
+    for (char *c = lower; *c; c++)
+      if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    char *lit = sqlite3_mprintf("%Q", lower);
+    tt_buf_printf(b, "%slower(%s) GLOB %s", i ? " OR " : "", expr, lit);
     sqlite3_free(lit);
+    free(lower);
   }
   tt_buf_putc(b, ')');
 }
@@ -357,6 +372,65 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   }
   if (first) tt_buf_puts(b, "SELECT NULL AS start");
   tt_buf_puts(b, ") x) END)");
+}
+
+/* Under a category or name filter, a recorded flow end is kept only when
+ * a slice the filters keep starts at its time on its lane (every Kineto
+ * flow end does: s on the launching call, f on the kernel), so no arrow
+ * points at a slice that is not written. `ts` and `t` are the SQL of the
+ * flow end's timestamp and the alias of its rocpd_track row. Each check
+ * is one lookup on the start index of the hubs importers write. */
+static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const char *ts,
+                        const char *t) {
+  const char *S = d->suffix;
+  tt_buf_printf(b, "(CASE WHEN (CASE WHEN json_valid(%s.extdata) THEN json_extract(%s.extdata,"
+                   "'$.stream_id') END) IS NULL THEN ",
+                t, t);
+  if (d->has_table[T_REGION]) {
+    tt_buf_printf(b,
+                  "EXISTS(SELECT 1 FROM \"rocpd_region%s\" ra LEFT JOIN \"rocpd_string%s\" na ON "
+                  "na.id = ra.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ra.event_id LEFT "
+                  "JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ra.start = %s AND "
+                  "ra.pid = %s.pid AND ra.tid IS %s.tid",
+                  S, S, S, S, ts, t, t);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, "COALESCE(na.string,'')");
+    tt_buf_putc(b, ')');
+  } else {
+    tt_buf_puts(b, "0");
+  }
+  tt_buf_puts(b, " ELSE (0");
+  char *lane = sqlite3_mprintf("(CASE WHEN json_valid(%s.extdata) THEN json_extract(%s.extdata,"
+                               "'$.stream_id') END)",
+                               t, t);
+  if (d->has_table[T_KERNEL]) {
+    tt_buf_printf(b,
+                  " OR EXISTS(SELECT 1 FROM \"rocpd_kernel_dispatch%s\" ka LEFT JOIN "
+                  "\"rocpd_info_kernel_symbol%s\" ksa ON ksa.id = ka.kernel_id LEFT JOIN "
+                  "\"rocpd_event%s\" ea ON ea.id = ka.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
+                  "ca.id = ea.category_id WHERE ka.start = %s AND ka.stream_id = %s",
+                  S, S, S, S, ts, lane);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, KERNEL_NAME("ksa"));
+    tt_buf_putc(b, ')');
+  }
+  if (d->has_table[T_COPY]) {
+    tt_buf_printf(b,
+                  " OR EXISTS(SELECT 1 FROM \"rocpd_memory_copy%s\" ma LEFT JOIN \"rocpd_string%s\" "
+                  "na ON na.id = ma.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ma.event_id "
+                  "LEFT JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ma.start = %s "
+                  "AND ma.stream_id = %s",
+                  S, S, S, S, ts, lane);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, "COALESCE(na.string,'')");
+    tt_buf_putc(b, ')');
+  }
+  sqlite3_free(lane);
+  tt_buf_puts(b, ") END)");
+}
+
+static int has_event_filter(const hub_filter *f) {
+  return f->ncategories || f->nexclude || f->nnames;
 }
 
 /* Columns every cursor query returns, in this order. */
@@ -441,11 +515,15 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   JX("t.extdata", "$.agent_id"), JX("t.extdata", "$.stream_id"),
                   JX("s.extdata", "$.value"), kind, JX("e.extdata", "$.ph"),
                   JX("e.extdata", "$.bp"));
-    /* Split by process: the other end must be in the same part. */
+    /* Split by process: the other end must be in the same part; under
+     * filters it must have a slice that is written (flow_anchor). */
     tt_buf pidjoin = {0}, pidcond = {0};
-    if (f->pid != HUB_NULL) {
+    if (f->pid != HUB_NULL || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
-      tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    if (f->pid != HUB_NULL) tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    if (has_event_filter(f)) {
+      tt_buf_puts(&pidcond, " AND ");
+      flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
     }
     if (link && d->has_flows)
       tt_buf_printf(&b,
@@ -465,20 +543,22 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "\"rocpd_event%s\" e ON e.id = s.event_id LEFT JOIN \"rocpd_string%s\" c ON "
                   "c.id = e.category_id",
                   S, S, S, S, S);
-    /* Flow ends follow the time range and process only: they carry no
-     * name or category of their own that a user would filter on. */
+    /* Flow ends carry no name or category a user would filter on: they
+     * follow the time range, the process and the slices they bind to. */
     tt_buf_printf(&b, " WHERE 1");
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp >= %lld", (long long)f->start);
     if (f->pid != HUB_NULL) tt_buf_printf(&b, " AND t.pid = %lld", (long long)f->pid);
-    if (f->ncategories || f->nexclude || f->nnames) {
+    if (has_event_filter(f)) {
       tt_buf b2 = {0};
       category_filter(&b2, f, "COALESCE(c.string,'')");
       if (f->nnames) {
         tt_buf_puts(&b2, " AND ");
         glob_any(&b2, "COALESCE(tn.string,'')", f->names, f->nnames);
       }
-      tt_buf_printf(&b, " AND (COALESCE(%s,'') = 'flow' OR (1%s))", kind, b2.data);
+      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = 'flow' THEN ", kind);
+      flow_anchor(&b, d, f, "s.timestamp", "t");
+      tt_buf_printf(&b, " ELSE (1%s) END)", b2.data ? b2.data : "");
       tt_buf_free(&b2);
     }
     tt_buf_puts(&b, " ORDER BY s.timestamp");
@@ -545,14 +625,48 @@ static int cursor_step(hub_reader *r, cursor *c) {
 
 static void load_info(hub_reader *r);
 
+/* The same hub twice would double every event: refuse the same file
+ * (any name of it) and a copy of a hub (the same uuid in two files). */
+static int refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+  for (size_t i = 0; i < npaths; i++) {
+    struct stat a;
+    if (stat(paths[i], &a) != 0) continue;
+    for (size_t j = 0; j < i; j++) {
+      struct stat b;
+      if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        tt_error("%s: given twice (the same file as %s): give each hub once", paths[i], paths[j]);
+        return -1;
+      }
+    }
+  }
+  for (size_t i = 0; i < r->ndbs; i++) {
+    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(r->dbs[i].suffix, r->dbs[j].suffix) == 0) {
+        tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
+                 r->dbs[j].path, r->dbs[i].suffix);
+        return -1;
+      }
+  }
+  return 0;
+}
+
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
+  if (refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
   for (size_t i = 0; i < npaths; i++) {
     if (open_file(r, paths[i]) != 0) {
       hub_reader_close(r);
       return NULL;
     }
+  }
+  if (refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
   }
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
@@ -985,4 +1099,87 @@ void hub_reader_close(hub_reader *r) {
   free(r->cursors);
   free(r->heap);
   free(r);
+}
+
+/* --- what a user asks about the inputs ---------------------------------- */
+
+static void add_category(hub_category_count **cats, size_t *n, const char *cat, const char *kind,
+                         int64_t count) {
+  size_t i = 0;
+  while (i < *n && strcmp((*cats)[i].category, cat) != 0) i++;
+  if (i == *n) {
+    *cats = tt_realloc(*cats, (*n + 1) * sizeof **cats);
+    (*cats)[i] = (hub_category_count){tt_strdup(cat), 0, tt_strdup("")};
+    (*n)++;
+  }
+  hub_category_count *c = &(*cats)[i];
+  c->count += count;
+  if (!strstr(c->kinds, kind)) {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s%s%s", c->kinds, c->kinds[0] ? ", " : "", kind);
+    free(c->kinds);
+    c->kinds = b.data;
+  }
+}
+
+static int cmp_category(const void *a, const void *b) {
+  return strcmp(((const hub_category_count *)a)->category,
+                ((const hub_category_count *)b)->category);
+}
+
+int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
+  *out = NULL;
+  *n = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      const char *S = d->suffix;
+      char *sql =
+          t == T_SAMPLE
+              ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%s\" x "
+                                "JOIN \"rocpd_track%s\" k ON k.id = x.track_id LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id WHERE "
+                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != 'flow' GROUP BY 1",
+                                S, S, S, S)
+              : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%s%s\" x LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id GROUP BY 1",
+                                table_names[t], S, S, S);
+      sqlite3_stmt *st = prep(d, sql);
+      sqlite3_free(sql);
+      if (!st) return -1;
+      while (sqlite3_step(st) == SQLITE_ROW)
+        add_category(out, n, col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
+      sqlite3_finalize(st);
+    }
+  }
+  if (*n) qsort(*out, *n, sizeof **out, cmp_category);
+  return 0;
+}
+
+void hub_category_counts_free(hub_category_count *c, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(c[i].category);
+    free(c[i].kinds);
+  }
+  free(c);
+}
+
+int64_t hub_reader_row_count(hub_reader *r) {
+  int64_t total = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%s%s\"", table_names[t], d->suffix);
+      sqlite3_stmt *st = prep(d, sql);
+      sqlite3_free(sql);
+      if (st && sqlite3_step(st) == SQLITE_ROW) total += sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+    }
+  }
+  return total;
 }

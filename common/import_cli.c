@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "atomic_output.h"
+#include "input_check.h"
 #include "progress.h"
 #include "util.h"
 
@@ -48,6 +49,9 @@ void tt_import_parse(int argc, char **argv, const char *what, const char *input_
     exit(2);
   }
   opts->input = argv[optind];
+  if (opts->progress_mode < 0) tt_set_quiet(1);
+  if (tt_input_check(opts->input) != 0 || tt_input_refuse_foreign(opts->input, tt_progname()) != 0)
+    exit(1);
   if (!opts->output) {
     tt_error("missing -o OUTPUT.db");
     exit(2);
@@ -82,6 +86,7 @@ int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {
   }
   int64_t rows = hub_writer_row_count(w);
   if (hub_writer_finish(w) != 0 || tt_output_commit(out) != 0) return 1;
+  tt_progress_finish("hub rows", (uint64_t)rows);
   tt_info("wrote %s (%lld rows)", opts->output, (long long)rows);
   return 0;
 }
