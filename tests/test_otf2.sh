@@ -239,7 +239,7 @@ mkdir -p "$TMP/notarchive" && touch "$TMP/notarchive/keep"
 expect_fail "a directory of other files is not overwritten" "not an OTF2 archive" \
   "$O" -q "$db" -o "$TMP/notarchive"
 expect_eq "that directory is untouched" keep "$(ls "$TMP/notarchive")"
-expect_fail "output naming an input" "not a directory" "$O" -q "$db" -o "$db"
+expect_fail "output naming an input" "not a directory|overwrite the input" "$O" -q "$db" -o "$db"
 expect_fail "trailing slash refused" "without a trailing" "$O" -q "$db" -o "$TMP/quiet.otf2/"
 expect_fail "stdout refused" "cannot go to stdout" "$O" -q "$db" -o -
 expect_eq "no archive or staging directory left by failures" "" \
