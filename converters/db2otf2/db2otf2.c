@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "db2otf2.h"
+#include "progress.h"
 #include "util.h"
 
 /* Event chunk per location: OTF2 flushes a full chunk to its file (the
@@ -320,6 +321,9 @@ static int o2_end(void *state, hub_reader *r) {
   if (rc == 0) rc = o2_write_definitions(a);
   if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;
   if (rc != 0) o2_stage_discard(a);
+  /* The driver names only regular files it wrote: say where the anchor
+   * file a viewer opens will be. */
+  if (rc == 0 && a->part->count <= 16) tt_info("wrote %s/traces.otf2", a->part->path);
   OTF2_AttributeList_Delete(a->attrs);
   tt_nesting_free(a->nesting);
   o2_defs_free(a);
