@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "util.h"
 
@@ -72,7 +73,16 @@ tt_input_kind tt_input_kind_of(const char *path) {
   size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
   if (n == 16 && memcmp(head, "SQLite format 3", 16) == 0) return sqlite_kind(path);
-  if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) return TT_INPUT_JSON;
+  if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+    /* A gzipped SQLite file is an .rpd.gz (rpd2db unpacks it); any other
+     * gzip is taken for a Kineto trace. */
+    gzFile gz = gzopen(path, "rb");
+    char inner[16] = {0};
+    int got = gz ? gzread(gz, inner, sizeof inner) : 0;
+    if (gz) gzclose(gz);
+    if (got == 16 && memcmp(inner, "SQLite format 3", 16) == 0) return TT_INPUT_SQLITE_GZ;
+    return TT_INPUT_JSON;
+  }
   if (n >= 8 && (memcmp(head + 4, "ED00", 4) == 0 || (n >= 12 && memcmp(head + 8, "ED00", 4) == 0)))
     return TT_INPUT_ETDUMP;
   size_t i = 0;
@@ -90,6 +100,7 @@ const char *tt_input_kind_name(tt_input_kind k) {
   case TT_INPUT_NSYS: return "an Nsight Systems SQLite export";
   case TT_INPUT_SQLITE: return "a SQLite database of unknown layout";
   case TT_INPUT_JSON: return "JSON or gzip (a Kineto trace?)";
+  case TT_INPUT_SQLITE_GZ: return "a gzipped SQLite database (an .rpd.gz?)";
   case TT_INPUT_ETDUMP: return "an ExecuTorch ETDump";
   default: return "a file of unknown format";
   }
@@ -102,6 +113,7 @@ const char *tt_input_kind_tools(tt_input_kind k) {
   case TT_INPUT_NVPROF: return "nvvp2db";
   case TT_INPUT_NSYS: return "nsys2db";
   case TT_INPUT_JSON: return "kineto2db";
+  case TT_INPUT_SQLITE_GZ: return "rpd2db";
   case TT_INPUT_ETDUMP: return "etprof2db";
   default: return NULL;
   }

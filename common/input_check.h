@@ -2,7 +2,8 @@
  * who hands a tool the wrong file hears which tool reads it instead of a
  * parser error: "-" (standard input is not read), a missing file, a
  * directory, JSON or gzip (a Kineto trace), a SQLite file of a known
- * profiler (nvprof, Nsight Systems, RPD) or a rocpd hub, an ETDump. */
+ * profiler (nvprof, Nsight Systems, RPD) or a rocpd hub, a gzipped
+ * SQLite file (.rpd.gz), an ETDump. */
 #ifndef TT_INPUT_CHECK_H
 #define TT_INPUT_CHECK_H
 
@@ -14,6 +15,7 @@ typedef enum tt_input_kind {
   TT_INPUT_NSYS,    /* Nsight Systems export (StringIds) */
   TT_INPUT_SQLITE,  /* another SQLite database */
   TT_INPUT_JSON,    /* JSON text, or gzip (Kineto traces are .json.gz) */
+  TT_INPUT_SQLITE_GZ, /* gzip holding a SQLite file (an .rpd.gz) */
   TT_INPUT_ETDUMP   /* ExecuTorch ETDump flatbuffer (identifier ED00) */
 } tt_input_kind;
 
