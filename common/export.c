@@ -223,7 +223,7 @@ static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t 
 
 typedef struct carried {
   hub_record ev;
-  char *name, *category;
+  char *name, *category, *kernel_name;
 } carried;
 
 typedef struct run {
@@ -345,8 +345,10 @@ static void carry_push(run *ru, const hub_record *ev) {
   c->ev = *ev;
   c->name = tt_strdup(ev->name);
   c->category = tt_strdup(ev->category);
+  c->kernel_name = tt_strdup(ev->kernel_name);
   c->ev.name = c->name;
   c->ev.category = c->category;
+  c->ev.kernel_name = c->kernel_name;
 }
 
 /* Opens the next window: re-emits, clipped, what the last one carried. */
@@ -365,6 +367,7 @@ static int carry_into(run *ru) {
     }
     free(c.name);
     free(c.category);
+    free(c.kernel_name);
   }
   ru->ncarry = kept;
   return rc;
@@ -374,6 +377,7 @@ static void carry_free(run *ru) {
   for (size_t i = 0; i < ru->ncarry; i++) {
     free(ru->carry[i].name);
     free(ru->carry[i].category);
+    free(ru->carry[i].kernel_name);
   }
   free(ru->carry);
   ru->carry = NULL;

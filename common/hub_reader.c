@@ -522,7 +522,8 @@ static int has_event_filter(const hub_filter *f) {
 /* Columns every cursor query returns, in this order. */
 enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
-  C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK
+  C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
+  C_MANGLED /* only in the kernel query */
 };
 
 static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
@@ -550,7 +551,8 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "SELECT k.id, k.start, k.end, k.pid, k.tid, %s, COALESCE(c.string,''), "
                   "e.correlation_id, k.event_id, k.agent_id, COALESCE(k.stream_id, k.queue_id), "
                   "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
-                  "NULL, NULL, NULL", /* link: the launch is found in memory (fill_event) */
+                  "NULL, NULL, NULL, " /* link: the launch is found in memory (fill_event) */
+                  "COALESCE(ks.kernel_name, '')", /* C_MANGLED: kernels only */
                   kname);
     tt_buf_printf(&b,
                   " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
@@ -889,6 +891,7 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->size = col_i64_or_null(st, C_SIZE);
   ev->track_id = col_i64_or_null(st, C_TRACK);
   ev->link_ts = col_i64_or_null(st, C_LINK);
+  ev->kernel_name = c->table == T_KERNEL ? col_text(st, C_MANGLED) : "";
   switch (c->table) {
   case T_REGION:
     ev->kind = HUB_REGION;
@@ -1071,6 +1074,17 @@ static void load_info(hub_reader *r) {
     sqlite3_stmt *st = info_query(
         d, "rocpd_info_process",
         "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX("extdata", "$.labels"));
+    /* The host a process ran on: its node row, when the hub has one. */
+    char *nodes = tname(d, "rocpd_info_node");
+    sqlite3_stmt *host_st = NULL;
+    if (table_exists(d->conn, nodes)) {
+      char *sql = sqlite3_mprintf("SELECT COALESCE(n.hostname,'') FROM \"rocpd_info_process%s\" "
+                                  "p JOIN \"rocpd_info_node%s\" n ON n.id = p.nid WHERE p.pid = ?1",
+                                  d->suffix, d->suffix);
+      host_st = prep(d, sql);
+      sqlite3_free(sql);
+    }
+    sqlite3_free(nodes);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->processes = tt_realloc(r->processes, (r->nprocesses + 1) * sizeof *r->processes);
       hub_process_info *p = &r->processes[r->nprocesses++];
@@ -1080,10 +1094,18 @@ static void load_info(hub_reader *r) {
       p->sort_index = sqlite3_column_type(st, 2) == SQLITE_NULL ? p->pid
                                                                 : sqlite3_column_int64(st, 2);
       p->labels = tt_strdup(col_text(st, 3));
+      p->hostname = NULL;
+      if (host_st) {
+        sqlite3_reset(host_st);
+        sqlite3_bind_int64(host_st, 1, p->pid);
+        if (sqlite3_step(host_st) == SQLITE_ROW) p->hostname = tt_strdup(col_text(host_st, 0));
+      }
+      if (!p->hostname) p->hostname = tt_strdup("");
       if (!tt_i64map_get(&r->process_ix, p->pid))
         tt_i64map_put(&r->process_ix, p->pid, (int64_t)r->nprocesses - 1);
     }
     sqlite3_finalize(st);
+    sqlite3_finalize(host_st);
     st = info_query(d, "rocpd_info_thread",
                     "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
                     JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
@@ -1194,6 +1216,7 @@ void hub_reader_close(hub_reader *r) {
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);
     free((char *)r->processes[i].labels);
+    free((char *)r->processes[i].hostname);
   }
   for (size_t i = 0; i < r->nthreads; i++) free((char *)r->threads[i].name);
   for (size_t i = 0; i < r->nagents; i++) {

@@ -42,6 +42,9 @@ typedef struct hub_record {
   int lane_is_queue;      /* lane_id names a queue, not a stream */
   int64_t track_id;       /* samples: rocpd_track id */
   const char *name;       /* never NULL; valid until the next hub_reader_next */
+  const char *kernel_name; /* kernels: the symbol's kernel_name as the source
+                            * gave it (mangled for C++), "" otherwise; `name`
+                            * is the display name */
   const char *category;   /* "" when none */
   int64_t correlation_id; /* HUB_NULL when none */
   int64_t size;           /* bytes (copies, allocations), else HUB_NULL */
@@ -103,6 +106,7 @@ typedef struct hub_process_info {
   const char *name; /* command; "" if unknown */
   int64_t sort_index; /* from extdata sort_index, else pid */
   const char *labels; /* from extdata labels, else "" */
+  const char *hostname; /* its rocpd_info_node's hostname, else "" */
 } hub_process_info;
 typedef struct hub_thread_info {
   int db;

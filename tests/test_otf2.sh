@@ -267,3 +267,16 @@ else
   wait "$pid"
   fail "SIGTERM: the staging directory never appeared"
 fi
+
+# Kernels: display name as the region name, the mangled name as its
+# canonical name (Score-P's CUDA adapter); the node is the hub's host.
+nvvp2db -q "$FIX/nvprof/onnxcustom_bench_ortmodule_nn_gpu.nvvp" -o "$TMP/canon.db"
+db2otf2 -q "$TMP/canon.db" -o "$TMP/canon.otf2"
+want=$(q "$TMP/canon.db" "SELECT count(*) FROM (SELECT DISTINCT ks.kernel_name FROM rocpd_kernel_dispatch k
+  JOIN rocpd_info_kernel_symbol ks ON ks.id = k.kernel_id WHERE ks.kernel_name GLOB '_Z*' AND ks.display_name != ks.kernel_name)")
+got=$(otf2-print -G "$TMP/canon.otf2/traces.otf2" | grep -c '^REGION .*(Aka\. "_Z')
+expect_eq "kernel regions carry the mangled name as canonical name" "$want" "$got"
+[ "$want" -gt 0 ] && pass "the nvprof hub has mangled kernel names ($want)" || fail "no mangled kernel names in the nvprof hub"
+host=$(q "$TMP/canon.db" "SELECT hostname FROM rocpd_info_node LIMIT 1")
+expect_eq "the system-tree node is named after the hub's host" "1" \
+  "$(otf2-print -G "$TMP/canon.otf2/traces.otf2" | grep -c "^SYSTEM_TREE_NODE .*Name: \"$host\" .*Class: \"node\"")"

@@ -126,7 +126,7 @@ static uint32_t region_of(o2_archive *a, hub_reader *r, const hub_record *ev,
     else
       a->api_cuda = 1;
   }
-  uint32_t ix = o2_region(a, ev->name, role, p);
+  uint32_t ix = o2_region(a, ev->name, ev->kind == HUB_KERNEL ? ev->kernel_name : NULL, role, p);
   /* Unknown vendor: the paradigm of the trace's API calls, at the end. */
   if (gpu_work && p == OTF2_PARADIGM_USER) a->regions[ix].generic_gpu = 1;
   return ix;

@@ -113,7 +113,9 @@ typedef struct o2_archive {
 
 /* --- definitions (db2otf2_defs.c) --- */
 uint32_t o2_string(o2_archive *a, const char *s);
-uint32_t o2_region(o2_archive *a, const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm);
+/* Region of this name (and canonical name: NULL or "" for the same). */
+uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_RegionRole role,
+                   OTF2_Paradigm paradigm);
 uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type);
 o2_vendor o2_gpu_vendor(o2_archive *a, hub_reader *r, const hub_record *ev);
 /* The location of (lane, overflow index), created with its group on first use. */

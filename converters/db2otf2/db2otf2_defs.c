@@ -48,19 +48,25 @@ static const char *fmt(o2_archive *a, const char *f, ...) {
   return a->text.data;
 }
 
-uint32_t o2_region(o2_archive *a, const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm) {
+uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_RegionRole role,
+                   OTF2_Paradigm paradigm) {
+  if (!canonical || !canonical[0]) canonical = name;
   tt_buf_clear(&a->text);
   tt_buf_printf(&a->text, "%d:%d:", (int)role, (int)paradigm);
   tt_buf_puts(&a->text, name);
+  if (canonical != name) {
+    tt_buf_putc(&a->text, '\x01');
+    tt_buf_puts(&a->text, canonical);
+  }
   int64_t *v = tt_strmap_get(&a->region_index, a->text.data);
   if (v) return (uint32_t)*v;
   tt_strmap_put(&a->region_index, a->text.data, (int64_t)a->nregions);
   GROW(a->regions, a->nregions, a->cap_regions);
   uint32_t n = o2_string(a, name);
-  /* The hub keeps one kernel name (the display name): it is the
-   * canonical name too. */
-  a->regions[a->nregions] = (o2_region_def){.name = n, .canonical = n, .role = role,
-                                        .paradigm = paradigm};
+  /* Kernels: the display name as the name, the mangled one as the
+   * canonical name (Score-P's CUDA adapter). */
+  a->regions[a->nregions] = (o2_region_def){.name = n, .canonical = o2_string(a, canonical),
+                                        .role = role, .paradigm = paradigm};
   if (paradigm == OTF2_PARADIGM_CUDA) a->used_cuda = 1;
   if (paradigm == OTF2_PARADIGM_HIP) a->used_hip = 1;
   return (uint32_t)a->nregions++;
@@ -138,11 +144,23 @@ static uint32_t add_node(o2_archive *a, const char *name, const char *cls, uint3
   return (uint32_t)a->nnodes++;
 }
 
-static void ensure_host(o2_archive *a) {
+/* The node is the host the processes ran on (rocpd_info_node), when the
+ * inputs name one host; else (several hosts, or none recorded) "node". */
+static const char *host_name(hub_reader *r) {
+  const char *host = NULL;
+  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
+    const char *h = hub_reader_process(r, i)->hostname;
+    if (!h[0]) continue;
+    if (host && strcmp(host, h) != 0) return "node";
+    host = h;
+  }
+  return host ? host : "node";
+}
+
+static void ensure_host(o2_archive *a, hub_reader *r) {
   if (a->nnodes) return;
-  /* The hub records no host name: Score-P's layout with neutral names. */
   add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
-  add_node(a, "node", "node", NODE_MACHINE, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+  add_node(a, host_name(r), "node", NODE_MACHINE, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
 }
 
 static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t gpu,
@@ -150,7 +168,7 @@ static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, 
   int64_t key = gpu * 4 + (int64_t)vd; /* an NVIDIA and an AMD GPU 0 are two devices */
   int64_t *v = tt_i64map_get(&a->node_index, key);
   if (v) return (uint32_t)*v;
-  ensure_host(a);
+  ensure_host(a, r);
   char idx[32];
   snprintf(idx, sizeof idx, "%lld", (long long)gpu);
   uint32_t n = add_node(a, idx,
@@ -179,7 +197,7 @@ static uint32_t process_group(o2_archive *a, hub_reader *r, int64_t pid) {
   uint64_t key = group_key(0, pid, 0);
   int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
   if (v) return (uint32_t)*v;
-  ensure_host(a);
+  ensure_host(a, r);
   const hub_process_info *p = hub_reader_find_process(r, pid);
   const char *name = p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
                                      : fmt(a, "Process %lld", (long long)pid);
