@@ -112,10 +112,10 @@ static int same_group(const sm_row *a, const sm_row *b) {
   return a->section == b->section && a->pid == b->pid && a->db == b->db;
 }
 
-static const char *const row_cols[] = {"calls", "total", "avg", "min", "max", "stddev",
-                                       "percent", "name"};
-static const char *const byte_row_cols[] = {"calls", "total", "avg", "min", "max", "stddev",
-                                            "percent", "bytes", "name"};
+/* Row columns: pid first with --by-process, bytes for copies and
+ * allocations, the name last. */
+static const char *const row_cols[] = {"pid", "calls", "total", "avg", "min", "max",
+                                       "stddev", "percent", "bytes", "name"};
 
 static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *nout) {
   size_t *order = tt_malloc((s->nrows ? s->nrows : 1) * sizeof *order);
@@ -130,24 +130,38 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
     const sm_row *first = &s->rows[order[i]];
     const sm_section *sec = &s->sections[first->section];
     int bytes = sec->kind == SEC_COPY || sec->kind == SEC_ALLOC;
+    int with_pid = first->pid != HUB_NULL;
     *out = tt_realloc(*out, (*nout + 1) * sizeof **out);
     table *t = &(*out)[(*nout)++];
+    /* the column list: a pid column only by process, bytes only for memory */
+    static const char *const plain[] = {"calls", "total", "avg", "min", "max", "stddev",
+                                        "percent", "name"};
+    static const char *const plain_bytes[] = {"calls", "total", "avg", "min", "max",
+                                              "stddev", "percent", "bytes", "name"};
+    static const char *const pid_plain[] = {"pid", "calls", "total", "avg", "min", "max",
+                                            "stddev", "percent", "name"};
+    const char *const *cols = with_pid ? (bytes ? row_cols : pid_plain)
+                                       : (bytes ? plain_bytes : plain);
     *t = (table){.id = sec->key, .title = scope_title(r, sec->title, first->pid, first->db),
-                 .cols = bytes ? byte_row_cols : row_cols, .ncols = bytes ? 9 : 8,
+                 .cols = cols, .ncols = 8u + (size_t)bytes + (size_t)with_pid,
                  .pid = first->pid, .db = first->db};
     for (size_t k = i; k < j; k++) {
       if (s->opt->top > 0 && (int64_t)(k - i) >= s->opt->top) break;
       const sm_row *w = &s->rows[order[k]];
       double avg = (double)w->total / (double)w->calls;
       double sd = sqrt(w->m2 / (double)w->calls);
-      char *cells[9] = {fmt("%" PRIu64, w->calls), dur_cell(s, w->total), real_cell(s, avg),
-                        dur_cell(s, w->min), dur_cell(s, w->max), real_cell(s, sd),
-                        pct_cell(s, group_total ? 100.0 * (double)w->total / (double)group_total
-                                                : 0.0),
-                        NULL, NULL};
-      /* the name last; bytes before it for copies and allocations */
-      if (bytes) cells[7] = fmt("%" PRId64, w->bytes);
-      cells[t->ncols - 1] = tt_strdup(w->name);
+      char *cells[10];
+      size_t c = 0;
+      if (with_pid) cells[c++] = fmt("%lld", (long long)w->pid);
+      cells[c++] = fmt("%" PRIu64, w->calls);
+      cells[c++] = dur_cell(s, w->total);
+      cells[c++] = real_cell(s, avg);
+      cells[c++] = dur_cell(s, w->min);
+      cells[c++] = dur_cell(s, w->max);
+      cells[c++] = real_cell(s, sd);
+      cells[c++] = pct_cell(s, group_total ? 100.0 * (double)w->total / (double)group_total : 0.0);
+      if (bytes) cells[c++] = fmt("%" PRId64, w->bytes);
+      cells[c++] = tt_strdup(w->name);
       table_add(t, cells);
     }
     i = j;
@@ -187,7 +201,8 @@ static table busy_table(sm_summary *s, hub_reader *r) {
   return t;
 }
 
-static const char *const lat_cols[] = {"launches", "min", "avg", "p50", "p99", "max", "scope"};
+static const char *const lat_cols[] = {"pid", "launches", "min", "avg", "p50", "p99", "max",
+                                       "scope"};
 
 static int cmp_lat(const void *pa, const void *pb) {
   const sm_latency *a = pa, *b = pb;
@@ -198,21 +213,18 @@ static int cmp_lat(const void *pa, const void *pb) {
 static table latency_table(sm_summary *s, hub_reader *r) {
   table t = {.id = "launch_latency",
              .title = tt_strdup("Launch latency (kernel start - launching call start)"),
-             .cols = lat_cols, .ncols = 7, .pid = HUB_NULL, .db = -1};
+             .cols = lat_cols, .ncols = 8, .pid = HUB_NULL, .db = -1};
   qsort(s->lat, s->nlat, sizeof *s->lat, cmp_lat);
   for (size_t i = 0; i < s->nlat; i++) {
     const sm_hist *h = &s->lat[i].hist;
-    char *cells[7] = {fmt("%" PRIu64, h->n), dur_cell(s, h->min),
+    int64_t pid = s->lat[i].pid;
+    char *cells[8] = {pid == HUB_NULL ? tt_strdup("") : fmt("%lld", (long long)pid),
+                      fmt("%" PRIu64, h->n), dur_cell(s, h->min),
                       real_cell(s, (double)h->sum / (double)h->n),
                       dur_cell(s, sm_hist_percentile(h, 50)), dur_cell(s, sm_hist_percentile(h, 99)),
                       dur_cell(s, h->max),
-                      s->lat[i].pid == HUB_NULL ? tt_strdup("all processes")
-                                                : scope_title(r, "pid", s->lat[i].pid, -1)};
-    /* "pid, pid 12 (app)" reads badly: keep the part after "pid, " */
-    if (s->lat[i].pid != HUB_NULL) {
-      char *x = cells[6];
-      memmove(x, x + 5, strlen(x + 5) + 1);
-    }
+                      pid == HUB_NULL ? tt_strdup("all processes")
+                                      : tt_strdup(process_name(r, s->lat[i].db, pid))};
     table_add(&t, cells);
   }
   return t;
@@ -278,12 +290,11 @@ static void csv_field(FILE *fp, const char *v) {
 
 static void write_csv(const sm_summary *s, const table *t, FILE *fp, int first) {
   if (!first) fputc('\n', fp);
-  fputs("table,pid", fp);
+  fputs("table", fp);
   for (size_t c = 0; c < t->ncols; c++) fprintf(fp, ",%s", col_title(s, t->cols[c]));
   fputc('\n', fp);
   for (size_t i = 0; i < t->nrows; i++) {
-    fprintf(fp, "%s,", t->id);
-    if (t->pid != HUB_NULL) fprintf(fp, "%lld", (long long)t->pid);
+    csv_field(fp, t->id);
     for (size_t c = 0; c < t->ncols; c++) {
       fputc(',', fp);
       csv_field(fp, t->cells[i * t->ncols + c]);
