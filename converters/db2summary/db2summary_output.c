@@ -183,7 +183,7 @@ static int cmp_agents(const void *pa, const void *pb) {
 static table busy_table(sm_summary *s, hub_reader *r) {
   table t = {.id = "gpu_busy", .title = tt_strdup("GPU busy (union of intervals over the span)"),
              .cols = busy_cols, .ncols = 8, .pid = HUB_NULL, .db = -1};
-  qsort(s->agents, s->nagents, sizeof *s->agents, cmp_agents);
+  if (s->nagents) qsort(s->agents, s->nagents, sizeof *s->agents, cmp_agents);
   int64_t span = s->span_end > s->span_start ? s->span_end - s->span_start : 0;
   for (size_t i = 0; i < s->nagents; i++) {
     const sm_agent *a = &s->agents[i];
@@ -214,7 +214,7 @@ static table latency_table(sm_summary *s, hub_reader *r) {
   table t = {.id = "launch_latency",
              .title = tt_strdup("Launch latency (kernel start - launching call start)"),
              .cols = lat_cols, .ncols = 8, .pid = HUB_NULL, .db = -1};
-  qsort(s->lat, s->nlat, sizeof *s->lat, cmp_lat);
+  if (s->nlat) qsort(s->lat, s->nlat, sizeof *s->lat, cmp_lat);
   for (size_t i = 0; i < s->nlat; i++) {
     const sm_hist *h = &s->lat[i].hist;
     int64_t pid = s->lat[i].pid;
