@@ -30,7 +30,7 @@
 
 /* SQLite refuses compound SELECTs of more than 500 terms: views over more
  * inputs nest groups of this many. */
-#define VIEW_GROUP 200
+#define VIEW_GROUP 100
 
 typedef struct base_tables {
   char *base;   /* rocpd_region */
