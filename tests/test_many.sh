@@ -107,3 +107,23 @@ expect_fail "convert-parallel.sh: a bad input fails with the tool's message" "ju
   bash "$CP" -j 2 db2json "${HUBS[0]}" "$TMP/junk.db" --split window --windows 3 -o "$TMP/bad/x.json"
 expect_eq "... and leaves no part" "" "$(ls "$TMP/bad")"
 expect_fail "convert-parallel.sh: needs a split" "needs --split" bash "$CP" db2json "${HUBS[0]}" -o "$TMP/bad/y.json"
+
+# --- scripts/slurm/convert-array.sbatch without Slurm: the same parts ---------------
+SB="$ROOT/scripts/slurm/convert-array.sbatch"
+mkdir "$TMP/sl"
+expect_ok "convert-array.sbatch --local: 3 array tasks for 5 window parts, then the summary" \
+  bash "$SB" --local --tasks 3 db2json -q "${HUBS[@]}" --split window --windows 5 -o "$TMP/sl/t.out"
+expect_eq "its parts are the serial run's files, byte for byte" \
+  "$(cd "$TMP/ser.db2json" && sha256sum *)" "$(cd "$TMP/sl" && sha256sum t.w*)"
+db2summary -q "${HUBS[@]}" -o "$TMP/direct.summary.txt"
+expect_eq "its summary is db2summary over the same hubs" \
+  "$(sha256sum <"$TMP/direct.summary.txt")" "$(sha256sum <"$TMP/sl/t.summary.txt")"
+mkdir "$TMP/sl2"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_COUNT=2 \
+  bash "$SB" db2json -q "${HUBS[@]}" --split window --windows 5 -o "$TMP/sl2/t.out"
+expect_eq "array task 1 of 2 writes parts 1 and 3" "t.w001.out t.w003.out" "$(ls "$TMP/sl2" | tr '\n' ' ' | sed 's/ $//')"
+expect_fail "outside an array task it says what to do" "not an array task .*--submit or --local" \
+  env -u SLURM_ARRAY_TASK_ID bash "$SB" db2json "${HUBS[0]}" --split window --windows 2 -o "$TMP/sl2/u.json"
+expect_fail "a bad input stops it with the tool's message" "junk.db: not a SQLite database" \
+  bash "$SB" --local db2json "${HUBS[0]}" "$TMP/junk.db" --split window --windows 2 -o "$TMP/bad/z.json"
+expect_eq "... leaving no part" "" "$(ls "$TMP/bad")"
