@@ -13,7 +13,6 @@
  * a temporary name with no journal (the rename is what makes it atomic; a
  * failed run leaves nothing) and ends in rollback-journal mode: no WAL side
  * files for readers to need. */
-#include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <sqlite3.h>
@@ -66,22 +65,6 @@ static void usage(FILE *f) {
 }
 
 /* --- checks on an input ----------------------------------------------- */
-
-static int check_sqlite_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    tt_error("%s: cannot open: %s", path, strerror(errno));
-    return -1;
-  }
-  char head[16] = {0};
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
-  if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
-    tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
-    return -1;
-  }
-  return 0;
-}
 
 /* "file:" URI of a path, read-only: characters a URI gives meaning to are
  * percent-encoded. */
@@ -342,7 +325,7 @@ static int run_merge(merge *m, const char *tmp_path, size_t n) {
     return -1;
   for (size_t i = 0; i < n; i++) {
     tt_progress("hubs", i, n);
-    if (check_sqlite_file(m->inputs[i])) return -1;
+    if (tt_sqlite_check_header(m->inputs[i])) return -1;
     char *uri = readonly_uri(m->inputs[i]);
     int rc = exec_out(m, m->inputs[i], "ATTACH %Q AS src", uri);
     free(uri);
