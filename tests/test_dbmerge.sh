@@ -132,3 +132,5 @@ cp "$TMP/again.db" "$TMP/keep.db"; keep=$(sha256sum <"$TMP/keep.db")
 expect_fail "a failed merge leaves an existing output as it was" "junk.db" \
   dbmerge "$TMP/h100.db" "$TMP/junk.db" -o "$TMP/keep.db"
 expect_eq "... unchanged" "$keep" "$(sha256sum <"$TMP/keep.db")"
+expect_fail "an output directory that does not exist: the output is named" "nodir/x.db: cannot create" \
+  dbmerge "$TMP/h100.db" -o "$TMP/nodir/x.db"

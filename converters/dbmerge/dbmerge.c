@@ -307,11 +307,11 @@ static int create_view(merge *m, const base_tables *b) {
   return rc;
 }
 
-static int run_merge(merge *m, const char *tmp_path, size_t n) {
+static int run_merge(merge *m, const char *tmp_path, const char *final_path, size_t n) {
   if (sqlite3_open_v2(tmp_path, &m->out,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
                       NULL) != SQLITE_OK) {
-    tt_error("%s: cannot create: %s", tmp_path, m->out ? sqlite3_errmsg(m->out) : "no memory");
+    tt_error("%s: cannot create: %s", final_path, m->out ? sqlite3_errmsg(m->out) : "no memory");
     return -1;
   }
   /* Nothing an input brings may run here; the rename makes the output
@@ -319,7 +319,7 @@ static int run_merge(merge *m, const char *tmp_path, size_t n) {
    * whole schema table (SQLite re-reads the new entry by name, without an
    * index): a 64 MiB page cache keeps that scan in memory for thousands of
    * inputs (20 tables each) instead of re-reading it from the file. */
-  if (exec_out(m, tmp_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = OFF; "
+  if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = OFF; "
                             "PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; "
                             "PRAGMA cache_size = -65536"))
     return -1;
@@ -334,10 +334,10 @@ static int run_merge(merge *m, const char *tmp_path, size_t n) {
     sqlite3_exec(m->out, "DETACH src", NULL, NULL, NULL);
     if (rc) return -1;
   }
-  if (exec_out(m, tmp_path, "BEGIN")) return -1;
+  if (exec_out(m, final_path, "BEGIN")) return -1;
   for (size_t i = 0; i < m->nbases; i++)
     if (create_view(m, &m->bases[i])) return -1;
-  if (exec_out(m, tmp_path, "COMMIT; PRAGMA journal_mode = DELETE")) return -1;
+  if (exec_out(m, final_path, "COMMIT; PRAGMA journal_mode = DELETE")) return -1;
   tt_progress_done();
   return 0;
 }
@@ -394,7 +394,7 @@ int main(int argc, char **argv) {
   merge m = {.inputs = (const char **)argv + optind};
   size_t n = (size_t)(argc - optind);
   tt_output *out = tt_output_begin(output);
-  int rc = run_merge(&m, tt_output_tmp_path(out), n);
+  int rc = run_merge(&m, tt_output_tmp_path(out), output, n);
   tt_progress_done();
   if (m.out && sqlite3_close(m.out) != SQLITE_OK && rc == 0) {
     tt_error("%s: %s", output, sqlite3_errmsg(m.out));
