@@ -202,6 +202,58 @@ expect_eq "nsys fixture: one launch latency per kernel" \
   "$(q "$NSYS" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")" \
   "$(csvcols "$TMP/saxpy.csv" launch_latency launches)"
 
+# --- ExecuTorch: framework tax per iteration --------------------------------------
+# An etprof2db-shaped hub: one block (thread "forward"), regions of category
+# executorch / executorch_delegate with an "iteration" arg; one unfinished
+# event (arg unfinished=1) that must not count.
+$PY - "$TMP/et.db" "$ROOT/schema/rocpd_v3.sql" <<'EOF2'
+import random, sqlite3, sys
+db, schema = sys.argv[1], open(sys.argv[2]).read()
+u = "e7e7e7e7-0000-4000-8000-000000000001"; s = "_" + u.replace("-", "_")
+con = sqlite3.connect(db)
+con.executescript(schema.replace("{{uuid}}", s).replace("{{guid}}", u))
+x = lambda sql, *a: con.execute(sql.replace("$", s), a).lastrowid
+x("INSERT INTO rocpd_metadata$ (tag, value) VALUES ('schema_version', '3')")
+names = ["Method::execute", "native_call_aten::add.out", "native_call_aten::mul.out",
+         "delegate_execute", "OPERATOR_CALL", "executorch", "executorch_delegate"]
+for i, n in enumerate(names): x("INSERT INTO rocpd_string$ (id, guid, string) VALUES (?, ?, ?)", i + 1, u, n)
+x("INSERT INTO rocpd_info_node$ (id, guid, hash, machine_id) VALUES (1, ?, 1, 'm')", u)
+x("INSERT INTO rocpd_info_process$ (id, guid, nid, pid, command) VALUES (77, ?, 1, 77, 'model.pte')", u)
+x("INSERT INTO rocpd_info_thread$ (id, guid, nid, pid, tid, name) VALUES (5, ?, 1, 77, 5, 'forward')", u)
+rnd = random.Random(5)
+def region(name, start, dur, it, unfinished=False):
+    cat = 7 if name == 4 else 6
+    ev = x("INSERT INTO rocpd_event$ (guid, category_id) VALUES (?, ?)", u, cat)
+    x("INSERT INTO rocpd_arg$ (guid, event_id, position, type, name, value) VALUES (?, ?, 0, 'int', 'iteration', ?)", u, ev, str(it))
+    if unfinished:
+        x("INSERT INTO rocpd_arg$ (guid, event_id, position, type, name, value) VALUES (?, ?, 1, 'int', 'unfinished', '1')", u, ev)
+    x("INSERT INTO rocpd_region$ (guid, nid, pid, tid, start, end, name_id, event_id) VALUES (?, 1, 77, 5, ?, ?, ?, ?)", u, start, start + dur, name, ev)
+t = 1000
+for it in range(5):
+    region(1, t, 100000, it)
+    c = t + 10
+    for k in range(6):
+        d = rnd.randint(1000, 9000)
+        unfinished = it == 2 and k == 3  # a native call whose end was never seen
+        region(2 if unfinished else rnd.choice([2, 3, 4, 5]), c, d, it, unfinished)
+        c += d + 50
+    t += 200000
+con.commit()
+EOF2
+db2summary -q --format csv "$TMP/et.db" -o "$TMP/et.csv"
+etq="WITH a AS (SELECT r.start, r.end, n.string AS name, CAST(it.value AS INTEGER) AS it FROM rocpd_region r JOIN rocpd_string n ON n.id = r.name_id JOIN rocpd_arg it ON it.event_id = r.event_id AND it.name = 'iteration' WHERE NOT EXISTS (SELECT 1 FROM rocpd_arg x WHERE x.event_id = r.event_id AND x.name = 'unfinished')),
+  i AS (SELECT it, max(CASE WHEN name LIKE '%Method::execute%' THEN end - start END) AS e, coalesce(sum(CASE WHEN name LIKE '%native_call%' OR name LIKE '%delegate_execute%' THEN end - start END), 0) AS k FROM a GROUP BY it),
+  t AS (SELECT (e - k) * 100.0 / e AS tax, e, k FROM i)
+  SELECT count(*), printf('%.6f', avg(tax)), printf('%.6f', min(tax)), printf('%.6f', max(tax)), sum(e), sum(k) FROM t"
+expect_eq "ExecuTorch: framework tax per iteration of block 'forward' (iterations, avg/min/max %, execute, kernels)" \
+  "$(q "$TMP/et.db" "$etq")|forward" \
+  "$(csvcols "$TMP/et.csv" executorch_tax iterations tax_avg_percent tax_min_percent tax_max_percent execute_ns kernels_ns block)"
+with_unfinished=$(q "$TMP/et.db" "SELECT sum(r.end - r.start) FROM rocpd_region r JOIN rocpd_string n ON n.id = r.name_id WHERE n.string LIKE '%native_call%' OR n.string LIKE '%delegate_execute%'")
+expect_eq "ExecuTorch: the unfinished native call is left out of the kernels" \
+  "$((with_unfinished - $(q "$TMP/et.db" "SELECT r.end - r.start FROM rocpd_region r JOIN rocpd_arg a ON a.event_id = r.event_id AND a.name = 'unfinished'")))" \
+  "$(csvcols "$TMP/et.csv" executorch_tax kernels_ns)"
+expect_eq "no ExecuTorch table for hubs without ExecuTorch data" "" "$(csvcols "$TMP/all.csv" executorch_tax block)"
+
 # --- bad input: a message, a non-zero exit, nothing left -----------------------
 printf 'not a database at all' >"$TMP/junk.db"
 expect_fail "a non-SQLite input is named" "junk.db: not a SQLite database" \

@@ -29,8 +29,7 @@ static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part
 }
 
 static int summary_event(void *state, hub_reader *r, const hub_record *ev) {
-  (void)r;
-  sm_add(&((summary_part *)state)->s, ev);
+  sm_add(&((summary_part *)state)->s, r, ev);
   return 0;
 }
 

@@ -80,6 +80,23 @@ typedef struct sm_latency {
   sm_hist hist;
 } sm_latency;
 
+/* ExecuTorch framework tax of one block (one thread of an etprof2db hub),
+ * per iteration as ExecuTorch's own tools compute it: E = the longest
+ * event named "*Method::execute*" of the iteration, K = the summed
+ * durations of events named "*native_call*" or "*delegate_execute*",
+ * tax = (E - K) / E. Iterations follow one another on a block, so only the
+ * current one is held. */
+typedef struct sm_et_block {
+  int db;
+  int64_t pid, tid;
+  int64_t iteration; /* the one being read */
+  int has_exec;
+  int64_t exec_max, kernel_sum;
+  uint64_t iterations;
+  double tax_sum, tax_min, tax_max; /* percent */
+  int64_t exec_total, kernel_total;
+} sm_et_block;
+
 typedef struct sm_summary {
   const sm_options *opt;
   sm_section *sections; size_t nsections;
@@ -92,18 +109,26 @@ typedef struct sm_summary {
   tt_strmap lat_ix;
   int64_t span_start, span_end; /* of every event summarized */
   uint64_t events;
-  int executorch; /* the hub holds ExecuTorch data (see summary_executorch) */
+  int executorch; /* the hub holds ExecuTorch data */
+  sm_et_block *et; size_t net;
+  tt_strmap et_ix;
   tt_buf key, tmp;
 } sm_summary;
 
 void sm_init(sm_summary *s, const sm_options *opt);
-void sm_add(sm_summary *s, const hub_record *ev);
+void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev);
 void sm_free(sm_summary *s);
 /* Finishes the busy intervals still open; call once before output. */
 void sm_finish(sm_summary *s);
 /* A kernel name cut to its base function name: "void ns::f<int>(int*)"
  * -> "ns::f", as rocprofv3's --truncate-kernels shows it. */
 void sm_truncate_kernel(const char *name, tt_buf *out);
+
+/* ExecuTorch: one event of category executorch* (its "iteration" arg is
+ * read through r), and the end of the stream. */
+void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev);
+void sm_et_finish(sm_summary *s);
+void sm_et_free(sm_summary *s);
 
 /* Writes every table; 0 ok, -1 write error. */
 int sm_write(sm_summary *s, hub_reader *r, FILE *fp);

@@ -230,12 +230,35 @@ static table latency_table(sm_summary *s, hub_reader *r) {
   return t;
 }
 
+static const char *const et_cols[] = {"pid", "iterations", "tax_avg_percent",
+                                      "tax_min_percent", "tax_max_percent", "execute",
+                                      "kernels", "block"};
+
+static table executorch_table(sm_summary *s, hub_reader *r) {
+  table t = {.id = "executorch_tax",
+             .title = tt_strdup("ExecuTorch framework tax per iteration ((execute - kernels) / "
+                                "execute)"),
+             .cols = et_cols, .ncols = 8, .pid = HUB_NULL, .db = -1};
+  for (size_t i = 0; i < s->net; i++) {
+    const sm_et_block *b = &s->et[i];
+    if (!b->iterations) continue;
+    const hub_thread_info *th = hub_reader_find_thread(r, b->db, b->tid);
+    char *cells[8] = {fmt("%lld", (long long)b->pid), fmt("%" PRIu64, b->iterations),
+                      pct_cell(s, b->tax_sum / (double)b->iterations), pct_cell(s, b->tax_min),
+                      pct_cell(s, b->tax_max), dur_cell(s, b->exec_total),
+                      dur_cell(s, b->kernel_total),
+                      th && th->name[0] ? tt_strdup(th->name) : fmt("tid %lld", (long long)b->tid)};
+    table_add(&t, cells);
+  }
+  return t;
+}
+
 /* --- writers --------------------------------------------------------- */
 
 static const char *col_title(const sm_summary *s, const char *c) {
   static char buf[64];
   static const char *const timed[] = {"total", "avg", "min", "max", "stddev", "p50", "p99",
-                                      "busy", "idle", "summed"};
+                                      "busy", "idle", "summed", "execute", "kernels"};
   for (size_t i = 0; i < sizeof timed / sizeof *timed; i++)
     if (strcmp(c, timed[i]) == 0) {
       snprintf(buf, sizeof buf, "%s_%s", c, unit(s));
@@ -245,7 +268,8 @@ static const char *col_title(const sm_summary *s, const char *c) {
 }
 
 static int is_text_col(const char *c) {
-  return strcmp(c, "name") == 0 || strcmp(c, "agent") == 0 || strcmp(c, "scope") == 0;
+  return strcmp(c, "name") == 0 || strcmp(c, "agent") == 0 || strcmp(c, "scope") == 0 ||
+         strcmp(c, "block") == 0;
 }
 
 static void write_text(const sm_summary *s, const table *t, FILE *fp) {
@@ -366,9 +390,10 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
   table *tables = NULL;
   size_t n = 0;
   section_tables(s, r, &tables, &n);
-  tables = tt_realloc(tables, (n + 2) * sizeof *tables);
+  tables = tt_realloc(tables, (n + 3) * sizeof *tables);
   tables[n++] = busy_table(s, r);
   tables[n++] = latency_table(s, r);
+  if (s->executorch) tables[n++] = executorch_table(s, r);
   int64_t span = s->span_end > s->span_start ? s->span_end - s->span_start : 0;
   tt_buf b = {0};
   switch (s->opt->format) {
@@ -380,8 +405,6 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
             hub_reader_ndbs(r), span / 1000, span % 1000);
     if (s->events) fprintf(fp, " [%" PRId64 ", %" PRId64 ") ns", s->span_start, s->span_end);
     fputc('\n', fp);
-    if (s->executorch)
-      fputs("ExecuTorch data found: framework tax per iteration is not computed yet.\n", fp);
     for (size_t i = 0; i < n; i++) {
       if (s->opt->format == SM_TEXT) write_text(s, &tables[i], fp);
       else write_markdown(s, &tables[i], fp);

@@ -215,6 +215,7 @@ void sm_finish(sm_summary *s) {
     a->busy += a->cur_end - a->cur_start;
     a->cur_start = a->cur_end;
   }
+  sm_et_finish(s);
 }
 
 /* --- launch latency -------------------------------------------------- */
@@ -235,23 +236,9 @@ static void latency_add(sm_summary *s, const hub_record *ev) {
   sm_hist_add(&s->lat[*ix].hist, ev->start - ev->link_ts);
 }
 
-/* --- ExecuTorch hook ------------------------------------------------- */
-
-/* Framework tax per iteration (iteration wall time minus the time in
- * operators and delegates) needs ExecuTorch's own event layout, which
- * etprof2db defines. Until then an ExecuTorch hub is only recognised, so
- * the output can say the figure is not computed. This is the one place to
- * extend: see sm_add. */
-static void summary_executorch(sm_summary *s, const hub_record *ev) {
-  const char *c = ev->category;
-  if (strncmp(c, "executorch", 10) == 0 || strncmp(c, "ExecuTorch", 10) == 0 ||
-      strncmp(c, "EXECUTORCH", 10) == 0)
-    s->executorch = 1;
-}
-
 /* --- one event ------------------------------------------------------- */
 
-void sm_add(sm_summary *s, const hub_record *ev) {
+void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
   if (ev->kind == HUB_FLOW) return;
   s->events++;
   if (ev->start < s->span_start) s->span_start = ev->start;
@@ -277,7 +264,7 @@ void sm_add(sm_summary *s, const hub_record *ev) {
     row_add(row_of(s, 2, ev, ev->name), dur, ev->size);
     break;
   case HUB_REGION: {
-    summary_executorch(s, ev);
+    if (strncmp(ev->category, "executorch", 10) == 0) sm_et_event(s, r, ev);
     int sec = region_section(s, ev->category);
     row_add(row_of(s, sec, ev, ev->name), dur, HUB_NULL);
     break;
@@ -298,6 +285,7 @@ void sm_free(sm_summary *s) {
   for (size_t i = 0; i < s->nlat; i++) sm_hist_free(&s->lat[i].hist);
   free(s->lat);
   free(s->agents);
+  sm_et_free(s);
   tt_strmap_free(&s->section_ix);
   tt_strmap_free(&s->row_ix);
   tt_i64map_free(&s->agent_ix);
