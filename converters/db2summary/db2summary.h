@@ -3,6 +3,7 @@
  *                        with count, total, min, max and a running
  *                        variance; GPU busy time as the union of each
  *                        agent's intervals; a bounded latency histogram
+ *   db2summary_executorch.c  ExecuTorch framework tax per iteration
  *   db2summary_output.c  the tables as text, csv, markdown or json
  *   db2summary.c         the exporter callbacks, options and main()
  * Memory is bounded by distinct names, processes and agents, never by the
