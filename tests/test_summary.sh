@@ -254,6 +254,21 @@ expect_eq "ExecuTorch: the unfinished native call is left out of the kernels" \
   "$(csvcols "$TMP/et.csv" executorch_tax kernels_ns)"
 expect_eq "no ExecuTorch table for hubs without ExecuTorch data" "" "$(csvcols "$TMP/all.csv" executorch_tax block)"
 
+# --- memory: bounded by distinct names, not by events ----------------------------
+$PY "$ROOT/tests/make_rocprof_hub.py" "$TMP/small.db" 11111111-2222-4333-8444-555555555555 5 5 2000
+$PY "$ROOT/tests/make_rocprof_hub.py" "$TMP/big.db" 11111111-2222-4333-8444-555555555556 5 5 20000
+# with the reader's indexes, as our importers write them: without them the
+# reader copies link columns into TEMP tables, which is its memory, not ours
+sed "s/{{uuid}}/_11111111_2222_4333_8444_555555555555/g" "$ROOT/schema/rocpd_v3_indexes.sql" | sqlite3 "$TMP/small.db"
+sed "s/{{uuid}}/_11111111_2222_4333_8444_555555555556/g" "$ROOT/schema/rocpd_v3_indexes.sql" | sqlite3 "$TMP/big.db"
+# (as in test_memory.sh: within 10% + 2 MiB, SQLite's page caches being
+# bounded; under ASan the quarantine of freed memory is not the program's)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
+rs=$($PY "$ROOT/tests/peak_rss.py" db2summary -q --by-process "$TMP/small.db" -o /dev/null)
+rb=$($PY "$ROOT/tests/peak_rss.py" db2summary -q --by-process "$TMP/big.db" -o /dev/null)
+expect_eq "peak RSS flat with 10x the events ($(q "$TMP/big.db" "SELECT count(*) FROM rocpd_region") regions: ${rb} KiB vs ${rs} KiB)" yes \
+  "$([ "$rb" -le $((rs + rs / 10 + 2048)) ] && echo yes || echo no)"
+
 # --- bad input: a message, a non-zero exit, nothing left -----------------------
 printf 'not a database at all' >"$TMP/junk.db"
 expect_fail "a non-SQLite input is named" "junk.db: not a SQLite database" \
