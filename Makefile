@@ -41,7 +41,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check check-cluster demo bench install clean tools
+.PHONY: all deps check check-cluster demo bench install uninstall clean tools
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
 
@@ -105,6 +105,10 @@ install: $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS)) \
+	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
 
 clean:
 	rm -rf build build-san out

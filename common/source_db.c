@@ -10,11 +10,13 @@
 /* The column-name cache of nv_rest_json (below). */
 static void rest_cache_free(void);
 
-int nv_src_open(nv_src *s, const char *path) {
+int nv_src_open(nv_src *s, const char *path) { return nv_src_open_named(s, path, path); }
+
+int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
     return -1;
@@ -55,6 +57,16 @@ sqlite3_stmt *nv_prepare(nv_src *s, const char *sql) {
     return NULL;
   }
   return st;
+}
+
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt) {
+  sqlite3_stmt *st = nv_prepare(s, sql);
+  if (!st) return dflt;
+  int64_t v = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
+                  ? sqlite3_column_int64(st, 0)
+                  : dflt;
+  sqlite3_finalize(st);
+  return v;
 }
 
 int nv_step_error(nv_src *s, const char *table) {

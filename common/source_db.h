@@ -20,6 +20,10 @@ typedef struct nv_src {
 /* Opens read-only (query_only, trusted_schema off) and checks the file is
  * a SQLite database. Returns 0, or prints an error naming the file. */
 int nv_src_open(nv_src *s, const char *path);
+/* The same for `file`, naming `path` in every message: an input read
+ * through a temporary copy (a decompressed .gz) is reported by its own
+ * name. */
+int nv_src_open_named(nv_src *s, const char *file, const char *path);
 void nv_src_close(nv_src *s);
 
 /* A physical table (never a view an input might plant) of that name. */
@@ -31,6 +35,9 @@ int nv_require_columns(nv_src *s, const char *table, const char *columns);
 
 /* Prepares sql; on error prints the file and SQLite's message. */
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql);
+/* The integer in the first column of the first row of sql; dflt when
+ * there is none (no row, NULL, or a query that does not prepare). */
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt);
 /* Reports a failed sqlite3_step. */
 int nv_step_error(nv_src *s, const char *table);
 
