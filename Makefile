@@ -41,7 +41,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check demo bench install uninstall clean tools
+.PHONY: all deps check check-cluster demo bench install uninstall clean tools
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
 
@@ -85,6 +85,13 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 check: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
+
+# convert-array.sbatch under a real one-node Slurm (Debian's slurmd,
+# slurmctld, slurm-client and munge); independent of `make check`.
+check-cluster:
+	@sh scripts/install-deps.sh slurmd slurmctld slurm-client munge
+	$(MAKE) tools
+	BUILD=$(BUILD) bash scripts/slurm/check-cluster.sh
 
 demo: deps
 	$(MAKE) tools

@@ -43,6 +43,14 @@ for db in "$OUT"/*.db; do
 done
 
 echo
+echo "== merging every hub into one file, and its flat profile"
+if have dbmerge; then
+  mkdir -p "$OUT/merged"
+  run "$BIN/dbmerge" -q "$OUT"/*.db -o "$OUT/merged/all.db"
+  have db2summary && run "$BIN/db2summary" -q --top 5 --by-process "$OUT/merged/all.db" -o "$OUT/merged/all.summary.md" --format markdown
+fi
+
+echo
 echo "== splitting the largest profile (resnet50, 35 MB of JSON) into 4 time windows"
 if [ -f "$OUT/resnet50.db" ]; then
   mkdir -p "$OUT/split"
@@ -68,6 +76,7 @@ have db2perfetto && echo "  *.pftrace  Perfetto UI: https://ui.perfetto.dev -> \
 have db2json && echo "  *.json     chrome://tracing (Load), or the Perfetto UI (it reads Chrome JSON too)"
 have db2otf2 && echo "  *.otf2/    OTF2 archives: in Vampir, File -> Open -> <archive>/traces.otf2;"
 have db2otf2 && echo "             or print one: otf2-print $OUT/alexnet.otf2/traces.otf2 | less"
+have db2summary && echo "  *.summary.* flat profiles (text or markdown): any pager or Markdown viewer"
 echo "  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5',"
 echo "             or any tool that reads rocprofv3's rocpd output"
 echo "Every file (and archive) under $OUT/split is a complete trace on its own (one time window each)."

@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the Debian packages the toolkit builds and tests with, only when
 # something is missing, so `make demo` / `make check` work on a bare machine.
+# Arguments are further packages (`make check-cluster` adds Slurm's).
 set -eu
 PKGS="build-essential pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev \
 protobuf-c-compiler protobuf-compiler libotf2-trace-dev otf2-tools zlib1g-dev \
-libyajl-dev python3 python3-protobuf python3-otf2 flatbuffers-compiler"
+libyajl-dev python3 python3-protobuf python3-otf2 flatbuffers-compiler parallel $*"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -1,0 +1,137 @@
+/* db2summary's parts, one concern each:
+ *   db2summary_stats.c   aggregation: one row per (section, process, name)
+ *                        with count, total, min, max and a running
+ *                        variance; GPU busy time as the union of each
+ *                        agent's intervals; a bounded latency histogram
+ *   db2summary_executorch.c  ExecuTorch framework tax per iteration
+ *   db2summary_output.c  the tables as text, csv, markdown or json
+ *   db2summary.c         the exporter callbacks, options and main()
+ * Memory is bounded by distinct names, processes and agents, never by the
+ * number of events. */
+#ifndef DB2SUMMARY_H
+#define DB2SUMMARY_H
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hashmap.h"
+#include "hub_reader.h"
+#include "util.h"
+
+typedef enum { SM_TEXT, SM_CSV, SM_MARKDOWN, SM_JSON } sm_format;
+
+typedef struct sm_options {
+  sm_format format;
+  int64_t top; /* rows per table, 0 = all */
+  int by_process;
+  int truncate_kernels;
+} sm_options;
+
+/* What a table lists. */
+typedef enum { SEC_KERNEL, SEC_COPY, SEC_ALLOC, SEC_API } sm_sec_kind;
+
+typedef struct sm_section {
+  char *key;   /* "kernels", "copies", "hip_api", or "region:<category>" */
+  char *title; /* "Kernels", "HIP API", "Regions: cpu_op" */
+  sm_sec_kind kind;
+  int order;   /* fixed families first, then other categories */
+} sm_section;
+
+/* One row: every call of one name in one section (and process). */
+typedef struct sm_row {
+  int section;
+  int64_t pid; /* HUB_NULL unless --by-process */
+  int db;      /* with --by-process: the input the process came from */
+  char *name;
+  uint64_t calls;
+  int64_t total, min, max, bytes;
+  double mean, m2; /* Welford: population variance = m2 / calls */
+} sm_row;
+
+/* Log-linear histogram of non-negative ns values: exact below 256 ns,
+ * above it 256 buckets per power of two (each 1/256 of its lower bound
+ * wide), so a percentile read as the bucket's midpoint is within 0.2% of
+ * the exact one. Bucket arrays are allocated per power of two in use. */
+#define SM_HIST_SUB 256
+#define SM_HIST_EXPS 57
+typedef struct sm_hist {
+  uint64_t *bucket[SM_HIST_EXPS];
+  uint64_t n;
+  int64_t min, max;
+  __int128 sum;
+} sm_hist;
+void sm_hist_add(sm_hist *h, int64_t v);
+/* Nearest-rank percentile (p in (0, 100]); bucket midpoint, clamped. */
+int64_t sm_hist_percentile(const sm_hist *h, double p);
+void sm_hist_free(sm_hist *h);
+
+/* GPU busy time of one agent: the union of its kernels' and copies'
+ * intervals, built online because events arrive in start order. */
+typedef struct sm_agent {
+  int db;
+  int64_t agent_id;
+  int64_t cur_start, cur_end; /* the union interval still growing */
+  int64_t busy, summed;
+  uint64_t intervals;
+} sm_agent;
+
+/* Launch latency per scope (all processes, or one with --by-process). */
+typedef struct sm_latency {
+  int64_t pid;
+  int db;
+  sm_hist hist;
+} sm_latency;
+
+/* ExecuTorch framework tax of one block (one thread of an etprof2db hub),
+ * per iteration as ExecuTorch's own tools compute it: E = the longest
+ * event named "*Method::execute*" of the iteration, K = the summed
+ * durations of events named "*native_call*" or "*delegate_execute*",
+ * tax = (E - K) / E. Iterations follow one another on a block, so only the
+ * current one is held. */
+typedef struct sm_et_block {
+  int db;
+  int64_t pid, tid;
+  int64_t iteration; /* the one being read */
+  int has_exec;
+  int64_t exec_max, kernel_sum;
+  uint64_t iterations;
+  double tax_sum, tax_min, tax_max; /* percent */
+  int64_t exec_total, kernel_total;
+} sm_et_block;
+
+typedef struct sm_summary {
+  const sm_options *opt;
+  sm_section *sections; size_t nsections;
+  tt_strmap section_ix;
+  sm_row *rows; size_t nrows, cap_rows;
+  tt_strmap row_ix;
+  sm_agent *agents; size_t nagents;
+  tt_i64map agent_ix;
+  sm_latency *lat; size_t nlat;
+  tt_strmap lat_ix;
+  int64_t span_start, span_end; /* of every event summarized */
+  uint64_t events;
+  int executorch; /* the hub holds ExecuTorch data */
+  sm_et_block *et; size_t net;
+  tt_strmap et_ix;
+  tt_buf key, tmp;
+} sm_summary;
+
+void sm_init(sm_summary *s, const sm_options *opt);
+void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev);
+void sm_free(sm_summary *s);
+/* Finishes the busy intervals still open; call once before output. */
+void sm_finish(sm_summary *s);
+/* A kernel name cut to its base function name: "void ns::f<int>(int*)"
+ * -> "ns::f", as rocprofv3's --truncate-kernels shows it. */
+void sm_truncate_kernel(const char *name, tt_buf *out);
+
+/* ExecuTorch: one event of category executorch* (its "iteration" arg is
+ * read through r), and the end of the stream. */
+void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev);
+void sm_et_finish(sm_summary *s);
+void sm_et_free(sm_summary *s);
+
+/* Writes every table; 0 ok, -1 write error. */
+int sm_write(sm_summary *s, hub_reader *r, FILE *fp);
+
+#endif

@@ -1,0 +1,295 @@
+/* Aggregation: rows per (section, process, name), GPU busy union per
+ * agent, launch latency histograms. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2summary.h"
+
+/* --- latency histogram ----------------------------------------------- */
+
+/* Bucket of v >= 0: (power slot, sub-bucket). Slot 0 holds 0..255 exactly;
+ * slot e-7 holds [2^e, 2^(e+1)) in 256 buckets of 2^(e-8) ns. */
+static void hist_slot(uint64_t v, int *slot, int *sub) {
+  if (v < SM_HIST_SUB) {
+    *slot = 0;
+    *sub = (int)v;
+    return;
+  }
+  int e = 63 - __builtin_clzll(v);
+  *slot = e - 7;
+  *sub = (int)((v >> (e - 8)) - SM_HIST_SUB);
+}
+
+void sm_hist_add(sm_hist *h, int64_t v) {
+  if (h->n == 0 || v < h->min) h->min = v;
+  if (h->n == 0 || v > h->max) h->max = v;
+  h->n++;
+  h->sum += v;
+  int slot, sub;
+  hist_slot(v < 0 ? 0 : (uint64_t)v, &slot, &sub); /* negative (clock skew): bucket 0 */
+  if (!h->bucket[slot]) h->bucket[slot] = tt_calloc(SM_HIST_SUB, sizeof(uint64_t));
+  h->bucket[slot][sub]++;
+}
+
+int64_t sm_hist_percentile(const sm_hist *h, double p) {
+  if (h->n == 0) return 0;
+  /* nearest rank: the smallest value with at least ceil(p% of n) at or below */
+  uint64_t rank = (uint64_t)((double)h->n * p / 100.0);
+  if ((double)rank < (double)h->n * p / 100.0) rank++;
+  if (rank < 1) rank = 1;
+  if (rank > h->n) rank = h->n;
+  uint64_t seen = 0;
+  for (int slot = 0; slot < SM_HIST_EXPS; slot++) {
+    if (!h->bucket[slot]) continue;
+    for (int sub = 0; sub < SM_HIST_SUB; sub++) {
+      seen += h->bucket[slot][sub];
+      if (seen < rank) continue;
+      int64_t v;
+      if (slot == 0) {
+        v = sub;
+      } else {
+        int shift = slot - 1; /* e - 8 */
+        int64_t lo = (int64_t)(SM_HIST_SUB + sub) << shift;
+        v = lo + ((int64_t)1 << shift) / 2;
+      }
+      if (v < h->min) v = h->min;
+      if (v > h->max) v = h->max;
+      return v;
+    }
+  }
+  return h->max;
+}
+
+void sm_hist_free(sm_hist *h) {
+  for (int i = 0; i < SM_HIST_EXPS; i++) free(h->bucket[i]);
+  memset(h, 0, sizeof *h);
+}
+
+/* --- sections -------------------------------------------------------- */
+
+/* API families by category (matched lowercased), in table order. */
+static const struct {
+  const char *glob, *key, *title;
+} families[] = {
+    {"cuda_runtime*", "cuda_runtime_api", "CUDA runtime API"},
+    {"cuda_driver*", "cuda_driver_api", "CUDA driver API"},
+    {"hip_*", "hip_api", "HIP API"},
+    {"hsa_*", "hsa_api", "HSA API"},
+    {"*ccl*", "ccl_api", "RCCL/NCCL API"},
+    {"marker*", "markers", "Markers (ROCTX/NVTX)"},
+    {"roctx*", "markers", "Markers (ROCTX/NVTX)"},
+    {"nvtx*", "markers", "Markers (ROCTX/NVTX)"},
+};
+#define FAMILY_ORDER 3
+
+static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_kind kind,
+                      int order) {
+  int64_t *ix = tt_strmap_get(&s->section_ix, key);
+  if (ix) return (int)*ix;
+  s->sections = tt_realloc(s->sections, (s->nsections + 1) * sizeof *s->sections);
+  s->sections[s->nsections] =
+      (sm_section){.key = tt_strdup(key), .title = tt_strdup(title), .kind = kind, .order = order};
+  tt_strmap_put(&s->section_ix, key, (int64_t)s->nsections);
+  return (int)s->nsections++;
+}
+
+static int region_section(sm_summary *s, const char *category) {
+  tt_buf *low = &s->tmp;
+  tt_buf_clear(low);
+  for (const char *p = category; *p; p++) tt_buf_putc(low, (char)tolower((unsigned char)*p));
+  const char *lc = low->data ? low->data : "";
+  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+    if (tt_glob_match(families[i].glob, lc))
+      return section_of(s, families[i].key, families[i].title, SEC_API, FAMILY_ORDER + (int)i);
+  /* Any other category: a table of its own, after the families. */
+  tt_buf_clear(&s->key);
+  tt_buf_puts(&s->key, "region:");
+  tt_buf_puts(&s->key, category);
+  int64_t *ix = tt_strmap_get(&s->section_ix, s->key.data);
+  if (ix) return (int)*ix;
+  char *key = tt_strdup(s->key.data);
+  tt_buf_clear(&s->key);
+  tt_buf_puts(&s->key, "Regions: ");
+  tt_buf_puts(&s->key, category[0] ? category : "(no category)");
+  int sec = section_of(s, key, s->key.data, SEC_API, 100);
+  free(key);
+  return sec;
+}
+
+/* --- rows ------------------------------------------------------------ */
+
+void sm_init(sm_summary *s, const sm_options *opt) {
+  memset(s, 0, sizeof *s);
+  s->opt = opt;
+  s->span_start = INT64_MAX;
+  s->span_end = INT64_MIN;
+  section_of(s, "kernels", "Kernels", SEC_KERNEL, 0);
+  section_of(s, "copies", "Memory copies", SEC_COPY, 1);
+  section_of(s, "allocations", "Memory allocations", SEC_ALLOC, 2);
+}
+
+void sm_truncate_kernel(const char *name, tt_buf *out) {
+  tt_buf_clear(out);
+  /* Up to the parameter list at template depth 0, template arguments out. */
+  int depth = 0;
+  for (const char *p = name; *p; p++) {
+    if (*p == '<') depth++;
+    else if (*p == '>' && depth > 0) depth--;
+    else if (*p == '(' && depth == 0 && p != name) break;
+    else if (depth == 0) tt_buf_putc(out, *p);
+  }
+  /* Drop a return type ("void f" -> "f"): the last space-separated word. */
+  const char *s = out->data ? out->data : "";
+  const char *sp = strrchr(s, ' ');
+  if (sp && sp[1]) memmove(out->data, sp + 1, strlen(sp + 1) + 1), out->len = strlen(out->data);
+  if (out->len == 0) {
+    tt_buf_clear(out);
+    tt_buf_puts(out, name);
+  }
+}
+
+static sm_row *row_of(sm_summary *s, int section, const hub_record *ev, const char *name) {
+  int64_t pid = s->opt->by_process ? ev->pid : HUB_NULL;
+  int db = s->opt->by_process ? ev->db : -1;
+  tt_buf *k = &s->key;
+  tt_buf_clear(k);
+  tt_buf_printf(k, "%d\x1f%lld\x1f%d\x1f", section, (long long)pid, db);
+  tt_buf_puts(k, name);
+  int64_t *ix = tt_strmap_get(&s->row_ix, k->data);
+  if (ix) return &s->rows[*ix];
+  if (s->nrows == s->cap_rows) {
+    s->cap_rows = s->cap_rows ? 2 * s->cap_rows : 64;
+    s->rows = tt_realloc(s->rows, s->cap_rows * sizeof *s->rows);
+  }
+  tt_strmap_put(&s->row_ix, k->data, (int64_t)s->nrows);
+  sm_row *r = &s->rows[s->nrows++];
+  *r = (sm_row){.section = section, .pid = pid, .db = db, .name = tt_strdup(name)};
+  return r;
+}
+
+static void row_add(sm_row *r, int64_t dur, int64_t bytes) {
+  if (r->calls == 0 || dur < r->min) r->min = dur;
+  if (r->calls == 0 || dur > r->max) r->max = dur;
+  r->calls++;
+  r->total += dur;
+  if (bytes != HUB_NULL) r->bytes += bytes;
+  double d = (double)dur - r->mean;
+  r->mean += d / (double)r->calls;
+  r->m2 += d * ((double)dur - r->mean);
+}
+
+/* --- GPU busy -------------------------------------------------------- */
+
+static void agent_add(sm_summary *s, const hub_record *ev) {
+  if (ev->agent_id == HUB_NULL) return;
+  int64_t key = ((int64_t)ev->db << 40) | (ev->agent_id & (((int64_t)1 << 40) - 1));
+  int64_t *ix = tt_i64map_get(&s->agent_ix, key);
+  sm_agent *a;
+  if (ix) {
+    a = &s->agents[*ix];
+  } else {
+    s->agents = tt_realloc(s->agents, (s->nagents + 1) * sizeof *s->agents);
+    tt_i64map_put(&s->agent_ix, key, (int64_t)s->nagents);
+    a = &s->agents[s->nagents++];
+    *a = (sm_agent){.db = ev->db, .agent_id = ev->agent_id, .cur_start = ev->start,
+                    .cur_end = ev->end};
+    a->summed = ev->end - ev->start;
+    a->intervals = 1;
+    return;
+  }
+  a->summed += ev->end - ev->start;
+  a->intervals++;
+  if (ev->start > a->cur_end) { /* a gap: the union so far is final */
+    a->busy += a->cur_end - a->cur_start;
+    a->cur_start = ev->start;
+    a->cur_end = ev->end;
+  } else if (ev->end > a->cur_end) {
+    a->cur_end = ev->end;
+  }
+}
+
+void sm_finish(sm_summary *s) {
+  for (size_t i = 0; i < s->nagents; i++) {
+    sm_agent *a = &s->agents[i];
+    a->busy += a->cur_end - a->cur_start;
+    a->cur_start = a->cur_end;
+  }
+  sm_et_finish(s);
+}
+
+/* --- launch latency -------------------------------------------------- */
+
+static void latency_add(sm_summary *s, const hub_record *ev) {
+  int64_t pid = s->opt->by_process ? ev->pid : HUB_NULL;
+  int db = s->opt->by_process ? ev->db : -1;
+  tt_buf_clear(&s->key);
+  tt_buf_printf(&s->key, "%lld\x1f%d", (long long)pid, db);
+  int64_t *ix = tt_strmap_get(&s->lat_ix, s->key.data);
+  if (!ix) {
+    s->lat = tt_realloc(s->lat, (s->nlat + 1) * sizeof *s->lat);
+    s->lat[s->nlat] = (sm_latency){.pid = pid, .db = db};
+    tt_strmap_put(&s->lat_ix, s->key.data, (int64_t)s->nlat);
+    ix = tt_strmap_get(&s->lat_ix, s->key.data);
+    s->nlat++;
+  }
+  sm_hist_add(&s->lat[*ix].hist, ev->start - ev->link_ts);
+}
+
+/* --- one event ------------------------------------------------------- */
+
+void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
+  if (ev->kind == HUB_FLOW) return;
+  s->events++;
+  if (ev->start < s->span_start) s->span_start = ev->start;
+  if (ev->end > s->span_end) s->span_end = ev->end;
+  int64_t dur = ev->end - ev->start;
+  switch (ev->kind) {
+  case HUB_KERNEL: {
+    const char *name = ev->name;
+    if (s->opt->truncate_kernels) {
+      sm_truncate_kernel(ev->name, &s->tmp);
+      name = s->tmp.data;
+    }
+    row_add(row_of(s, 0, ev, name), dur, HUB_NULL);
+    agent_add(s, ev);
+    if (ev->link_ts != HUB_NULL && !(ev->clipped & HUB_CLIP_START)) latency_add(s, ev);
+    break;
+  }
+  case HUB_COPY:
+    row_add(row_of(s, 1, ev, ev->name), dur, ev->size);
+    agent_add(s, ev);
+    break;
+  case HUB_ALLOC:
+    row_add(row_of(s, 2, ev, ev->name), dur, ev->size);
+    break;
+  case HUB_REGION: {
+    if (strncmp(ev->category, "executorch", 10) == 0) sm_et_event(s, r, ev);
+    int sec = region_section(s, ev->category);
+    row_add(row_of(s, sec, ev, ev->name), dur, HUB_NULL);
+    break;
+  }
+  default: /* instants and counter samples have no duration to sum */
+    break;
+  }
+}
+
+void sm_free(sm_summary *s) {
+  for (size_t i = 0; i < s->nsections; i++) {
+    free(s->sections[i].key);
+    free(s->sections[i].title);
+  }
+  free(s->sections);
+  for (size_t i = 0; i < s->nrows; i++) free(s->rows[i].name);
+  free(s->rows);
+  for (size_t i = 0; i < s->nlat; i++) sm_hist_free(&s->lat[i].hist);
+  free(s->lat);
+  free(s->agents);
+  sm_et_free(s);
+  tt_strmap_free(&s->section_ix);
+  tt_strmap_free(&s->row_ix);
+  tt_i64map_free(&s->agent_ix);
+  tt_strmap_free(&s->lat_ix);
+  tt_buf_free(&s->key);
+  tt_buf_free(&s->tmp);
+}

@@ -1,0 +1,416 @@
+/* dbmerge: many per-process hub databases -> one file, as rocpd's own
+ * merge (rocprofiler-sdk rocpd/merge.py) lays it out: every input's
+ * physical tables rocpd_<name>_<uuid> created from the input's own table
+ * definition and filled with its rows unchanged (guid columns included),
+ * its indexes recreated, and the plain-named rocpd_<name> views rebuilt by
+ * dbmerge as the UNION ALL of every input's table, so rocpd's tools (which
+ * find the uuids through the rocpd_metadata view) see every row of every
+ * input. Unlike rocpd's merge, an input's views and triggers are never
+ * copied: they are SQL the input brings along.
+ *
+ * Inputs are attached one at a time, read-only (SQLite's attach limit and
+ * memory do not grow with the number of inputs). The output is built under
+ * a temporary name with no journal (the rename is what makes it atomic; a
+ * failed run leaves nothing) and ends in rollback-journal mode: no WAL side
+ * files for readers to need. */
+#include <stdarg.h>
+#include <getopt.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "atomic_output.h"
+#include "hashmap.h"
+#include "progress.h"
+#include "sqlite_setup.h"
+#include "util.h"
+
+/* SQLite refuses compound SELECTs of more than 500 terms: views over more
+ * inputs nest groups of this many. */
+#define VIEW_GROUP 100
+
+typedef struct base_tables {
+  char *base;   /* rocpd_region */
+  char **tables; size_t ntables;
+} base_tables;
+
+typedef struct merge {
+  sqlite3 *out;
+  tt_strmap uuid_owner;    /* "_<uuid>" -> index of the input holding it */
+  const char **inputs;
+  char *schema_version;    /* of the first input */
+  size_t version_from;
+  base_tables *bases; size_t nbases;
+  tt_strmap base_ix;
+  uint64_t rows;
+} merge;
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: %s [options] DB... -o OUTPUT.db\n"
+          "Merges rocpd (schema v3) hub databases, one per process, into one file:\n"
+          "each input's tables and rows copied unchanged (with their guid), the\n"
+          "rocpd_<name> views rebuilt over all of them. Views and triggers of the\n"
+          "inputs are not copied.\n\n"
+          "  DB...              hub databases (opened read-only); a uuid may appear once\n"
+          "  -o, --output FILE  the merged database (required; replaced if it exists,\n"
+          "                     never one of the inputs)\n"
+          "  -q, --quiet        no messages except errors\n"
+          "      --progress     show progress even when stderr is not a terminal\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n",
+          tt_progname());
+}
+
+/* --- checks on an input ----------------------------------------------- */
+
+/* "file:" URI of a path, read-only: characters a URI gives meaning to are
+ * percent-encoded. */
+static char *readonly_uri(const char *path) {
+  tt_buf b = {0};
+  tt_buf_puts(&b, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        strchr("/._-~", *p))
+      tt_buf_putc(&b, (char)*p);
+    else
+      tt_buf_printf(&b, "%%%02X", *p);
+  }
+  tt_buf_puts(&b, "?mode=ro");
+  return b.data;
+}
+
+/* Runs one statement with printf-style SQL on the output; 0 ok. */
+static int exec_out(merge *m, const char *what, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *sql = sqlite3_vmprintf(fmt, ap);
+  va_end(ap);
+  char *err = NULL;
+  int rc = sqlite3_exec(m->out, sql, NULL, NULL, &err);
+  if (rc != SQLITE_OK) tt_error("%s: %s", what, err ? err : sqlite3_errstr(rc));
+  sqlite3_free(err);
+  sqlite3_free(sql);
+  return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* A definition read from an input's sqlite_master is run only when it is
+ * one CREATE TABLE / CREATE [UNIQUE] INDEX statement and nothing else. */
+static int run_definition(merge *m, const char *path, const char *name, const char *sql,
+                          int is_index) {
+  const char *want = is_index ? "CREATE INDEX" : "CREATE TABLE";
+  int ok = strncasecmp(sql, want, strlen(want)) == 0 ||
+           (is_index && strncasecmp(sql, "CREATE UNIQUE INDEX", 19) == 0);
+  sqlite3_stmt *st = NULL;
+  const char *tail = NULL;
+  if (ok && sqlite3_prepare_v2(m->out, sql, -1, &st, &tail) != SQLITE_OK) {
+    tt_error("%s: definition of %s does not run here: %s", path, name, sqlite3_errmsg(m->out));
+    return -1;
+  }
+  while (ok && tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == '\r' ||
+                        *tail == ';'))
+    tail++;
+  if (!ok || (tail && *tail)) {
+    sqlite3_finalize(st);
+    tt_error("%s: the definition of %s is not a single %s statement: refused", path, name, want);
+    return -1;
+  }
+  int rc = sqlite3_step(st);
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    tt_error("%s: cannot create %s: %s", path, name, sqlite3_errmsg(m->out));
+    return -1;
+  }
+  return 0;
+}
+
+static void add_to_view(merge *m, const char *base, const char *table) {
+  int64_t *ix = tt_strmap_get(&m->base_ix, base);
+  base_tables *b;
+  if (ix) {
+    b = &m->bases[*ix];
+  } else {
+    m->bases = tt_realloc(m->bases, (m->nbases + 1) * sizeof *m->bases);
+    tt_strmap_put(&m->base_ix, base, (int64_t)m->nbases);
+    b = &m->bases[m->nbases++];
+    *b = (base_tables){.base = tt_strdup(base)};
+  }
+  b->tables = tt_realloc(b->tables, (b->ntables + 1) * sizeof *b->tables);
+  b->tables[b->ntables++] = tt_strdup(table);
+}
+
+/* One text column of a query on the output connection (NULL if none). */
+static char *query_text(merge *m, const char *sql) {
+  sqlite3_stmt *st;
+  char *v = NULL;
+  if (sqlite3_prepare_v2(m->out, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    v = tt_strdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* The uuid suffixes of the attached input "src" ("_<uuid>" of every
+ * rocpd_event_<uuid> table that has its rocpd_string table). */
+static int input_suffixes(merge *m, const char *path, char ***out, size_t *nout) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(m->out,
+                         "SELECT substr(e.name, 12) FROM src.sqlite_master e WHERE e.type = 'table' "
+                         "AND e.name GLOB 'rocpd_event_?*' AND EXISTS (SELECT 1 FROM "
+                         "src.sqlite_master s WHERE s.type = 'table' AND s.name = 'rocpd_string' "
+                         "|| substr(e.name, 12)) ORDER BY e.name",
+                         -1, &st, NULL) != SQLITE_OK) {
+    tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(m->out));
+    return -1;
+  }
+  int rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    *out = tt_realloc(*out, (*nout + 1) * sizeof **out);
+    (*out)[(*nout)++] = tt_strdup((const char *)sqlite3_column_text(st, 0));
+  }
+  sqlite3_finalize(st);
+  if (rc != SQLITE_DONE) {
+    tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(m->out));
+    return -1;
+  }
+  if (*nout == 0) {
+    char *plain = query_text(m, "SELECT name FROM src.sqlite_master WHERE type = 'table' AND "
+                                "name = 'rocpd_event'");
+    if (plain)
+      tt_error("%s: its rocpd tables have no uuid suffix (rocpd_event): cannot be merged", path);
+    else
+      tt_error("%s: not a rocpd hub database (no rocpd_event_<uuid>/rocpd_string_<uuid> "
+               "tables)", path);
+    free(plain);
+    return -1;
+  }
+  return 0;
+}
+
+/* Refuses a uuid seen before and a schema version unlike the first's. */
+static int check_uuid(merge *m, size_t in, const char *sfx) {
+  const char *path = m->inputs[in];
+  int64_t *owner = tt_strmap_get(&m->uuid_owner, sfx);
+  if (owner) {
+    tt_error("%s: uuid %s is already merged from %s: an input given twice?", path, sfx + 1,
+             m->inputs[*owner]);
+    return -1;
+  }
+  tt_strmap_put(&m->uuid_owner, sfx, (int64_t)in);
+  char *sql = sqlite3_mprintf("SELECT value FROM src.\"rocpd_metadata%w\" WHERE tag = "
+                              "'schema_version' ORDER BY id DESC LIMIT 1", sfx);
+  char *v = query_text(m, sql);
+  sqlite3_free(sql);
+  if (!v) {
+    tt_error("%s: no schema_version in rocpd_metadata%s: refused (rocpd merges only equal "
+             "schema versions)", path, sfx);
+    return -1;
+  }
+  if (!m->schema_version) {
+    m->schema_version = v;
+    m->version_from = in;
+    return 0;
+  }
+  int same = strcmp(v, m->schema_version) == 0;
+  if (!same)
+    tt_error("%s: rocpd schema version %s, but %s has version %s: mixed schema versions are "
+             "not merged", path, v, m->inputs[m->version_from], m->schema_version);
+  free(v);
+  return same ? 0 : -1;
+}
+
+/* Copies the attached input's tables, rows and indexes. */
+static int copy_input(merge *m, size_t in) {
+  const char *path = m->inputs[in];
+  char **sfx = NULL;
+  size_t nsfx = 0;
+  int rc = input_suffixes(m, path, &sfx, &nsfx);
+  for (size_t i = 0; rc == 0 && i < nsfx; i++) rc = check_uuid(m, in, sfx[i]);
+  sqlite3_stmt *st = NULL;
+  if (rc == 0 && sqlite3_prepare_v2(m->out,
+                                    "SELECT type, name, tbl_name, sql FROM src.sqlite_master "
+                                    "WHERE type IN ('table', 'index') AND name NOT LIKE "
+                                    "'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'index', name",
+                                    -1, &st, NULL) != SQLITE_OK) {
+    tt_error("%s: %s", path, sqlite3_errmsg(m->out));
+    rc = -1;
+  }
+  if (rc == 0) rc = exec_out(m, path, "BEGIN");
+  tt_strmap copied = {0};
+  int step = SQLITE_DONE;
+  while (rc == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+    int is_index = strcmp((const char *)sqlite3_column_text(st, 0), "index") == 0;
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    const char *tbl = (const char *)sqlite3_column_text(st, 2);
+    const char *sql = (const char *)sqlite3_column_text(st, 3);
+    if (is_index) {
+      /* Indexes of copied tables (the reader's time-order indexes). */
+      if (!sql || !tt_strmap_get(&copied, tbl)) continue;
+      rc = run_definition(m, path, name, sql, 1);
+      continue;
+    }
+    size_t len = strlen(name), k;
+    for (k = 0; k < nsfx; k++) {
+      size_t n = strlen(sfx[k]);
+      if (len > n && strncmp(name, "rocpd_", 6) == 0 && strcmp(name + len - n, sfx[k]) == 0)
+        break;
+    }
+    if (k == nsfx || !sql) {
+      tt_warn("%s: table %s belongs to no uuid of the file: not copied", path, name);
+      continue;
+    }
+    rc = run_definition(m, path, name, sql, 0);
+    if (rc == 0)
+      rc = exec_out(m, path, "INSERT INTO main.\"%w\" SELECT * FROM src.\"%w\"", name, name);
+    if (rc == 0) {
+      m->rows += (uint64_t)sqlite3_changes(m->out);
+      tt_strmap_put(&copied, name, 1);
+      char *base = tt_strndup(name, len - strlen(sfx[k]));
+      add_to_view(m, base, name);
+      free(base);
+    }
+  }
+  if (rc == 0 && step != SQLITE_DONE) {
+    tt_error("%s: %s", path, sqlite3_errmsg(m->out));
+    rc = -1;
+  }
+  sqlite3_finalize(st);
+  tt_strmap_free(&copied);
+  if (rc == 0) rc = exec_out(m, path, "COMMIT");
+  else sqlite3_exec(m->out, "ROLLBACK", NULL, NULL, NULL);
+  for (size_t i = 0; i < nsfx; i++) free(sfx[i]);
+  free(sfx);
+  return rc;
+}
+
+/* CREATE VIEW base AS the UNION ALL of its tables, nested in groups. */
+static int create_view(merge *m, const base_tables *b) {
+  tt_buf sql = {0};
+  char *q = sqlite3_mprintf("CREATE VIEW \"%w\" AS ", b->base);
+  tt_buf_puts(&sql, q);
+  sqlite3_free(q);
+  int nested = b->ntables > VIEW_GROUP;
+  for (size_t i = 0; i < b->ntables; i++) {
+    if (nested && i % VIEW_GROUP == 0)
+      tt_buf_puts(&sql, i ? ") UNION ALL SELECT * FROM (" : "SELECT * FROM (");
+    else if (i)
+      tt_buf_puts(&sql, " UNION ALL ");
+    q = sqlite3_mprintf("SELECT * FROM \"%w\"", b->tables[i]);
+    tt_buf_puts(&sql, q);
+    sqlite3_free(q);
+  }
+  if (nested) tt_buf_putc(&sql, ')');
+  int rc = exec_out(m, b->base, "%s", sql.data);
+  tt_buf_free(&sql);
+  return rc;
+}
+
+static int run_merge(merge *m, const char *tmp_path, const char *final_path, size_t n) {
+  if (sqlite3_open_v2(tmp_path, &m->out,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI,
+                      NULL) != SQLITE_OK) {
+    tt_error("%s: cannot create: %s", final_path, m->out ? sqlite3_errmsg(m->out) : "no memory");
+    return -1;
+  }
+  /* Nothing an input brings may run here; the rename makes the output
+   * atomic, so the build needs no journal. Each CREATE TABLE scans the
+   * whole schema table (SQLite re-reads the new entry by name, without an
+   * index): a 64 MiB page cache keeps that scan in memory for thousands of
+   * inputs (20 tables each) instead of re-reading it from the file. */
+  if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = OFF; "
+                            "PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; "
+                            "PRAGMA cache_size = -65536"))
+    return -1;
+  for (size_t i = 0; i < n; i++) {
+    tt_progress("hubs", i, n);
+    if (tt_sqlite_check_header(m->inputs[i])) return -1;
+    char *uri = readonly_uri(m->inputs[i]);
+    int rc = exec_out(m, m->inputs[i], "ATTACH %Q AS src", uri);
+    free(uri);
+    if (rc) return -1;
+    rc = copy_input(m, i);
+    sqlite3_exec(m->out, "DETACH src", NULL, NULL, NULL);
+    if (rc) return -1;
+  }
+  if (exec_out(m, final_path, "BEGIN")) return -1;
+  for (size_t i = 0; i < m->nbases; i++)
+    if (create_view(m, &m->bases[i])) return -1;
+  if (exec_out(m, final_path, "COMMIT; PRAGMA journal_mode = DELETE")) return -1;
+  tt_progress_done();
+  return 0;
+}
+
+static void merge_free(merge *m) {
+  if (m->out) sqlite3_close(m->out);
+  for (size_t i = 0; i < m->nbases; i++) {
+    for (size_t k = 0; k < m->bases[i].ntables; k++) free(m->bases[i].tables[k]);
+    free(m->bases[i].tables);
+    free(m->bases[i].base);
+  }
+  free(m->bases);
+  tt_strmap_free(&m->base_ix);
+  tt_strmap_free(&m->uuid_owner);
+  free(m->schema_version);
+}
+
+int main(int argc, char **argv) {
+  static const struct option longopts[] = {
+      {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
+      {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
+      {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
+  tt_set_progname(argv[0]);
+  const char *output = NULL;
+  int progress = 0, c;
+  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'o': output = optarg; break;
+    case 'q': progress = -1; break;
+    case 'P': progress = 1; break;
+    case 'h': usage(stdout); return 0;
+    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); return 0;
+    default: usage(stderr); return 2;
+    }
+  }
+  if (optind >= argc) {
+    tt_error("missing input database");
+    usage(stderr);
+    return 2;
+  }
+  if (!output) tt_die(2, "missing -o OUTPUT.db");
+  if (strcmp(output, "-") == 0) tt_die(2, "a database cannot be written to stdout; give -o FILE.db");
+  struct stat os;
+  int out_exists = stat(output, &os) == 0;
+  if (out_exists && !S_ISREG(os.st_mode))
+    tt_die(2, "%s: not a regular file; a database needs a file", output);
+  for (int i = optind; i < argc; i++) {
+    struct stat is;
+    if (out_exists && stat(argv[i], &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino)
+      tt_die(2, "%s: output would overwrite the input %s", output, argv[i]);
+  }
+  tt_progress_init(progress);
+  tt_sqlite_setup();
+  merge m = {.inputs = (const char **)argv + optind};
+  size_t n = (size_t)(argc - optind);
+  tt_output *out = tt_output_begin(output);
+  int rc = run_merge(&m, tt_output_tmp_path(out), output, n);
+  tt_progress_done();
+  if (m.out && sqlite3_close(m.out) != SQLITE_OK && rc == 0) {
+    tt_error("%s: %s", output, sqlite3_errmsg(m.out));
+    rc = -1;
+  }
+  m.out = NULL;
+  if (rc != 0) {
+    tt_output_abort(out);
+    merge_free(&m);
+    return 1;
+  }
+  if (tt_output_commit(out) != 0) {
+    merge_free(&m);
+    return 1;
+  }
+  tt_info("wrote %s (%zu hubs, %llu rows)", output, n, (unsigned long long)m.rows);
+  merge_free(&m);
+  return 0;
+}
