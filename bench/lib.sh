@@ -111,7 +111,7 @@ for line in sys.stdin:
     if sec == "TIMEOUT":
         res = "FAIL"
     rows.append((tool, inp, str(ev), sec if sec != "TIMEOUT" else "timeout", eps, mbs, rss,
-                 "%s %s" % (val, what) if val != "-" else what, "%s %s" % (cmp, lim), res))
+                 "%s %s" % (val, what) if val != "-" and timed else what, "%s %s" % (cmp, lim), res))
 w = [max(len(r[i]) for r in rows) for i in range(len(head))]
 for r in rows:
     print("  ".join(c.ljust(w[i]) if i < 2 or i in (7, 8) else c.rjust(w[i]) for i, c in enumerate(r)).rstrip())
