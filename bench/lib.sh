@@ -79,7 +79,7 @@ vs_ceiling() {
 # One line of the table: VALUE (a ratio, MB/s or MB, described by WHAT)
 # is checked against LIMIT (CMP is <= or >=) for PASS/FAIL. BYTES is the
 # input size for MB/s (0: none); SECONDS may be TIMEOUT, VALUE may be "-"
-# (not measured: the row says SKIP, WHAT says why).
+# (not measured: the row says SKIP, WHAT says why) or "crash" (CRASH).
 bench_row() {
   local line
   line=$(printf '%s\t' "$@")
@@ -103,7 +103,9 @@ for line in sys.stdin:
     eps = "%.0f" % (ev / s) if timed and s > 0 else "-"
     mbs = "%.1f" % (nbytes / 1e6 / s) if timed and s > 0 and nbytes else "-"
     rss = "%.0f MB" % (int(kib) / 1024) if int(kib) else "-"
-    if val == "-":
+    if val == "crash":
+        res = "CRASH"
+    elif val == "-":
         res = "SKIP"
     else:
         v, l = float(val), float(lim)
@@ -111,7 +113,7 @@ for line in sys.stdin:
     if sec == "TIMEOUT":
         res = "FAIL"
     rows.append((tool, inp, str(ev), sec if sec != "TIMEOUT" else "timeout", eps, mbs, rss,
-                 "%s %s" % (val, what) if val != "-" and timed else what, "%s %s" % (cmp, lim), res))
+                 "%s %s" % (val, what) if val not in ("-", "crash") and timed else what, "%s %s" % (cmp, lim), res))
 w = [max(len(r[i]) for r in rows) for i in range(len(head))]
 for r in rows:
     print("  ".join(c.ljust(w[i]) if i < 2 or i in (7, 8) else c.rjust(w[i]) for i, c in enumerate(r)).rstrip())

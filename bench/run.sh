@@ -19,7 +19,7 @@ for b in bench/bench_*.sh; do
     echo "bench: $b failed:" >&2
     sed 's/^/  /' "$log" >&2
     name=$(basename "$b" .sh)
-    bench_row "${name#bench_}" "(bench failed)" 0 - 0 0 - '<=' 0 "crashed: see above"
+    bench_row "$name" "(the bench failed)" 0 - 0 0 crash '<=' 0 "crashed: its output is above"
     failed=1
   elif [ -n "${BENCH_VERBOSE:-}" ]; then
     cat "$log"
