@@ -26,6 +26,10 @@ typedef struct hub_db {
    * the indexes, else indexed TEMP copies of the few columns needed
    * (rocprofv3 databases have no such indexes; the input stays untouched). */
   char *ev_link, *k_link, *m_link;
+  /* Where args are read by event: the hub's rocpd_arg when indexed on
+   * event_id, else an indexed TEMP copy (rocprofv3 writes no such index:
+   * a lookup per event would scan the table each time). */
+  char *args_src;
   sqlite3_stmt *args_st, *track_st;
 } hub_db;
 
@@ -62,6 +66,7 @@ struct hub_reader {
    * stream has passed it). Bounded by the launches in flight. */
   tt_i64map pending_launch, pending_gpu;
   uint64_t since_sweep;
+  int has_lane_threads; /* some thread stands for a GPU lane */
 };
 
 const char *hub_kind_name(hub_kind k) {
@@ -169,6 +174,19 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
   return ok;
 }
 
+/* Args are looked up per event: by the input's index on rocpd_arg's
+ * event_id when it has one, else through an indexed TEMP copy made in one
+ * pass (SQLite refuses a TEMP index on an input's table; the input is
+ * never written). Either way a lookup is a key search, never a scan. */
+static void args_source(hub_db *d) {
+  char *args = tname(d, "rocpd_arg");
+  if (!table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+      !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+                  "event_id, position"))
+    d->args_src = sqlite3_mprintf("\"%w\"", args);
+  sqlite3_free(args);
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -215,6 +233,70 @@ static void setup_db(hub_db *d) {
   sqlite3_free(kd);
   sqlite3_free(mc);
   sqlite3_free(sm);
+  args_source(d);
+}
+
+/* The rocpd schema each uuid of a file declares in its rocpd_metadata:
+ * version 3.x is read; another version, or compressed columns (rocpd 4
+ * can store extdata lz4-compressed), would be misread, so the file is
+ * refused with what was found. Returns 0 when every uuid is readable. */
+static int check_schema(sqlite3 *conn, const char *path) {
+  sqlite3_stmt *st;
+  /* The metadata of each uuid that has rocpd_event (an RPD file has a
+   * rocpd_metadata of its own, and gets open_file's message). */
+  if (sqlite3_prepare_v2(conn,
+                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
+                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
+                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
+                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
+                         -1, &st, NULL) != SQLITE_OK)
+    return 0; /* not even a readable SQLite file: open_file says so */
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    const char *table = (const char *)sqlite3_column_text(st, 0);
+    if (!sqlite3_column_int(st, 1)) {
+      tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
+      rc = -1;
+      break;
+    }
+    char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
+                                "OR lower(tag) GLOB '*compress*'",
+                                table);
+    sqlite3_stmt *m;
+    int have_version = 0;
+    if (sqlite3_prepare_v2(conn, sql, -1, &m, NULL) == SQLITE_OK) {
+      while (rc == 0 && sqlite3_step(m) == SQLITE_ROW) {
+        const char *tag = (const char *)sqlite3_column_text(m, 0);
+        const char *value = (const char *)sqlite3_column_text(m, 1);
+        if (!tag) continue;
+        if (!value) value = "";
+        if (strcmp(tag, "schema_version") == 0) {
+          have_version = 1;
+          char *end;
+          long major = strtol(value, &end, 10);
+          if (end == value || major != 3 || (*end && *end != '.')) {
+            tt_error("%s: rocpd schema_version '%s' in %s: this reader reads version 3.x", path,
+                     value, table);
+            rc = -1;
+          }
+        } else if (value[0] && strcmp(value, "none") != 0 && strcmp(value, "0") != 0 &&
+                   strcmp(value, "false") != 0) {
+          tt_error("%s: %s = '%s' in %s: compressed rocpd data is not supported (only "
+                   "uncompressed rocpd 3.x)",
+                   path, tag, value, table);
+          rc = -1;
+        }
+      }
+      sqlite3_finalize(m);
+    }
+    sqlite3_free(sql);
+    if (rc == 0 && !have_version) {
+      tt_error("%s: %s has no schema_version: not a rocpd 3.x database", path, table);
+      rc = -1;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc;
 }
 
 /* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
@@ -229,6 +311,10 @@ static int open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+  if (check_schema(conn, path) != 0) {
+    sqlite3_close(conn);
+    return -1;
+  }
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(conn,
                          "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
@@ -475,10 +561,20 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_puts(&b, " ORDER BY k.start, k.end DESC");
     break;
   }
-  case T_COPY:
+  case T_COPY: {
+    /* The copy's GPU agent: the other side may be the host's CPU agent. */
+    char *agents = tname(d, "rocpd_info_agent");
+    int typed = table_exists(d->conn, agents);
+    sqlite3_free(agents);
     tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, m.event_id, "
-                    "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
+                    "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");
+    if (typed)
+      tt_buf_printf(&b,
+                    "(SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE ga.id = m.dst_agent_id "
+                    "AND ga.type = 'GPU'), (SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+                    "ga.id = m.src_agent_id AND ga.type = 'GPU'), ",
+                    S, S);
+    tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
                     "NULL, NULL, NULL");
     tt_buf_printf(&b,
@@ -490,6 +586,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                    "COALESCE(c.string,'')", 0);
     tt_buf_puts(&b, " ORDER BY m.start, m.end DESC");
     break;
+  }
   case T_ALLOC:
     tt_buf_printf(&b,
                   "SELECT a.id, a.start, a.end, a.pid, a.tid, COALESCE(a.type,'') || "
@@ -764,6 +861,15 @@ static int64_t take_launch(hub_reader *r, const hub_record *ev) {
   return ts;
 }
 
+/* A region written on a GPU lane's thread (Kineto's GPU annotations) is
+ * drawn on that lane. */
+static void region_on_lane(const hub_reader *r, hub_record *ev) {
+  const hub_thread_info *th = hub_reader_find_thread(r, ev->db, ev->tid);
+  if (!th || th->agent_id == HUB_NULL) return;
+  ev->agent_id = th->agent_id;
+  ev->lane_id = th->lane_id;
+}
+
 static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   sqlite3_stmt *st = c->st;
   memset(ev, 0, sizeof *ev);
@@ -784,7 +890,10 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->track_id = col_i64_or_null(st, C_TRACK);
   ev->link_ts = col_i64_or_null(st, C_LINK);
   switch (c->table) {
-  case T_REGION: ev->kind = HUB_REGION; break;
+  case T_REGION:
+    ev->kind = HUB_REGION;
+    if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
+    break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
   case T_COPY: ev->kind = HUB_COPY; break;
   case T_ALLOC: ev->kind = HUB_ALLOC; break;
@@ -903,8 +1012,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {
     char *sql = sqlite3_mprintf(
-        "SELECT name, type, value FROM \"rocpd_arg%s\" WHERE event_id = ?1 ORDER BY position",
-        d->suffix);
+        "SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY position", d->args_src);
     d->args_st = prep(d, sql);
     sqlite3_free(sql);
   }
@@ -977,7 +1085,11 @@ static void load_info(hub_reader *r) {
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_thread",
-                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index"));
+                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
+                    JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
+                    " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
+                    JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
+                    " IN ('gpu_lane', 'process_tracks')");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -987,6 +1099,10 @@ static void load_info(hub_reader *r) {
       t->name = tt_strdup(col_text(st, 2));
       t->sort_index =
           sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
+      t->agent_id = col_i64_or_null(st, 4);
+      t->lane_id = col_i64_or_null(st, 5);
+      t->synthetic = sqlite3_column_int(st, 6);
+      if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
       tt_i64map_put(&r->thread_ix, key_db_id((int)i, t->tid, 0), (int64_t)r->nthreads++);
     }
     sqlite3_finalize(st);
@@ -1073,6 +1189,7 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_free(r->dbs[i].ev_link);
     sqlite3_free(r->dbs[i].k_link);
     sqlite3_free(r->dbs[i].m_link);
+    sqlite3_free(r->dbs[i].args_src);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);

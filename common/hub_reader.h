@@ -109,6 +109,11 @@ typedef struct hub_thread_info {
   int64_t pid, tid;
   const char *name;
   int64_t sort_index;
+  /* A thread that stands for a GPU lane (hub_gpu_lane_thread): its agent
+   * and stream ids, else HUB_NULL. Regions on it are read as GPU work on
+   * that lane (lane_id/agent_id set), not on a CPU thread. */
+  int64_t agent_id, lane_id;
+  int synthetic; /* made by the hub writer for rocpd's joins: no OS thread */
 } hub_thread_info;
 typedef struct hub_agent_view {
   int db;
