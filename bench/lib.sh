@@ -7,14 +7,24 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN="$ROOT/$BUILD/bin"
 GEN="$ROOT/$BUILD/bench/gen_hub"
 PY=/usr/bin/python3
-WORK=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tt-bench.XXXXXX")}
+# BENCH_DIR: where inputs are generated and kept (bench/run.sh shares one
+# between the benches); without it, a directory of this run's own, removed
+# at the end unless BENCH_KEEP is set.
+if [ -n "${BENCH_DIR:-}" ]; then
+  WORK=$BENCH_DIR
+  OWN_WORK=
+else
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/tt-bench.XXXXXX")
+  OWN_WORK=$WORK
+fi
 mkdir -p "$WORK"
 # Where rows go; bench/run.sh sets it, a bench run alone prints its own
 # rows as a table when it ends.
 if [ -z "${BENCH_TABLE:-}" ]; then
   BENCH_TABLE="$WORK/rows.$$"
   : >"$BENCH_TABLE"
-  trap 'bench_table <"$BENCH_TABLE"; rm -f "$BENCH_TABLE"' EXIT
+  trap 'bench_table <"$BENCH_TABLE"; rm -f "$BENCH_TABLE"
+        [ -n "$OWN_WORK" ] && [ -z "${BENCH_KEEP:-}" ] && rm -rf "$OWN_WORK"' EXIT
 fi
 RUNS=${BENCH_RUNS:-3}
 # measure CMD... -> prints "SECONDS PEAK_KIB". With BENCH_CAP=S set, a run
