@@ -4,13 +4,13 @@
 # correlationId indexes nvprof creates) with one sqlite3 recursive CTE,
 # imports it and reports events/s and peak RSS. Usage:
 #   BUILD=build bash bench/bench_nvprof.sh [N]      (N defaults to 1000000)
-#   BENCH_RUNS=N  best of N runs (default 3)
+#   BENCH_EVENTS=E  2N events instead (make check runs it tiny)
+#   BENCH_RUNS=N    runs each, taking turns with the ceiling (median; default 3)
 # Besides the sqlite3 shell dumping the rows, the ceiling is SQLite itself
 # writing the same rows into an empty hub (INSERT ... SELECT).
 set -eu
 source "$(dirname "$0")/lib.sh"
-N=${1:-${BENCH_NVPROF_KERNELS:-1000000}}
-RUNS=${BENCH_RUNS:-3}
+N=${1:-${BENCH_NVPROF_KERNELS:-$(( ${BENCH_EVENTS:-2000000} / 2 ))}}
 TOOL="$BIN/nvvp2db"
 [ -x "$TOOL" ] || { echo "bench_nvprof: build $TOOL first (make tools)" >&2; exit 1; }
 DIR="$WORK/nvprof"
@@ -61,7 +61,7 @@ read -r tb rb < <(measure sqlite3 -batch "$IN" "SELECT * FROM CUPTI_ACTIVITY_KIN
 U=$(sqlite3 "$DIR/out.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
 hub_schema "$DIR/out.db" >"$DIR/hub.sql"
 cat >"$DIR/floor.sql" <<SQL
-PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;
+PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;
 .read $DIR/hub.sql
 ATTACH '$IN' AS s;
 BEGIN;
@@ -88,10 +88,12 @@ INSERT INTO rocpd_kernel_dispatch$U(nid, pid, tid, agent_id, kernel_id, dispatch
   FROM s.CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 COMMIT;
 SQL
-vs_ceiling "$RUNS" "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
+vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
 tt=$TOOL_S tf=$CEIL_S rt=$TOOL_KIB
 
-echo "nvvp2db on $N kernels + $N runtime calls ($events events), best of $RUNS:"
+bench_row nvvp2db "nvprof-shaped .nvvp" "$events" "$tt" 0 "$rt" "$(ratio "$tt" "$tf")" '<=' 1.2 "x SQLite insert ceiling"
+bench_row nvvp2db "nvprof-shaped .nvvp" "$events" "$tt" 0 "$rt" "$((rt / 1024))" '<=' 64 "MB peak RSS"
+echo "nvvp2db on $N kernels + $N runtime calls ($events events), median of $RUNS:"
 echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
 echo "  nvvp2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tb")x the dump, $(ratio "$tt" "$tf")x the ceiling), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"

@@ -5,15 +5,15 @@
 # api_ops link and a kernelapi row; every 4th a copy with its copyapi row;
 # N/100 monitor rows). Usage:
 #   RPD2TRACING=path/to/rpd2tracing.py BUILD=build bash bench/bench_rpd.sh [N]
-#   (N defaults to 200000; BENCH_RUNS=N best of N runs, default 3)
+#   (N defaults to BENCH_EVENTS/2 or 200000; BENCH_RUNS=N runs, median, default 3)
 # Without RPD2TRACING the row is skipped with a note: rpd2tracing.py is not
 # part of this project (git clone https://github.com/ROCm/rocmProfileData).
 set -eu
 source "$(dirname "$0")/lib.sh"
-N=${1:-${BENCH_RPD_OPS:-200000}}
-RUNS=${BENCH_RUNS:-3}
+N=${1:-${BENCH_RPD_OPS:-$(( ${BENCH_EVENTS:-400000} / 2 ))}}
 if [ -z "${RPD2TRACING:-}" ] || [ ! -f "${RPD2TRACING:-}" ]; then
   echo "bench_rpd: skipped: set RPD2TRACING=path/to/rpd2tracing.py (rocmProfileData's tools/) to compare"
+  bench_row "rpd2db + db2json" "RPD (rocmProfileData)" $((2 * N)) - 0 0 - '<=' 0.1 "not run: RPD2TRACING unset"
   exit 0
 fi
 for t in rpd2db db2json; do
@@ -51,18 +51,20 @@ INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value)
 SELECT 'gpu', 0, 'sclk', 1600000000000000000 + id * 500000, 1600000000000000000 + (id + 1) * 500000, 800 + id % 900
   FROM rocpd_api WHERE id <= $N / 100;
 SQL
-tt=; tr=; rt=0; rr=0
+tts=(); trs=(); rt=0; rr=0
 for _ in $(seq "$RUNS"); do
   rm -f "$DIR/hub.db" "$DIR/ours.json"
   read -r t1 r1 < <(measure "$BIN/rpd2db" -q "$IN" -o "$DIR/hub.db")
   read -r t2 r2 < <(measure "$BIN/db2json" -q "$DIR/hub.db" -o "$DIR/ours.json")
-  tt=$(best "$tt" "$($PY -c "import sys; print('%.3f' % (float(sys.argv[1]) + float(sys.argv[2])))" "$t1" "$t2")")
+  tts+=("$($PY -c "import sys; print('%.3f' % (float(sys.argv[1]) + float(sys.argv[2])))" "$t1" "$t2")")
   [ "$r1" -gt "$rt" ] && rt=$r1; [ "$r2" -gt "$rt" ] && rt=$r2
   cp "$IN" "$DIR/theirs.rpd" # rpd2tracing.py opens its input read-write (a TEMP view)
   read -r t r < <(measure "$PY" "$RPD2TRACING" "$DIR/theirs.rpd" "$DIR/theirs.json")
-  tr=$(best "$tr" "$t"); [ "$r" -gt "$rr" ] && rr=$r
+  trs+=("$t"); [ "$r" -gt "$rr" ] && rr=$r
 done
-echo "RPD -> Chrome JSON on $N ops + $N API calls + $((N / 100)) monitor rows, best of $RUNS:"
+tt=$(median "${tts[@]}") tr=$(median "${trs[@]}")
+bench_row "rpd2db + db2json" "RPD (rocmProfileData)" $((2 * N)) "$tt" "$(stat -c %s "$IN")" "$rt" "$(ratio "$tt" "$tr")" '<=' 0.1 "x rpd2tracing.py"
+echo "RPD -> Chrome JSON on $N ops + $N API calls + $((N / 100)) monitor rows, median of $RUNS:"
 echo "  rpd2tracing.py: ${tr}s, peak RSS $((rr / 1024)) MB, output $(( $(stat -c %s "$DIR/theirs.json") / 1048576 )) MB"
 echo "  rpd2db + db2json: ${tt}s, peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/ours.json") / 1048576 )) MB"
 echo "  rpd2db + db2json take $(ratio "$tt" "$tr")x the time of rpd2tracing.py (the issue asks for <= 0.10x)"

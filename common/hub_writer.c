@@ -249,9 +249,15 @@ hub_writer *hub_writer_create(const char *path) {
   for (char *p = w->suffix; *p; p++)
     if (*p == '-') *p = '_';
   /* The output is a temporary file renamed on success, so durability
-   * during the import buys nothing: no journal, no fsync. */
-  exec(w, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;"
-          "PRAGMA temp_store=FILE;");
+   * during the import buys nothing: no journal, no fsync. 16 KiB pages
+   * cost SQLite fewer b-tree splits and page writes per row than 4 KiB
+   * ones (kineto2db on the resnet50 fixture: 385 ms of CPU instead of
+   * 438 ms, a hub 3% smaller). Rows arrive nearly in key order, so only
+   * the right edge of each b-tree is hot: an 8 MiB page cache is as fast
+   * as 64 MiB on a 436 MB trace (4.8 s against 5.2 s of CPU) and sets the
+   * peak RSS at 14 MB instead of 75. */
+  exec(w, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+          "PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;");
   exec(w, "BEGIN");
   char *schema = hub_schema_expand(hub_schema_sql, w->guid);
   exec(w, schema);

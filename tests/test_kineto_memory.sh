@@ -4,10 +4,9 @@
 # their peak RSS (the child's ru_maxrss, via Python's os.wait4) compared.
 #
 # Why the small trace has 24 args per event and the large one 2: the hub
-# writer gives SQLite a 64 MB page cache, and CREATE INDEX at the end sorts
-# with up to another 64 MB. Both are caps, reached once a table passes
-# about 1.5M rows; below them RSS follows the database size, not anything
-# kineto2db holds. Both runs here pass the caps (about 2.4M and 2M rows in
+# writer gives SQLite an 8 MB page cache, a cap reached once the database
+# passes 8 MB; below it RSS follows the database size, not anything
+# kineto2db holds. Both runs here pass the cap (about 2.4M and 2M rows in
 # rocpd_arg), so what remains is what the importer itself keeps per event:
 # with one event held at a time, nothing.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

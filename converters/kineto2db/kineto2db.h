@@ -106,6 +106,17 @@ typedef struct kineto {
   int have_base;
   int64_t base;
   tt_buf tmp, tmp2; /* scratch */
+  /* The last GPU lanes and instant tracks resolved: Kineto writes runs of
+   * events on a few streams and threads, and resolving one costs the
+   * writer's key formatting and map lookups (see gpu_lane). */
+  struct k_lane {
+    int64_t pid, device, stream, agent, stream_id;
+    int used;
+  } lanes[8];
+  struct k_track {
+    int64_t pid, tid, track;
+    int used;
+  } tracks[8];
   uint64_t warn_bad_event, warn_unmatched_e, warn_unmatched_b, warn_no_ts,
       warn_dropped_args, warn_other_phase, warn_counter_value, warn_bad_time;
 } kineto;

@@ -221,11 +221,21 @@ static int trailing_number(const kv *v, int64_t *out) {
 static void gpu_lane(kineto *k, int64_t pid, int64_t *agent, int64_t *stream_id) {
   int64_t device = pid;
   to_int(arg(k, "device"), &device);
-  *agent = hub_gpu_agent(k->w, pid, device);
   int64_t stream;
+  int numbered = to_int(field(k, F_TID), &stream) || to_int(arg(k, "stream"), &stream) ||
+                 trailing_number(field(k, F_TID), &stream);
+  /* A numbered lane seen lately: the same agent and stream rows (the
+   * writer would find them by formatting and looking up their keys). */
+  struct k_lane *slot = &k->lanes[(uint64_t)(pid ^ device * 31 ^ stream * 977) % 8];
+  if (numbered && slot->used && slot->pid == pid && slot->device == device &&
+      slot->stream == stream) {
+    *agent = slot->agent;
+    *stream_id = slot->stream_id;
+    return;
+  }
+  *agent = hub_gpu_agent(k->w, pid, device);
   tt_buf lane = {0}, ext = {0};
-  if (to_int(field(k, F_TID), &stream) || to_int(arg(k, "stream"), &stream) ||
-      trailing_number(field(k, F_TID), &stream)) {
+  if (numbered) {
     tt_buf_printf(&lane, "stream %lld", (long long)stream);
     tt_buf_printf(&ext, "{\"device\":%lld,\"stream\":%lld}", (long long)device,
                   (long long)stream);
@@ -237,6 +247,8 @@ static void gpu_lane(kineto *k, int64_t pid, int64_t *agent, int64_t *stream_id)
   *stream_id = hub_stream(k->w, pid, lane.data, ext.data);
   tt_buf_free(&lane);
   tt_buf_free(&ext);
+  if (numbered)
+    *slot = (struct k_lane){pid, device, stream, *agent, *stream_id, 1};
 }
 
 static void gpu_work(kineto *k, const char *cat, const char *name, int64_t ts, int64_t end,
@@ -394,7 +406,11 @@ static void instant_event(kineto *k, int other) {
   int64_t tid = resolve_tid(k, pid);
   if (numeric) mark(&k->cpu_pids, pid);
   hub_touch_thread(k->w, pid, tid, ts, ts);
-  int64_t track = hub_track(k->w, pid, tid, "instants", "{\"kind\":\"instant\"}");
+  struct k_track *slot = &k->tracks[(uint64_t)(pid ^ tid * 31) % 8];
+  if (!slot->used || slot->pid != pid || slot->tid != tid)
+    *slot = (struct k_track){pid, tid,
+                             hub_track(k->w, pid, tid, "instants", "{\"kind\":\"instant\"}"), 1};
+  int64_t track = slot->track;
   const char *cat = field_text(k, F_CAT);
   int64_t ev = hub_event(k->w, cat ? cat : "instant", correlation(k), NULL);
   write_args(k, ev, 0, other ? USED_I | USED(F_PH) : USED_I);

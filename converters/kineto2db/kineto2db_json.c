@@ -1,6 +1,7 @@
 /* Compact JSON re-serialisation of SAX tokens, and UTF-8 repair. Kineto
  * args hold nested arrays ("Input Dims": [[321271]]) that the hub keeps as
  * JSON text; yajl hands them over token by token. */
+#include <stdint.h>
 #include <string.h>
 
 #include "kineto2db.h"
@@ -25,7 +26,27 @@ static size_t utf8_len(const unsigned char *s, size_t n) {
   return len;
 }
 
+/* Whether s[0..n) is all ASCII without NUL, the common case, checked 8
+ * bytes at a time. */
+static int plain_ascii(const char *s, size_t n) {
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x;
+    memcpy(&x, s + i, 8);
+    /* a high bit set, or a zero byte (the classic haszero test) */
+    if ((x & highs) || ((x - ones) & ~x & highs)) return 0;
+  }
+  for (; i < n; i++)
+    if ((unsigned char)s[i] - 1u >= 0x7Fu) return 0;
+  return 1;
+}
+
 void kj_clean_utf8(tt_buf *b, const char *s, size_t n) {
+  if (plain_ascii(s, n)) {
+    tt_buf_append(b, s, n);
+    return;
+  }
   const unsigned char *p = (const unsigned char *)s;
   size_t i = 0;
   tt_buf_reserve(b, n);

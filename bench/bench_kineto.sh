@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# kineto2db against Python's json.load of the same uncompressed file, on a
+# trace of BENCH_EVENTS events (default 1M, about 436 MB) made from the
+# resnet50 fixture by bench/kineto_gen.py. Rows: time against json.load
+# (target: at least 2x faster), MB/s of JSON (>= 100), peak RSS (<= 64 MB),
+# hub size against the JSON with every arg kept (<= 2x); the report also
+# gives hub bytes per event with and without the reader's indexes.
+#   BENCH_EVENTS=N   events (default 1000000)
+#   BENCH_RUNS=N     runs each, tool and json.load taking turns (median; default 3)
+set -eu
+source "$(dirname "$0")/lib.sh"
+N=${BENCH_EVENTS:-1000000}
+TOOL="$BIN/kineto2db"
+[ -x "$TOOL" ] || { echo "bench_kineto: build $TOOL first (make tools)" >&2; exit 1; }
+SRC="$ROOT/fixtures/kineto/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
+IN="$WORK/kineto_$N.json"
+[ -s "$IN" ] || $PY "$ROOT/bench/kineto_gen.py" "$SRC" "$N" "$IN"
+OUT="$WORK/kineto_$N.db"
+alternate "$TOOL" -q "$IN" -o "$OUT" --- $PY -c 'import json, sys; json.load(open(sys.argv[1]))' "$IN"
+tk=$A_S rk=$A_KIB tj=$B_S rj=$B_KIB
+bytes=$(stat -c %s "$IN")
+hub=$(stat -c %s "$OUT")
+# The same hub without the reader's indexes (rocprofv3 writes none).
+sqlite3 "$OUT" "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL" >"$WORK/drop.sql"
+sqlite3 "$OUT" ".read $WORK/drop.sql" "VACUUM"
+bare=$(stat -c %s "$OUT")
+rm -f "$OUT"
+in="resnet50 x$(( (N + 75697) / 75698 )) JSON"
+mb=$($PY -c "import sys; print('%.1f' % (int(sys.argv[1]) / 1e6 / float(sys.argv[2])))" "$bytes" "$tk")
+bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$(ratio "$tk" "$tj")" '<=' 0.5 "x json.load"
+bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$mb" '>=' 100 "MB/s of JSON"
+bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$((rk / 1024))" '<=' 64 "MB peak RSS"
+bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$(ratio "$hub" "$bytes")" '<=' 2.0 "x JSON size (hub)"
+echo "kineto2db on $N events ($bytes bytes of JSON), median of $RUNS:"
+echo "  json.load: ${tj}s, peak RSS $((rj / 1024)) MB"
+echo "  kineto2db: ${tk}s = $mb MB/s, $(ratio "$tj" "$tk")x faster than json.load, peak RSS $((rk / 1024)) MB"
+echo "  hub: $hub bytes = $(ratio "$hub" "$bytes")x the JSON, $((hub / N)) bytes/event;" \
+  "without the reader's indexes $bare bytes = $(ratio "$bare" "$bytes")x, $((bare / N)) bytes/event"
+[ -n "${BENCH_KEEP:-}" ] || rm -f "$IN"

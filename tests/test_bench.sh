@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# `make bench` at a tiny size, so no benchmark rots: every bench/bench_*.sh
+# runs (BENCH_EVENTS small, one run each), none fails, and the one table
+# has the machine line and every row with a PASS, FAIL or SKIP result.
+# Times at this size mean nothing; only the table's shape is checked.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+dir=$(mktemp -d "${TMPDIR:-/tmp}/tt-test-bench.XXXXXX")
+out="$dir/out.txt"
+if BENCH_DIR="$dir/work" BENCH_EVENTS=4000 BENCH_RUNS=1 BUILD="$BUILD" bash bench/run.sh >"$out" 2>"$dir/err.txt"; then
+  pass "bench/run.sh: every bench ran"
+else
+  fail "bench/run.sh failed: $(tail -n 20 "$dir/err.txt")"
+fi
+grep -q '^machine: .*, [0-9]* cores' "$out" && pass "table names the machine" ||
+  fail "no machine line: $(head -3 "$out")"
+head=$(grep -n '^tool  *input  *events  *seconds  *events/s  *MB/s  *peak RSS  *ratio  *target  *result$' "$out" | cut -d: -f1)
+[ -n "$head" ] && pass "one table header" || fail "no table header in: $(cat "$out")"
+# expect_rows TOOL INPUT COUNT
+expect_rows() {
+  local n
+  n=$(grep -c "^$1  .*$2" "$out")
+  expect_eq "rows for $1 on $2" "$3" "$n"
+}
+expect_rows kineto2db "resnet50 x1 JSON" 4
+expect_rows db2json "gen_hub hub" 2
+expect_rows "db2json --windows 16" "gen_hub hub" 1
+expect_rows db2json "rocprofv3-shaped hub" 1
+expect_rows db2perfetto "gen_hub hub" 3
+expect_rows db2otf2 "gen_hub hub" 2
+expect_rows nvvp2db "nvprof-shaped .nvvp" 2
+expect_rows etprof2db "ExecuTorch legacy buffer" 2
+expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
+rows=$(sed -n "$((head + 1)),\$p" "$out")
+expect_eq "table rows" 18 "$(printf '%s\n' "$rows" | grep -c .)"
+bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
+[ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
+printf "%s\n" "$rows" | grep -q CRASH && fail "a bench crashed: $rows" || pass "no bench crashed"
+# The kineto rows give the events asked for and a positive rate.
+k=$(grep -m1 '^kineto2db ' "$out")
+expect_eq "kineto2db events" 4000 "$(echo "$k" | awk '{print $5}')"
+rm -rf "$dir"
