@@ -214,7 +214,7 @@ static int open_file(hub_reader *r, const char *path) {
   tt_sqlite_setup();
   if (check_sqlite_magic(path) != 0) return -1;
   sqlite3 *conn = NULL;
-  if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+  if (tt_sqlite_open_input(path, &conn) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, conn ? sqlite3_errmsg(conn) : "out of memory");
     sqlite3_close(conn);
     return -1;

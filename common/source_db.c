@@ -14,7 +14,7 @@ int nv_src_open(nv_src *s, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
-  if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  if (tt_sqlite_open_input(path, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
     return -1;
