@@ -209,6 +209,31 @@ static void setup_db(hub_db *d) {
   sqlite3_free(sm);
 }
 
+#define HUB_SCHEMA_VERSION "3"
+
+/* The schema version a hub records (rocpd_metadata tag 'schema_version')
+ * must be the one this reader knows; a hub that records none is read. */
+static int check_schema_version(const hub_db *d) {
+  char *table = sqlite3_mprintf("rocpd_metadata%s", d->suffix);
+  char *sql = sqlite3_mprintf("SELECT value FROM \"%w\" WHERE tag = 'schema_version'", table);
+  sqlite3_stmt *st = NULL;
+  int rc = 0;
+  if (table_exists(d->conn, table) &&
+      sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW) {
+    const char *v = (const char *)sqlite3_column_text(st, 0);
+    if (!v || strcmp(v, HUB_SCHEMA_VERSION) != 0) {
+      tt_error("%s: %s: schema_version '%.40s'; this reader reads rocpd schema version %s",
+               d->path, table, v ? v : "", HUB_SCHEMA_VERSION);
+      rc = -1;
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  sqlite3_free(table);
+  return rc;
+}
+
 /* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
 static int open_file(hub_reader *r, const char *path) {
   tt_sqlite_setup();
@@ -263,6 +288,8 @@ static int open_file(hub_reader *r, const char *path) {
     sqlite3_close(conn);
     return -1;
   }
+  for (size_t i = r->ndbs - found; i < r->ndbs; i++)
+    if (check_schema_version(&r->dbs[i]) != 0) return -1; /* hub_reader_close closes conn */
   return 0;
 }
 
@@ -527,17 +554,34 @@ static void heap_sift_up(hub_reader *r, size_t i) {
   }
 }
 
+/* A time the exporters can do arithmetic on: an integer (not text, a
+ * float or a blob) within +-2^62 ns (146 years), so end - start and the
+ * exporters' unit conversions cannot overflow. */
+#define HUB_TIME_LIMIT ((int64_t)1 << 62)
+static int bad_time(sqlite3_stmt *st, int col) {
+  if (sqlite3_column_type(st, col) != SQLITE_INTEGER) return 1;
+  int64_t v = sqlite3_column_int64(st, col);
+  return v > HUB_TIME_LIMIT || v < -HUB_TIME_LIMIT;
+}
+
 /* Steps a cursor: 1 row ready, 0 exhausted, -1 error. */
 static int cursor_step(hub_reader *r, cursor *c) {
   int rc = sqlite3_step(c->st);
+  hub_db *d = &r->dbs[c->db];
   if (rc == SQLITE_ROW) {
     c->row_id = sqlite3_column_int64(c->st, C_ID);
     c->start = sqlite3_column_int64(c->st, C_START);
     c->end = sqlite3_column_int64(c->st, C_END);
+    if (bad_time(c->st, C_START) || bad_time(c->st, C_END)) {
+      int col = bad_time(c->st, C_START) ? C_START : C_END;
+      tt_error("%s: %s%s row id %lld: %s '%.40s' is not an integer time in ns within +-2^62",
+               d->path, table_names[c->table], d->suffix, (long long)c->row_id,
+               col == C_START ? "start" : "end", (const char *)sqlite3_column_text(c->st, col));
+      return -1;
+    }
     return 1;
   }
   if (rc == SQLITE_DONE) return 0;
-  hub_db *d = &r->dbs[c->db];
   tt_error("%s: reading %s%s: %s", d->path, table_names[c->table], d->suffix,
            sqlite3_errmsg(d->conn));
   return -1;
@@ -748,10 +792,11 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
       sqlite3_free(sql);
       if (!st) return 0;
       if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        /* A bad time is left out here; reading its row reports it. */
         int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
-        if (a < lo) lo = a;
-        if (b > hi) hi = b;
-        any = 1;
+        if (!bad_time(st, 0) && a < lo) lo = a;
+        if (!bad_time(st, 1) && b > hi) hi = b;
+        any |= !bad_time(st, 0) && !bad_time(st, 1);
       }
       sqlite3_finalize(st);
     }
