@@ -109,6 +109,27 @@ def packets(f, problem):
         index += 1
 
 
+class CapturedFd2:
+    """Sends fd 2 to a temporary file for the duration: the C++ protobuf
+    runtime reports a string field holding invalid UTF-8 only as a log line
+    there, without raising. .text holds what was written."""
+    def __enter__(self):
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        self.log = tempfile.TemporaryFile()
+        os.dup2(self.log.fileno(), 2)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stderr.flush()
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+        self.log.seek(0)
+        self.text = self.log.read().decode("utf-8", "replace")
+        self.log.close()
+        return False
+
+
 class SeqState:
     """Incremental state of one packet sequence since its last CLEARED."""
     def __init__(self):
@@ -121,8 +142,6 @@ def check(path, quiet):
 
     def problem(msg):
         problems.append(msg)
-        if len(problems) <= SHOW:
-            sys.stderr.write("%s: %s\n" % (path, msg))
 
     try:
         f = open(path, "rb", buffering=1 << 20)
@@ -168,7 +187,7 @@ def check(path, quiet):
         return uses
 
     p = TP()
-    with f:
+    with f, CapturedFd2() as fd2:
         for idx, off, body in packets(f, problem):
             where = "packet %d (offset %d)" % (idx, off)
             c["packets"] += 1
@@ -276,6 +295,15 @@ def check(path, quiet):
                     problem("%s: extra counter track %d is not a described counter track"
                             % (where, t))
 
+    bad_utf8 = 0
+    for line in fd2.text.splitlines():
+        if "invalid UTF-8" in line:
+            bad_utf8 += 1
+        else:
+            sys.stderr.write(line + "\n")
+    if bad_utf8:
+        problem("%d string field(s) hold invalid UTF-8 (protobuf strings must be UTF-8)"
+                % bad_utf8)
     if c["packets"] == 0 and not problems:
         problem("no packets")
     for seq, n in sorted(early.items()):
@@ -291,6 +319,8 @@ def check(path, quiet):
     lone = sorted(fid for fid, n in flow_uses.items() if n < 2)
     for fid in lone[:5]:
         problem("flow id %d has only one end" % fid)
+    for msg in problems[:SHOW]:
+        sys.stderr.write("%s: %s\n" % (path, msg))
     if len(problems) > SHOW:
         sys.stderr.write("%s: %d more problems not shown\n" % (path, len(problems) - SHOW))
     if not quiet:

@@ -37,7 +37,8 @@ static pf_annotation *ann_add(pf_ctx *c, const char *name) {
 static void ann_string(pf_anns *a, pf_annotation *d, const char *s) {
   d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
   a->str_off[d - a->v] = a->text.len;
-  tt_buf_append(&a->text, s, strlen(s) + 1);
+  tt_buf_put_utf8(&a->text, s, strlen(s)); /* protobuf strings are UTF-8 */
+  tt_buf_append(&a->text, "", 1);
 }
 
 static void ann_int(pf_annotation *d, int64_t v) {
