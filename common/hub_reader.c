@@ -736,8 +736,15 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
       r->pending_launch.count)
     ev->link_ts = take_launch(r, ev);
-  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL)
-    remember_launch(r, ev);
+  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
+    /* One arrow per (process, correlation): a second launch with the same
+     * id (duplicate ids, merged profiles) or GPU work already read would
+     * leave an arrow without its other end. */
+    if (ev->link_ts < ev->start || tt_i64map_get(&r->pending_launch, launch_key(ev)))
+      ev->link_ts = HUB_NULL;
+    else
+      remember_launch(r, ev);
+  }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
     ev->link_id = mix_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
 }
