@@ -57,6 +57,9 @@ def check(path, quiet):
     except OSError as e:
         sys.stderr.write("%s: cannot open: %s\n" % (path, e.strerror))
         return 2
+    # kineto2db keeps args nested up to 10000 levels; json's C scanner
+    # counts each level against the recursion limit.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 25000))
     zipped = data[:2] == b"\x1f\x8b"
     doc = None
     try:
