@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- reading an export ------------------------------------------------ */
 
@@ -14,6 +15,11 @@ int nv_src_open(nv_src *s, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    tt_error("%s: is a directory, not a database", path);
+    return -1;
+  }
   if (tt_sqlite_open_input(path, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
