@@ -163,17 +163,6 @@ def check(path, quiet):
     return 1 if problems else 0
 
 
-def main(argv):
-    quiet = "-q" in argv[1:]
-    files = [a for a in argv[1:] if a != "-q"]
-    if len(files) != 1:
-        sys.stderr.write(__doc__)
-        return 2
-    return check(files[0], quiet)
-
-
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv))
-    except KeyboardInterrupt:
-        sys.exit(2)
+    import checker_cli
+    checker_cli.run(check, __doc__)

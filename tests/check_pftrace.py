@@ -21,7 +21,8 @@ processor relies on when it imports TrackEvent data:
     SEQ_INCREMENTAL_STATE_CLEARED; packets relying on that state carry
     SEQ_NEEDS_INCREMENTAL_STATE;
   * flows: every flow id appears on at least two events;
-  * counters: COUNTER events sit on tracks whose descriptor has `counter`.
+  * counters: COUNTER events sit on tracks whose descriptor has `counter`;
+  * strings: every string field holds valid UTF-8.
 
 stdout: one JSON line of counts (packets, slices, instants, counters,
 flows, dangling_flows, categories = completed slices per category,
@@ -330,17 +331,6 @@ def check(path, quiet):
     return 1 if problems else 0
 
 
-def main(argv):
-    quiet = "-q" in argv[1:]
-    files = [a for a in argv[1:] if a != "-q"]
-    if len(files) != 1:
-        sys.stderr.write(__doc__)
-        return 2
-    return check(files[0], quiet)
-
-
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv))
-    except KeyboardInterrupt:
-        sys.exit(2)
+    import checker_cli
+    checker_cli.run(check, __doc__)

@@ -17,18 +17,7 @@
 #include "atomic_output.h"
 #include "util.h"
 
-static int failures;
-#define CHECK(cond, ...)            \
-  do {                              \
-    if (cond) {                     \
-      printf("PASS: " __VA_ARGS__); \
-    } else {                        \
-      printf("FAIL: " __VA_ARGS__); \
-      failures++;                   \
-    }                               \
-    printf("\n");                   \
-    fflush(stdout);                 \
-  } while (0)
+#include "unit.h"
 
 static char dir[64];
 

@@ -13,17 +13,7 @@
 
 #include "sqlite_setup.h"
 
-static int failures;
-#define CHECK(cond, ...)            \
-  do {                              \
-    if (cond) {                     \
-      printf("PASS: " __VA_ARGS__); \
-    } else {                        \
-      printf("FAIL: " __VA_ARGS__); \
-      failures++;                   \
-    }                               \
-    printf("\n");                   \
-  } while (0)
+#include "unit.h"
 
 static int exec_ok(sqlite3 *db, const char *sql, char *msg, size_t n) {
   char *err = NULL;
