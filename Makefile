@@ -100,7 +100,7 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 check: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
-	$(MAKE) fuzz FUZZ_SECONDS=20
+	$(MAKE) fuzz FUZZ_SECONDS=15
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); a crash leaves its input in

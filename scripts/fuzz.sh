@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs each libFuzzer harness named on the command line (fuzz_<tool>) for
 # FUZZ_SECONDS, with a corpus in $BUILD/corpus/<harness> seeded from the
-# fixtures its tool reads. Exit non-zero when a harness finds a crash,
+# fixtures its tool reads (the exporters' harnesses build their event
+# streams from raw bytes and need no seeds). Exit non-zero when a harness finds a crash,
 # leak or hang (its input is kept in $BUILD/artifacts/).
 set -eu
 : "${BUILD:=build-fuzz}" "${FUZZ_SECONDS:=60}"
