@@ -50,7 +50,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check demo bench install clean tools fuzz fuzz-run memcheck
+.PHONY: all deps check demo bench install uninstall clean tools fuzz fuzz-run memcheck
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
 
@@ -128,6 +128,10 @@ install: $(BINS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(TOOLS)) \
+	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
 
 clean:
 	rm -rf build build-san build-fuzz out

@@ -59,7 +59,7 @@ read -r tb rb < <(measure sqlite3 -batch "$IN" "SELECT * FROM CUPTI_ACTIVITY_KIN
 # INSERT ... SELECT from the attached source, the same rows and extdata
 # (json_object) but no launch lookup: no bind/step per row, no C code.
 U=$(sqlite3 "$DIR/out.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
-sqlite3 "$DIR/out.db" .schema | grep -v '^CREATE TABLE sqlite_sequence' >"$DIR/hub.sql"
+hub_schema "$DIR/out.db" >"$DIR/hub.sql"
 cat >"$DIR/floor.sql" <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-65536;
 .read $DIR/hub.sql
@@ -88,16 +88,8 @@ INSERT INTO rocpd_kernel_dispatch$U(nid, pid, tid, agent_id, kernel_id, dispatch
   FROM s.CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
 COMMIT;
 SQL
-# This machine's speed drifts by tens of percent over a minute: the tool
-# and the ceiling run alternately, best of RUNS each.
-tt=; tf=; rt=0
-for _ in $(seq "$RUNS"); do
-  read -r t r < <(measure "$TOOL" -q "$IN" -o "$DIR/out.db")
-  tt=$(best "$tt" "$t"); [ "$r" -gt "$rt" ] && rt=$r
-  rm -f "$DIR/floor.db"
-  read -r t _ < <(measure sqlite3 -batch "$DIR/floor.db" ".read $DIR/floor.sql")
-  tf=$(best "$tf" "$t")
-done
+vs_ceiling "$RUNS" "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
+tt=$TOOL_S tf=$CEIL_S rt=$TOOL_KIB
 
 echo "nvvp2db on $N kernels + $N runtime calls ($events events), best of $RUNS:"
 echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"

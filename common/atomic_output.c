@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "gzip_file.h"
 #include "util.h"
 
 struct tt_output {
@@ -115,6 +116,16 @@ tt_output *tt_output_begin(const char *final_path) {
     o->is_device = 1;
     o->tmp_path = tt_strdup(final_path);
   } else {
+    /* Say what is wrong with the final name, not with the temporary one. */
+    char *dir = tt_strdup(final_path);
+    char *slash = strrchr(dir, '/');
+    if (slash) slash[slash == dir ? 1 : 0] = '\0';
+    struct stat dst;
+    int dir_ok = stat(slash ? dir : ".", &dst) == 0;
+    int err = errno;
+    free(dir);
+    if (!dir_ok) tt_die(1, "%s: cannot create: %s", final_path, strerror(err));
+    if (!S_ISDIR(dst.st_mode)) tt_die(1, "%s: cannot create: %s", final_path, strerror(ENOTDIR));
     tt_buf b = {0};
     tt_buf_printf(&b, "%s.tmp%ld", final_path, (long)getpid());
     o->tmp_path = b.data;
@@ -135,7 +146,11 @@ FILE *tt_output_fopen(tt_output *o, const char *mode) {
     o->fp = stdout;
     return stdout;
   }
-  o->fp = fopen(o->tmp_path, mode);
+  /* "x.json.gz": gzip-compressed (a device such as /dev/null stays plain). */
+  if (tt_path_is_gz(o->final_path) && !o->is_device)
+    o->fp = tt_gzip_fopen(o->tmp_path);
+  else
+    o->fp = fopen(o->tmp_path, mode);
   if (!o->fp) tt_die(1, "%s: cannot create: %s", o->final_path, strerror(errno));
   return o->fp;
 }

@@ -3,7 +3,10 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "input_check.h"
 #include "progress.h"
 #include "util.h"
 
@@ -14,19 +17,26 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "Usage: %s [options] DB... -o OUTPUT%s\n"
           "%s\n\n"
           "  DB...                    rocpd hub databases, read as one time-ordered stream\n"
-          "  -o, --output FILE        output file%s\n"
+          "  -o, --output FILE        output file, replaced if it exists%s; a name\n"
+          "                           ending in .gz is written gzip-compressed\n"
           "      --split MODE         process: one output per process (FILE.pPID%s)\n"
           "                           window: consecutive time windows (FILE.wNNN%s)\n"
           "      --windows N          with --split window: N windows of equal length\n"
-          "      --window-size DUR    with --split window: windows of DUR (250ms, 1s, ...)\n"
+          "      --window-size DUR    with --split window: windows of DUR, with its unit\n"
+          "                           (ns, us, ms, s: 250ms, 1.5s)\n"
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
           "                           trace start (10ms), or a percentage (25%%)\n"
-          "      --category GLOB      keep only events whose category matches (repeatable)\n"
+          "      --category GLOB      keep only events whose category matches (repeatable;\n"
+          "                           case-insensitive; see --list-categories)\n"
           "      --exclude-category GLOB  drop events whose category matches (repeatable)\n"
-          "      --name GLOB          keep only events whose name matches (repeatable)\n"
+          "      --name GLOB          keep only events whose name matches (repeatable,\n"
+          "                           case-insensitive)\n"
           "      --no-args            leave event arguments out\n"
-          "  -q, --quiet              no messages except errors\n"
+          "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
+          "      --count-parts        print the number of parts the split makes, write nothing\n"
+          "      --list-categories    print each category in the inputs with its event count\n"
+          "  -q, --quiet              no messages except errors (wins over --progress)\n"
           "      --progress           show progress even when stderr is not a terminal\n"
           "  -h, --help               show this help\n"
           "  -V, --version            show the version\n",
@@ -53,6 +63,12 @@ char *tt_part_path(const char *output, const char *tag) {
   const char *base = strrchr(output, '/');
   base = base ? base + 1 : output;
   const char *dot = strrchr(base, '.');
+  /* "t.json.gz": the tag goes before ".json.gz", not before ".gz". */
+  if (dot && dot > base && strcmp(dot, ".gz") == 0) {
+    const char *inner = dot;
+    while (inner > base && inner[-1] != '.') inner--;
+    if (inner - 1 > base) dot = inner - 1;
+  }
   tt_buf b = {0};
   if (!dot || dot == base) {
     tt_buf_puts(&b, output);
@@ -79,7 +95,7 @@ static int64_t parse_count(const char *opt, const char *s) {
 
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
   enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS };
+         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT };
   static const struct option longopts[] = {
       {"output", required_argument, NULL, 'o'},
       {"split", required_argument, NULL, O_SPLIT},
@@ -92,6 +108,9 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       {"exclude-category", required_argument, NULL, O_XCAT},
       {"name", required_argument, NULL, O_NAME},
       {"no-args", no_argument, NULL, O_NOARGS},
+      {"max-parts", required_argument, NULL, O_MAXPARTS},
+      {"count-parts", no_argument, NULL, O_COUNTPARTS},
+      {"list-categories", no_argument, NULL, O_LISTCAT},
       {"quiet", no_argument, NULL, 'q'},
       {"progress", no_argument, NULL, O_PROGRESS},
       {"help", no_argument, NULL, 'h'},
@@ -99,6 +118,8 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->part = -1;
+  o->max_parts = 10000;
+  int quiet = 0;
   int c;
   while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
     switch (c) {
@@ -112,10 +133,16 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       o->windows = parse_count("--windows", optarg);
       if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
       break;
-    case O_WSIZE:
+    case O_WSIZE: {
+      /* A bare number once meant ns and split a 43 s trace into 4 million
+       * files: the unit is required. */
+      size_t n = strlen(optarg);
+      if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
+        tt_die(2, "--window-size: give a unit (ns, us, ms or s), e.g. 250ms: '%s'", optarg);
       if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
         tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
       break;
+    }
     case O_PART: o->part = parse_count("--part", optarg); break;
     case O_START: o->start_text = optarg; break;
     case O_END: o->end_text = optarg; break;
@@ -123,7 +150,13 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
     case O_NAME: push(&o->names, &o->nnames, optarg); break;
     case O_NOARGS: o->no_args = 1; break;
-    case 'q': o->progress_mode = -1; break;
+    case O_MAXPARTS:
+      o->max_parts = parse_count("--max-parts", optarg);
+      if (o->max_parts < 1) tt_die(2, "--max-parts: must be at least 1");
+      break;
+    case O_COUNTPARTS: o->count_parts = 1; break;
+    case O_LISTCAT: o->list_categories = 1; break;
+    case 'q': quiet = 1; break;
     case O_PROGRESS: o->progress_mode = 1; break;
     case 'h': usage(stdout, ex); exit(0);
     case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
@@ -135,18 +168,31 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     usage(stderr, ex);
     exit(2);
   }
+  if (quiet) o->progress_mode = -1; /* -q wins over --progress */
+  tt_progress_init(o->progress_mode);
   o->inputs = (const char **)argv + optind;
   o->ninputs = (size_t)(argc - optind);
-  if (!o->output) tt_die(2, "missing -o OUTPUT");
-  if (strcmp(o->output, "-") == 0 && (!ex->stdout_ok || o->split != TT_SPLIT_NONE))
-    tt_die(2, "-o -: %s", ex->stdout_ok ? "split output needs a file name" : "this format cannot go to stdout");
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (tt_input_check(o->inputs[i]) != 0) exit(1);
+  if (o->list_categories || o->count_parts) {
+    if (o->list_categories && o->count_parts) tt_die(2, "give --list-categories or --count-parts, not both");
+  } else if (!o->output) {
+    tt_die(2, "missing -o OUTPUT");
+  }
+  if (o->output && strcmp(o->output, "-") == 0) {
+    if (!ex->stdout_ok || o->split != TT_SPLIT_NONE)
+      tt_die(2, "-o -: %s",
+             ex->stdout_ok ? "split output needs a file name" : "this format cannot go to stdout");
+    if (ex->binary && isatty(STDOUT_FILENO))
+      tt_die(2, "-o -: standard output is a terminal; redirect it to a file or a pipe");
+  }
   if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size)
     tt_die(2, "--split window needs --windows N or --window-size DURATION");
   if (o->split != TT_SPLIT_WINDOW && (o->windows || o->window_size))
     tt_die(2, "--windows/--window-size need --split window");
   if (o->windows && o->window_size) tt_die(2, "give --windows or --window-size, not both");
   if (o->part >= 0 && o->split == TT_SPLIT_NONE) tt_die(2, "--part needs --split");
-  tt_progress_init(o->progress_mode);
+  if (o->count_parts && o->split == TT_SPLIT_NONE) tt_die(2, "--count-parts needs --split");
 }
 
 /* --start/--end: absolute ns, a duration after the trace start, or N%. */
@@ -185,9 +231,14 @@ typedef struct run {
   hub_reader *r;
   void *state;
   tt_output *out;
-  tt_part part;
+  tt_part part;      /* the part being read; begun lazily (see ensure_begun) */
+  int begun;         /* the sink has been given this part */
+  int tag_width;     /* digits of the part numbers, so names sort */
+  char tag[48];
   char *path;
-  uint64_t events;
+  uint64_t events, progress_total;
+  int64_t parts_written, parts_empty;
+  uint64_t bytes_written;
   carried *carry;
   size_t ncarry, cap_carry;
 } run;
@@ -204,12 +255,27 @@ static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->end < ev->start) ev->end = ev->start;
 }
 
-static int begin_part(run *ru, int64_t index, int64_t count, int64_t start, int64_t end,
-                      int64_t pid, const char *tag) {
+static char *part_path_of(const run *ru, int64_t count, const char *tag) {
+  return count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+}
+
+static void window_tag(const run *ru, int64_t w, char *tag, size_t n) {
+  snprintf(tag, n, ".w%0*lld", ru->tag_width, (long long)w);
+}
+
+/* Names the next part; the sink sees it only when its first event comes,
+ * so a part without events writes no file. */
+static void set_part(run *ru, int64_t index, int64_t count, int64_t start, int64_t end,
+                     int64_t pid, const char *tag) {
   free(ru->path);
-  ru->path = count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+  ru->path = part_path_of(ru, count, tag);
   ru->part = (tt_part){.index = index, .count = count, .start = start, .end = end, .pid = pid,
                        .path = ru->path};
+  ru->begun = 0;
+}
+
+static int ensure_begun(run *ru) {
+  if (ru->begun) return 0;
   ru->out = tt_output_begin(ru->path);
   ru->state = ru->ex->begin_part(ru->r, ru->o, &ru->part, ru->out);
   if (!ru->state) {
@@ -217,12 +283,18 @@ static int begin_part(run *ru, int64_t index, int64_t count, int64_t start, int6
     ru->out = NULL;
     return -1;
   }
+  ru->begun = 1;
   return 0;
 }
 
 static int end_part(run *ru) {
+  if (!ru->begun) {
+    ru->parts_empty++;
+    return 0;
+  }
   int rc = ru->ex->end_part(ru->state, ru->r);
   ru->state = NULL;
+  ru->begun = 0;
   if (rc != 0) {
     tt_output_abort(ru->out);
     ru->out = NULL;
@@ -230,14 +302,22 @@ static int end_part(run *ru) {
   }
   rc = tt_output_commit(ru->out);
   ru->out = NULL;
-  if (rc == 0 && strcmp(ru->path, "-") != 0) tt_info("wrote %s", ru->path);
+  if (rc == 0) {
+    ru->parts_written++;
+    struct stat st;
+    if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 && S_ISREG(st.st_mode)) {
+      ru->bytes_written += (uint64_t)st.st_size;
+      if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
+    }
+  }
   return rc;
 }
 
 static int emit(run *ru, hub_record *ev) {
+  if (ensure_begun(ru) != 0) return -1;
   clip(ev, ru->part.start, ru->part.end);
   ru->events++;
-  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, 0);
+  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, ru->progress_total);
   return ru->ex->event(ru->state, ru->r, ev);
 }
 
@@ -296,6 +376,10 @@ static hub_filter base_filter(const tt_export_opts *o) {
   return f;
 }
 
+static int has_event_filter(const tt_export_opts *o) {
+  return o->ncategories || o->nexclude || o->nnames;
+}
+
 /* Streams one reader into the current part; 0 ok, -1 error. */
 static int stream_part(run *ru) {
   hub_record ev;
@@ -309,17 +393,16 @@ static int stream_part(run *ru) {
 static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
   hub_record ev;
   int64_t w = 0;
-  char tag[32];
-  snprintf(tag, sizeof tag, ".w%03lld", 0LL);
-  if (begin_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag) != 0) return -1;
+  char tag[48];
+  window_tag(ru, 0, tag, sizeof tag);
+  set_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag);
   int rc;
   while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
     while (ev.start >= ru->part.end && w + 1 < count) {
       if (end_part(ru) != 0) return -1;
       w++;
-      snprintf(tag, sizeof tag, ".w%03lld", (long long)w);
-      if (begin_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag) != 0)
-        return -1;
+      window_tag(ru, w, tag, sizeof tag);
+      set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
       if (carry_into(ru) != 0) return -1;
     }
     int64_t end = ev.end;
@@ -336,9 +419,8 @@ static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
   for (;;) {
     if (end_part(ru) != 0) return -1;
     if (++w >= count) break;
-    snprintf(tag, sizeof tag, ".w%03lld", (long long)w);
-    if (begin_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag) != 0)
-      return -1;
+    window_tag(ru, w, tag, sizeof tag);
+    set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
     if (carry_into(ru) != 0) return -1;
   }
   return 0;
@@ -349,11 +431,55 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static int digits(int64_t v) {
+  int d = 1;
+  while (v >= 10) {
+    v /= 10;
+    d++;
+  }
+  return d;
+}
+
+/* Refuses, before anything is written, an output or part path that is one
+ * of the inputs (by inode: a symlink or another name of the input too). */
+static void refuse_input_as_output(const run *ru, const char *path) {
+  struct stat out;
+  if (strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
+  for (size_t i = 0; i < ru->o->ninputs; i++) {
+    struct stat in;
+    if (stat(ru->o->inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+      tt_die(2, "%s: output would overwrite the input %s", path, ru->o->inputs[i]);
+  }
+}
+
+/* The window split's part count; dies when it exceeds --max-parts. */
+static void check_part_count(const run *ru, int64_t count, const char *what) {
+  if (count > ru->o->max_parts)
+    tt_die(2, "the split would write %lld parts (%s), more than --max-parts %lld: choose larger "
+           "windows, fewer --windows, or raise --max-parts",
+           (long long)count, what, (long long)ru->o->max_parts);
+}
+
+static int list_categories(run *ru) {
+  hub_category_count *cats = NULL;
+  size_t n = 0;
+  if (hub_reader_category_counts(ru->r, &cats, &n) != 0) return 1;
+  printf("%-32s %12s  %s\n", "category", "events", "kinds");
+  for (size_t i = 0; i < n; i++)
+    printf("%-32s %12lld  %s\n", cats[i].category[0] ? cats[i].category : "(none)",
+           (long long)cats[i].count, cats[i].kinds);
+  hub_category_counts_free(cats, n);
+  return 0;
+}
+
 static int run_all(run *ru) {
   const tt_export_opts *o = ru->o;
   hub_filter f = base_filter(o);
   ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
   if (!ru->r) return 1;
+  if (o->list_categories) return list_categories(ru);
+  if (o->output) refuse_input_as_output(ru, o->output);
+  if (tt_progress_enabled()) ru->progress_total = (uint64_t)hub_reader_row_count(ru->r);
   int64_t lo = 0, hi = 0;
   int any = hub_reader_time_span(ru->r, &lo, &hi);
   hi += 1; /* ranges are half-open: keep events that end at the last ns */
@@ -371,9 +497,11 @@ static int run_all(run *ru) {
       ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
       if (!ru->r) return 1;
     }
-    if (begin_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "") != 0)
-      return 1;
+    set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
     if (stream_part(ru) != 0) return 1;
+    /* An empty trace is still a trace, unless filters matched nothing in
+     * the whole inputs (an error, said by the caller). */
+    if (!ru->begun && (!has_event_filter(o) || bounded) && ensure_begun(ru) != 0) return 1;
     return end_part(ru) ? 1 : 0;
   }
 
@@ -388,9 +516,26 @@ static int run_all(run *ru) {
     }
     if (size < 1) size = 1;
     if (count < 1) count = 1;
+    ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
+    if (o->count_parts) {
+      printf("%lld\n", (long long)count);
+      return 0;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
+    check_part_count(ru, count, what);
     if (o->part >= count)
       tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
              (long long)count, (long long)count - 1);
+    for (int64_t w = 0; w < count; w++) {
+      if (o->part >= 0 && w != o->part) continue;
+      char tag[48];
+      window_tag(ru, w, tag, sizeof tag);
+      char *p = part_path_of(ru, count, tag);
+      refuse_input_as_output(ru, p);
+      free(p);
+    }
+    if (o->part < 0) tt_info("%lld parts (windows of %lld ns)", (long long)count, (long long)size);
     hub_reader_close(ru->r);
     if (o->part >= 0) {
       f.start = t0 + o->part * size;
@@ -402,9 +547,9 @@ static int run_all(run *ru) {
     ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
     if (!ru->r) return 1;
     if (o->part >= 0) {
-      char tag[32];
-      snprintf(tag, sizeof tag, ".w%03lld", (long long)o->part);
-      if (begin_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag) != 0) return 1;
+      char tag[48];
+      window_tag(ru, o->part, tag, sizeof tag);
+      set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
       if (stream_part(ru) != 0) return 1;
       return end_part(ru) ? 1 : 0;
     }
@@ -420,10 +565,28 @@ static int run_all(run *ru) {
   for (size_t i = 0; i < np; i++)
     if ((n == 0 || pids[n - 1] != pids[i]) && hub_reader_pid_has_events(ru->r, pids[i]))
       pids[n++] = pids[i];
+  if (o->count_parts) {
+    printf("%zu\n", n);
+    free(pids);
+    return 0;
+  }
+  if ((int64_t)n > o->max_parts) {
+    free(pids);
+    check_part_count(ru, (int64_t)n, "one per process");
+  }
   if (o->part >= (int64_t)n) {
     free(pids);
     tt_die(2, "--part %lld: the split has %zu processes", (long long)o->part, n);
   }
+  for (size_t i = 0; i < n; i++) {
+    if (o->part >= 0 && (int64_t)i != o->part) continue;
+    char tag[40];
+    snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
+    char *p = part_path_of(ru, (int64_t)n, tag);
+    refuse_input_as_output(ru, p);
+    free(p);
+  }
+  if (o->part < 0) tt_info("%zu parts (one per process)", n);
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
     if (o->part >= 0 && (int64_t)i != o->part) continue;
@@ -438,10 +601,9 @@ static int run_all(run *ru) {
     }
     char tag[40];
     snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
-    if (begin_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN,
-                   bounded ? t1 : INT64_MAX, pids[i], tag) != 0 ||
-        stream_part(ru) != 0 || end_part(ru) != 0)
-      rc = 1;
+    set_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX,
+             pids[i], tag);
+    if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
   }
   free(pids);
   return rc;
@@ -451,8 +613,28 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
-  run ru = {.ex = ex, .o = &o};
+  run ru = {.ex = ex, .o = &o, .tag_width = 3};
   int rc = run_all(&ru);
+  if (rc == 0 && !o.list_categories && !o.count_parts) {
+    tt_progress_finish("events", ru.events);
+    int whole_inputs = !o.start_text && !o.end_text && o.part < 0;
+    if (ru.events == 0 && has_event_filter(&o) && whole_inputs) {
+      /* Category names differ by importer: an empty result is almost
+       * always a misspelt filter, not what the user wanted. */
+      tt_error("no event matched the --category/--exclude-category/--name filters; "
+               "--list-categories shows the categories in the inputs");
+      rc = 1;
+    } else {
+      if (ru.events == 0 && has_event_filter(&o))
+        tt_warn("no event in this time range matched the filters");
+      if (ru.parts_empty)
+        tt_info("%lld empty part%s: no file written for %s", (long long)ru.parts_empty,
+                ru.parts_empty == 1 ? "" : "s", ru.parts_empty == 1 ? "it" : "them");
+      tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
+              (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
+              (unsigned long long)ru.bytes_written);
+    }
+  }
   tt_progress_done();
   if (rc != 0 && ru.state) {
     ex->end_part(ru.state, ru.r);

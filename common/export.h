@@ -8,8 +8,10 @@
  * windows (events are time-ordered, so windows follow one another). An
  * event overlapping a window boundary is given to each window it overlaps,
  * clipped to it and marked (hub_record.clipped), so every part is complete
- * on its own. Outputs are written under a temporary name and renamed when
- * the part is complete. */
+ * on its own. A part with no event writes no file (stated on stderr).
+ * Outputs are written under a temporary name and renamed when the part is
+ * complete; an output that names an input (or a split part that would) is
+ * refused before anything is written. */
 #ifndef TT_EXPORT_H
 #define TT_EXPORT_H
 #include <stdio.h>
@@ -32,6 +34,9 @@ typedef struct tt_export_opts {
   const char **exclude_categories; size_t nexclude;
   const char **names; size_t nnames;
   int no_args;
+  int64_t max_parts;   /* --max-parts (default 10000) */
+  int count_parts;     /* --count-parts: print the number of parts, write nothing */
+  int list_categories; /* --list-categories: print categories with counts */
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
 } tt_export_opts;
 
@@ -46,6 +51,7 @@ typedef struct tt_exporter {
   const char *description; /* "Writes Chrome trace-event JSON ..." */
   const char *extension;   /* default output extension, e.g. ".json" */
   int stdout_ok;           /* "-o -" allowed (not for split output) */
+  int binary;              /* output is binary: never written to a terminal */
   /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
    * uses tt_output_fopen); the driver commits or aborts `out`. */
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,
@@ -58,7 +64,8 @@ typedef struct tt_exporter {
 /* Parses argv, runs every part, returns the exit status. */
 int tt_export_main(int argc, char **argv, const tt_exporter *ex);
 
-/* "t.json" + ".w003" -> "t.w003.json" (before the last extension). */
+/* "t.json" + ".w003" -> "t.w003.json" (before the extension; ".json.gz"
+ * counts as one). */
 char *tt_part_path(const char *output, const char *tag);
 
 /* Parses "250ms", "1.5s", "100us", "42ns", "42" (ns) into ns; -1 on error. */

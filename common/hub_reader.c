@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "hashmap.h"
+#include "input_check.h"
 #include "sqlite_setup.h"
 #include "util.h"
 
@@ -24,6 +26,10 @@ typedef struct hub_db {
    * the indexes, else indexed TEMP copies of the few columns needed
    * (rocprofv3 databases have no such indexes; the input stays untouched). */
   char *ev_link, *k_link, *m_link;
+  /* Where args are read by event: the hub's rocpd_arg when indexed on
+   * event_id, else an indexed TEMP copy (rocprofv3 writes no such index:
+   * a lookup per event would scan the table each time). */
+  char *args_src;
   sqlite3_stmt *args_st, *track_st;
 } hub_db;
 
@@ -60,6 +66,7 @@ struct hub_reader {
    * stream has passed it). Bounded by the launches in flight. */
   tt_i64map pending_launch, pending_gpu;
   uint64_t since_sweep;
+  int has_lane_threads; /* some thread stands for a GPU lane */
 };
 
 const char *hub_kind_name(hub_kind k) {
@@ -94,7 +101,13 @@ static int check_sqlite_magic(const char *path) {
   size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
   if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
-    tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
+    tt_input_kind k = tt_input_kind_of(path);
+    const char *tools = tt_input_kind_tools(k);
+    if (tools)
+      tt_error("%s: not a SQLite database: this is %s; import it with %s first", path,
+               tt_input_kind_name(k), tools);
+    else
+      tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
     return -1;
   }
   return 0;
@@ -161,6 +174,19 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
   return ok;
 }
 
+/* Args are looked up per event: by the input's index on rocpd_arg's
+ * event_id when it has one, else through an indexed TEMP copy made in one
+ * pass (SQLite refuses a TEMP index on an input's table; the input is
+ * never written). Either way a lookup is a key search, never a scan. */
+static void args_source(hub_db *d) {
+  char *args = tname(d, "rocpd_arg");
+  if (!table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+      !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+                  "event_id, position"))
+    d->args_src = sqlite3_mprintf("\"%w\"", args);
+  sqlite3_free(args);
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -207,30 +233,69 @@ static void setup_db(hub_db *d) {
   sqlite3_free(kd);
   sqlite3_free(mc);
   sqlite3_free(sm);
+  args_source(d);
 }
 
-#define HUB_SCHEMA_VERSION "3"
-
-/* The schema version a hub records (rocpd_metadata tag 'schema_version')
- * must be the one this reader knows; a hub that records none is read. */
-static int check_schema_version(const hub_db *d) {
-  char *table = sqlite3_mprintf("rocpd_metadata%s", d->suffix);
-  char *sql = sqlite3_mprintf("SELECT value FROM \"%w\" WHERE tag = 'schema_version'", table);
-  sqlite3_stmt *st = NULL;
+/* The rocpd schema each uuid of a file declares in its rocpd_metadata:
+ * version 3.x is read; another version, or compressed columns (rocpd 4
+ * can store extdata lz4-compressed), would be misread, so the file is
+ * refused with what was found. Returns 0 when every uuid is readable. */
+static int check_schema(sqlite3 *conn, const char *path) {
+  sqlite3_stmt *st;
+  /* The metadata of each uuid that has rocpd_event (an RPD file has a
+   * rocpd_metadata of its own, and gets open_file's message). */
+  if (sqlite3_prepare_v2(conn,
+                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
+                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
+                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
+                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
+                         -1, &st, NULL) != SQLITE_OK)
+    return 0; /* not even a readable SQLite file: open_file says so */
   int rc = 0;
-  if (table_exists(d->conn, table) &&
-      sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK &&
-      sqlite3_step(st) == SQLITE_ROW) {
-    const char *v = (const char *)sqlite3_column_text(st, 0);
-    if (!v || strcmp(v, HUB_SCHEMA_VERSION) != 0) {
-      tt_error("%s: %s: schema_version '%.40s'; this reader reads rocpd schema version %s",
-               d->path, table, v ? v : "", HUB_SCHEMA_VERSION);
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    const char *table = (const char *)sqlite3_column_text(st, 0);
+    if (!sqlite3_column_int(st, 1)) {
+      tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
+      rc = -1;
+      break;
+    }
+    char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
+                                "OR lower(tag) GLOB '*compress*'",
+                                table);
+    sqlite3_stmt *m;
+    int have_version = 0;
+    if (sqlite3_prepare_v2(conn, sql, -1, &m, NULL) == SQLITE_OK) {
+      while (rc == 0 && sqlite3_step(m) == SQLITE_ROW) {
+        const char *tag = (const char *)sqlite3_column_text(m, 0);
+        const char *value = (const char *)sqlite3_column_text(m, 1);
+        if (!tag) continue;
+        if (!value) value = "";
+        if (strcmp(tag, "schema_version") == 0) {
+          have_version = 1;
+          char *end;
+          long major = strtol(value, &end, 10);
+          if (end == value || major != 3 || (*end && *end != '.')) {
+            tt_error("%s: rocpd schema_version '%s' in %s: this reader reads version 3.x", path,
+                     value, table);
+            rc = -1;
+          }
+        } else if (value[0] && strcmp(value, "none") != 0 && strcmp(value, "0") != 0 &&
+                   strcmp(value, "false") != 0) {
+          tt_error("%s: %s = '%s' in %s: compressed rocpd data is not supported (only "
+                   "uncompressed rocpd 3.x)",
+                   path, tag, value, table);
+          rc = -1;
+        }
+      }
+      sqlite3_finalize(m);
+    }
+    sqlite3_free(sql);
+    if (rc == 0 && !have_version) {
+      tt_error("%s: %s has no schema_version: not a rocpd 3.x database", path, table);
       rc = -1;
     }
   }
   sqlite3_finalize(st);
-  sqlite3_free(sql);
-  sqlite3_free(table);
   return rc;
 }
 
@@ -246,6 +311,10 @@ static int open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+  if (check_schema(conn, path) != 0) {
+    sqlite3_close(conn);
+    return -1;
+  }
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(conn,
                          "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
@@ -280,16 +349,15 @@ static int open_file(hub_reader *r, const char *path) {
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
-    if (table_exists(conn, "rocpd_api") || table_exists(conn, "rocpd_op"))
-      tt_error("%s: an RPD (rocmProfileData) file, not a rocpd v3 hub; import it with rpd2db",
-               path);
+    tt_input_kind k = tt_input_kind_of(path);
+    if (k == TT_INPUT_RPD || k == TT_INPUT_NVPROF || k == TT_INPUT_NSYS)
+      tt_error("%s: this is %s, not a rocpd v3 hub; import it with %s first", path,
+               tt_input_kind_name(k), tt_input_kind_tools(k));
     else
       tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
     sqlite3_close(conn);
     return -1;
   }
-  for (size_t i = r->ndbs - found; i < r->ndbs; i++)
-    if (check_schema_version(&r->dbs[i]) != 0) return -1; /* hub_reader_close closes conn */
   return 0;
 }
 
@@ -298,12 +366,18 @@ static int open_file(hub_reader *r, const char *path) {
 /* JSON member of a column, NULL when the column is not valid JSON. */
 #define JX(col, path) "(CASE WHEN json_valid(" col ") THEN json_extract(" col ",'" path "') END)"
 
+/* Category and name globs match case-insensitively: importers spell the
+ * same category "kernel", "Kernel" and "KERNEL_DISPATCH". */
 static void glob_any(tt_buf *b, const char *expr, const char **globs, size_t n) {
   tt_buf_putc(b, '(');
   for (size_t i = 0; i < n; i++) {
-    char *lit = sqlite3_mprintf("%Q", globs[i]);
-    tt_buf_printf(b, "%s%s GLOB %s", i ? " OR " : "", expr, lit);
+    char *lower = tt_strdup(globs[i]);
+    for (char *c = lower; *c; c++)
+      if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    char *lit = sqlite3_mprintf("%Q", lower);
+    tt_buf_printf(b, "%slower(%s) GLOB %s", i ? " OR " : "", expr, lit);
     sqlite3_free(lit);
+    free(lower);
   }
   tt_buf_putc(b, ')');
 }
@@ -386,6 +460,65 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   tt_buf_puts(b, ") x) END)");
 }
 
+/* Under a category or name filter, a recorded flow end is kept only when
+ * a slice the filters keep starts at its time on its lane (every Kineto
+ * flow end does: s on the launching call, f on the kernel), so no arrow
+ * points at a slice that is not written. `ts` and `t` are the SQL of the
+ * flow end's timestamp and the alias of its rocpd_track row. Each check
+ * is one lookup on the start index of the hubs importers write. */
+static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const char *ts,
+                        const char *t) {
+  const char *S = d->suffix;
+  tt_buf_printf(b, "(CASE WHEN (CASE WHEN json_valid(%s.extdata) THEN json_extract(%s.extdata,"
+                   "'$.stream_id') END) IS NULL THEN ",
+                t, t);
+  if (d->has_table[T_REGION]) {
+    tt_buf_printf(b,
+                  "EXISTS(SELECT 1 FROM \"rocpd_region%s\" ra LEFT JOIN \"rocpd_string%s\" na ON "
+                  "na.id = ra.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ra.event_id LEFT "
+                  "JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ra.start = %s AND "
+                  "ra.pid = %s.pid AND ra.tid IS %s.tid",
+                  S, S, S, S, ts, t, t);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, "COALESCE(na.string,'')");
+    tt_buf_putc(b, ')');
+  } else {
+    tt_buf_puts(b, "0");
+  }
+  tt_buf_puts(b, " ELSE (0");
+  char *lane = sqlite3_mprintf("(CASE WHEN json_valid(%s.extdata) THEN json_extract(%s.extdata,"
+                               "'$.stream_id') END)",
+                               t, t);
+  if (d->has_table[T_KERNEL]) {
+    tt_buf_printf(b,
+                  " OR EXISTS(SELECT 1 FROM \"rocpd_kernel_dispatch%s\" ka LEFT JOIN "
+                  "\"rocpd_info_kernel_symbol%s\" ksa ON ksa.id = ka.kernel_id LEFT JOIN "
+                  "\"rocpd_event%s\" ea ON ea.id = ka.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
+                  "ca.id = ea.category_id WHERE ka.start = %s AND ka.stream_id = %s",
+                  S, S, S, S, ts, lane);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, KERNEL_NAME("ksa"));
+    tt_buf_putc(b, ')');
+  }
+  if (d->has_table[T_COPY]) {
+    tt_buf_printf(b,
+                  " OR EXISTS(SELECT 1 FROM \"rocpd_memory_copy%s\" ma LEFT JOIN \"rocpd_string%s\" "
+                  "na ON na.id = ma.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ma.event_id "
+                  "LEFT JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ma.start = %s "
+                  "AND ma.stream_id = %s",
+                  S, S, S, S, ts, lane);
+    category_filter(b, f, "COALESCE(ca.string,'')");
+    name_filter(b, f, "COALESCE(na.string,'')");
+    tt_buf_putc(b, ')');
+  }
+  sqlite3_free(lane);
+  tt_buf_puts(b, ") END)");
+}
+
+static int has_event_filter(const hub_filter *f) {
+  return f->ncategories || f->nexclude || f->nnames;
+}
+
 /* Columns every cursor query returns, in this order. */
 enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
@@ -428,10 +561,20 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_puts(&b, " ORDER BY k.start, k.end DESC");
     break;
   }
-  case T_COPY:
+  case T_COPY: {
+    /* The copy's GPU agent: the other side may be the host's CPU agent. */
+    char *agents = tname(d, "rocpd_info_agent");
+    int typed = table_exists(d->conn, agents);
+    sqlite3_free(agents);
     tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, m.event_id, "
-                    "COALESCE(m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
+                    "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");
+    if (typed)
+      tt_buf_printf(&b,
+                    "(SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE ga.id = m.dst_agent_id "
+                    "AND ga.type = 'GPU'), (SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+                    "ga.id = m.src_agent_id AND ga.type = 'GPU'), ",
+                    S, S);
+    tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
                     "NULL, NULL, NULL");
     tt_buf_printf(&b,
@@ -443,6 +586,7 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                    "COALESCE(c.string,'')", 0);
     tt_buf_puts(&b, " ORDER BY m.start, m.end DESC");
     break;
+  }
   case T_ALLOC:
     tt_buf_printf(&b,
                   "SELECT a.id, a.start, a.end, a.pid, a.tid, COALESCE(a.type,'') || "
@@ -468,11 +612,15 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   JX("t.extdata", "$.agent_id"), JX("t.extdata", "$.stream_id"),
                   JX("s.extdata", "$.value"), kind, JX("e.extdata", "$.ph"),
                   JX("e.extdata", "$.bp"));
-    /* Split by process: the other end must be in the same part. */
+    /* Split by process: the other end must be in the same part; under
+     * filters it must have a slice that is written (flow_anchor). */
     tt_buf pidjoin = {0}, pidcond = {0};
-    if (f->pid != HUB_NULL) {
+    if (f->pid != HUB_NULL || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
-      tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    if (f->pid != HUB_NULL) tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    if (has_event_filter(f)) {
+      tt_buf_puts(&pidcond, " AND ");
+      flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
     }
     if (link && d->has_flows)
       tt_buf_printf(&b,
@@ -492,20 +640,22 @@ static char *cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "\"rocpd_event%s\" e ON e.id = s.event_id LEFT JOIN \"rocpd_string%s\" c ON "
                   "c.id = e.category_id",
                   S, S, S, S, S);
-    /* Flow ends follow the time range and process only: they carry no
-     * name or category of their own that a user would filter on. */
+    /* Flow ends carry no name or category a user would filter on: they
+     * follow the time range, the process and the slices they bind to. */
     tt_buf_printf(&b, " WHERE 1");
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp >= %lld", (long long)f->start);
     if (f->pid != HUB_NULL) tt_buf_printf(&b, " AND t.pid = %lld", (long long)f->pid);
-    if (f->ncategories || f->nexclude || f->nnames) {
+    if (has_event_filter(f)) {
       tt_buf b2 = {0};
       category_filter(&b2, f, "COALESCE(c.string,'')");
       if (f->nnames) {
         tt_buf_puts(&b2, " AND ");
         glob_any(&b2, "COALESCE(tn.string,'')", f->names, f->nnames);
       }
-      tt_buf_printf(&b, " AND (COALESCE(%s,'') = 'flow' OR (1%s))", kind, b2.data);
+      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = 'flow' THEN ", kind);
+      flow_anchor(&b, d, f, "s.timestamp", "t");
+      tt_buf_printf(&b, " ELSE (1%s) END)", b2.data ? b2.data : "");
       tt_buf_free(&b2);
     }
     tt_buf_puts(&b, " ORDER BY s.timestamp");
@@ -589,14 +739,48 @@ static int cursor_step(hub_reader *r, cursor *c) {
 
 static void load_info(hub_reader *r);
 
+/* The same hub twice would double every event: refuse the same file
+ * (any name of it) and a copy of a hub (the same uuid in two files). */
+static int refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+  for (size_t i = 0; i < npaths; i++) {
+    struct stat a;
+    if (stat(paths[i], &a) != 0) continue;
+    for (size_t j = 0; j < i; j++) {
+      struct stat b;
+      if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        tt_error("%s: given twice (the same file as %s): give each hub once", paths[i], paths[j]);
+        return -1;
+      }
+    }
+  }
+  for (size_t i = 0; i < r->ndbs; i++) {
+    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(r->dbs[i].suffix, r->dbs[j].suffix) == 0) {
+        tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
+                 r->dbs[j].path, r->dbs[i].suffix);
+        return -1;
+      }
+  }
+  return 0;
+}
+
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
+  if (refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
   for (size_t i = 0; i < npaths; i++) {
     if (open_file(r, paths[i]) != 0) {
       hub_reader_close(r);
       return NULL;
     }
+  }
+  if (refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
   }
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
@@ -694,6 +878,15 @@ static int64_t take_launch(hub_reader *r, const hub_record *ev) {
   return ts;
 }
 
+/* A region written on a GPU lane's thread (Kineto's GPU annotations) is
+ * drawn on that lane. */
+static void region_on_lane(const hub_reader *r, hub_record *ev) {
+  const hub_thread_info *th = hub_reader_find_thread(r, ev->db, ev->tid);
+  if (!th || th->agent_id == HUB_NULL) return;
+  ev->agent_id = th->agent_id;
+  ev->lane_id = th->lane_id;
+}
+
 static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   sqlite3_stmt *st = c->st;
   memset(ev, 0, sizeof *ev);
@@ -714,7 +907,10 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->track_id = col_i64_or_null(st, C_TRACK);
   ev->link_ts = col_i64_or_null(st, C_LINK);
   switch (c->table) {
-  case T_REGION: ev->kind = HUB_REGION; break;
+  case T_REGION:
+    ev->kind = HUB_REGION;
+    if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
+    break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
   case T_COPY: ev->kind = HUB_COPY; break;
   case T_ALLOC: ev->kind = HUB_ALLOC; break;
@@ -841,8 +1037,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {
     char *sql = sqlite3_mprintf(
-        "SELECT name, type, value FROM \"rocpd_arg%s\" WHERE event_id = ?1 ORDER BY position",
-        d->suffix);
+        "SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY position", d->args_src);
     d->args_st = prep(d, sql);
     sqlite3_free(sql);
   }
@@ -915,7 +1110,11 @@ static void load_info(hub_reader *r) {
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_thread",
-                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index"));
+                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
+                    JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
+                    " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
+                    JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
+                    " IN ('gpu_lane', 'process_tracks')");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -925,6 +1124,10 @@ static void load_info(hub_reader *r) {
       t->name = tt_strdup(col_text(st, 2));
       t->sort_index =
           sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
+      t->agent_id = col_i64_or_null(st, 4);
+      t->lane_id = col_i64_or_null(st, 5);
+      t->synthetic = sqlite3_column_int(st, 6);
+      if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
       tt_i64map_put(&r->thread_ix, key_db_id((int)i, t->tid, 0), (int64_t)r->nthreads++);
     }
     sqlite3_finalize(st);
@@ -1011,6 +1214,7 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_free(r->dbs[i].ev_link);
     sqlite3_free(r->dbs[i].k_link);
     sqlite3_free(r->dbs[i].m_link);
+    sqlite3_free(r->dbs[i].args_src);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);
@@ -1037,4 +1241,87 @@ void hub_reader_close(hub_reader *r) {
   free(r->cursors);
   free(r->heap);
   free(r);
+}
+
+/* --- what a user asks about the inputs ---------------------------------- */
+
+static void add_category(hub_category_count **cats, size_t *n, const char *cat, const char *kind,
+                         int64_t count) {
+  size_t i = 0;
+  while (i < *n && strcmp((*cats)[i].category, cat) != 0) i++;
+  if (i == *n) {
+    *cats = tt_realloc(*cats, (*n + 1) * sizeof **cats);
+    (*cats)[i] = (hub_category_count){tt_strdup(cat), 0, tt_strdup("")};
+    (*n)++;
+  }
+  hub_category_count *c = &(*cats)[i];
+  c->count += count;
+  if (!strstr(c->kinds, kind)) {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s%s%s", c->kinds, c->kinds[0] ? ", " : "", kind);
+    free(c->kinds);
+    c->kinds = b.data;
+  }
+}
+
+static int cmp_category(const void *a, const void *b) {
+  return strcmp(((const hub_category_count *)a)->category,
+                ((const hub_category_count *)b)->category);
+}
+
+int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
+  *out = NULL;
+  *n = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      const char *S = d->suffix;
+      char *sql =
+          t == T_SAMPLE
+              ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%s\" x "
+                                "JOIN \"rocpd_track%s\" k ON k.id = x.track_id LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id WHERE "
+                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != 'flow' GROUP BY 1",
+                                S, S, S, S)
+              : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%s%s\" x LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id GROUP BY 1",
+                                table_names[t], S, S, S);
+      sqlite3_stmt *st = prep(d, sql);
+      sqlite3_free(sql);
+      if (!st) return -1;
+      while (sqlite3_step(st) == SQLITE_ROW)
+        add_category(out, n, col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
+      sqlite3_finalize(st);
+    }
+  }
+  if (*n) qsort(*out, *n, sizeof **out, cmp_category);
+  return 0;
+}
+
+void hub_category_counts_free(hub_category_count *c, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(c[i].category);
+    free(c[i].kinds);
+  }
+  free(c);
+}
+
+int64_t hub_reader_row_count(hub_reader *r) {
+  int64_t total = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%s%s\"", table_names[t], d->suffix);
+      sqlite3_stmt *st = prep(d, sql);
+      sqlite3_free(sql);
+      if (st && sqlite3_step(st) == SQLITE_ROW) total += sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+    }
+  }
+  return total;
 }

@@ -109,6 +109,11 @@ typedef struct hub_thread_info {
   int64_t pid, tid;
   const char *name;
   int64_t sort_index;
+  /* A thread that stands for a GPU lane (hub_gpu_lane_thread): its agent
+   * and stream ids, else HUB_NULL. Regions on it are read as GPU work on
+   * that lane (lane_id/agent_id set), not on a CPU thread. */
+  int64_t agent_id, lane_id;
+  int synthetic; /* made by the hub writer for rocpd's joins: no OS thread */
 } hub_thread_info;
 typedef struct hub_agent_view {
   int db;
@@ -138,6 +143,21 @@ const hub_agent_view *hub_reader_find_agent(const hub_reader *r, int db, int64_t
 const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t lane_id,
                                           int is_queue);
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id);
+
+/* Each category in the inputs with its number of events (intervals and
+ * samples; flow ends left out) and the kinds that carry it ("region,
+ * kernel"), sorted by category; filters are not applied. 0 on success. */
+typedef struct hub_category_count {
+  char *category; /* "" when the events have none */
+  int64_t count;
+  char *kinds;
+} hub_category_count;
+int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
+void hub_category_counts_free(hub_category_count *c, size_t n);
+
+/* Rows in every event table of every input, before filters: the total a
+ * progress line measures against. */
+int64_t hub_reader_row_count(hub_reader *r);
 
 size_t hub_reader_ndbs(const hub_reader *r);
 const char *hub_reader_db_path(const hub_reader *r, int db);

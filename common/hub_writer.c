@@ -54,7 +54,8 @@ typedef struct rowref {
 
 typedef struct entity {
   int64_t pid, tid;
-  int merged; /* a GPU pseudo-process whose rows moved to its owner */
+  int merged;  /* a GPU pseudo-process whose rows moved to its owner */
+  int is_lane; /* a thread that stands for a GPU lane (hub_gpu_lane_thread) */
   int64_t start, end;
   char *name;
   tt_buf extdata; /* members of a JSON object, without braces */
@@ -67,6 +68,11 @@ struct hub_writer {
   table_batch batch[ST_COUNT];
   int64_t nid;
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
+  tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
+  tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
+  int64_t next_lane_tid;
+  /* What hub_writer_finish has to complete (see complete_joins). */
+  int gpu_rows_without_tid, copies_without_agent;
   tt_i64map process_index; /* pid -> index in processes */
   tt_i64map thread_index;  /* tid -> index in threads */
   entity *processes, *threads;
@@ -81,6 +87,10 @@ static void fail(hub_writer *w, const char *what) {
   tt_die(1, "%s: writing hub database: %s (in: %.60s)",
          tt_output_name_of(sqlite3_db_filename(w->db, "main")), sqlite3_errmsg(w->db), what);
 }
+
+static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
+                             const int64_t *params);
+static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
 
 static void exec(hub_writer *w, const char *sql) {
   if (sqlite3_exec(w->db, sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
@@ -514,6 +524,11 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   int64_t *id = tt_strmap_get(&w->tracks, w->key.data);
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
+  /* rocpd's samples view joins the track's process and thread. */
+  if (pid != HUB_NULL && tid != HUB_NULL)
+    thread_entity(w, pid, tid);
+  else if (pid != HUB_NULL)
+    process_entity(w, pid);
   int64_t name_id = hub_string(w, name);
   rowref st = row_begin(w, ST_TRACK);
   bind_i64(st, 1, hub_node(w, NULL));
@@ -561,9 +576,17 @@ void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name
   hub_arg(w, event_id, position, "int", name, text);
 }
 
+/* rocpd's views INNER JOIN every row's rocpd_event: a row written without
+ * one gets an empty event of its own. */
+static int64_t event_or_new(hub_writer *w, int64_t event_id) {
+  return event_id != HUB_NULL ? event_id
+                              : hub_event_stack(w, NULL, HUB_NULL, HUB_NULL, HUB_NULL, NULL);
+}
+
 void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t end,
                 const char *name, int64_t event_id, const char *extdata) {
   hub_touch_thread(w, pid, tid, start, end);
+  event_id = event_or_new(w, event_id);
   int64_t name_id = hub_string(w, name);
   rowref st = row_begin(w, ST_REGION);
   bind_i64(st, 1, hub_node(w, NULL));
@@ -585,9 +608,45 @@ void hub_kernel_row_init(hub_kernel_row *k) {
   k->event_id = HUB_NULL;
 }
 
+/* rocpd's kernels view reaches the process through the queue: every
+ * dispatch needs a queue row of its process, even a CUDA stream's. One
+ * queue per (process, agent, stream), named after the stream (else the
+ * GPU), extdata {"agent_id":A,"stream_id":S}; hub_writer_reassign_gpu_pid
+ * moves it with its kernels. */
+static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
+  tt_buf_clear(&w->key);
+  tt_buf_printf(&w->key, "%lld\x1f%lld\x1f%lld", (long long)pid, (long long)agent_id,
+                (long long)stream_id);
+  int64_t *known = tt_strmap_get(&w->kernel_queues, w->key.data);
+  if (known) return *known;
+  char *key = tt_strdup(w->key.data);
+  tt_buf label = {0}, ext = {0};
+  lane_label(w, &label, agent_id, stream_id);
+  tt_buf_printf(&ext, "{\"agent_id\":%lld", (long long)agent_id);
+  if (stream_id != HUB_NULL) tt_buf_printf(&ext, ",\"stream_id\":%lld", (long long)stream_id);
+  tt_buf_putc(&ext, '}');
+  rowref q = row_begin(w, ST_QUEUE);
+  bind_i64(q, 1, hub_node(w, NULL));
+  bind_i64(q, 2, pid);
+  bind_text(q, 3, label.data);
+  bind_json(q, 4, ext.data);
+  int64_t id = row_commit(w, q);
+  tt_strmap_put(&w->kernel_queues, key, id);
+  free(key);
+  tt_buf_free(&label);
+  tt_buf_free(&ext);
+  return id;
+}
+
 void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   hub_touch_process(w, k->pid, k->start, k->end);
-  int64_t region = k->region_name ? hub_string(w, k->region_name) : HUB_NULL;
+  /* As rocprofv3: the renamed region's name, else the empty string (the
+   * kernels view INNER JOINs it). */
+  int64_t region = hub_string(w, k->region_name ? k->region_name : "");
+  int64_t event_id = event_or_new(w, k->event_id);
+  int64_t queue_id =
+      k->queue_id != HUB_NULL ? k->queue_id : kernel_queue(w, k->pid, k->agent_id, k->stream_id);
+  if (k->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
   rowref st = row_begin(w, ST_KERNEL);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, k->pid);
@@ -595,7 +654,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   bind_i64(st, 4, k->agent_id);
   bind_i64(st, 5, k->kernel_id);
   bind_i64(st, 6, k->dispatch_id);
-  bind_i64(st, 7, k->queue_id);
+  bind_i64(st, 7, queue_id);
   bind_i64(st, 8, k->stream_id);
   bind_i64(st, 9, k->start);
   bind_i64(st, 10, k->end);
@@ -604,7 +663,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   for (int i = 0; i < 3; i++) bind_i64(st, 13 + i, k->workgroup[i]);
   for (int i = 0; i < 3; i++) bind_i64(st, 16 + i, k->grid[i]);
   bind_i64(st, 19, region);
-  bind_i64(st, 20, k->event_id);
+  bind_i64(st, 20, event_id);
   bind_json(st, 21, k->extdata);
   row_commit(w, st);
 }
@@ -619,6 +678,9 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   hub_touch_process(w, c->pid, c->start, c->end);
   int64_t name_id = hub_string(w, c->name);
   int64_t region = c->region_name ? hub_string(w, c->region_name) : HUB_NULL;
+  int64_t event_id = event_or_new(w, c->event_id);
+  if (c->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
+  if (c->src_agent_id == HUB_NULL || c->dst_agent_id == HUB_NULL) w->copies_without_agent = 1;
   rowref st = row_begin(w, ST_COPY);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, c->pid);
@@ -634,7 +696,7 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   bind_i64(st, 12, c->queue_id);
   bind_i64(st, 13, c->stream_id);
   bind_i64(st, 14, region);
-  bind_i64(st, 15, c->event_id);
+  bind_i64(st, 15, event_id);
   bind_json(st, 16, c->extdata);
   row_commit(w, st);
 }
@@ -648,6 +710,8 @@ void hub_alloc_row_init(hub_alloc_row *a) {
 
 void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   hub_touch_process(w, a->pid, a->start, a->end);
+  int64_t event_id = event_or_new(w, a->event_id);
+  if (a->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
   rowref st = row_begin(w, ST_ALLOC);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, a->pid);
@@ -661,13 +725,14 @@ void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   bind_i64(st, 10, a->size);
   bind_i64(st, 11, a->queue_id);
   bind_i64(st, 12, a->stream_id);
-  bind_i64(st, 13, a->event_id);
+  bind_i64(st, 13, event_id);
   bind_json(st, 14, a->extdata);
   row_commit(w, st);
 }
 
 void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t event_id,
                 const char *extdata) {
+  event_id = event_or_new(w, event_id);
   rowref st = row_begin(w, ST_SAMPLE);
   bind_i64(st, 1, track_id);
   bind_i64(st, 2, timestamp);
@@ -771,6 +836,15 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
     sqlite3_finalize(st);
     tt_buf_free(&sql);
   }
+  /* Lane threads (GPU annotations' regions on a stream) follow their GPU. */
+  for (size_t i = 0; i < w->nthreads; i++) {
+    entity *t = &w->threads[i];
+    if (!t->is_lane || t->pid != from) continue;
+    t->pid = to;
+    int64_t p[3] = {from, to, t->tid};
+    sql_run(w, 0, "UPDATE \"rocpd_region{{uuid}}\" SET pid = ?2 WHERE pid = ?1 AND tid = ?3", 3,
+            p);
+  }
   int64_t *ix = tt_i64map_get(&w->process_index, from);
   if (ix) {
     entity *src = &w->processes[*ix];
@@ -779,6 +853,216 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
     /* The GPU pseudo-process keeps its row only if threads name it. */
     cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
   }
+}
+
+/* --- rows rocpd's views join on ---------------------------------------
+ *
+ * rocpd's tools read a hub through rocprofiler-sdk's views (data_views.sql),
+ * which INNER JOIN process, thread, agent, queue, kernel symbol, string and
+ * event rows: a row lacking any of them silently drops out of `kernels`,
+ * `memory_copies`, `samples`... Importers write what their source says;
+ * what it leaves unsaid is completed here, once, at hub_writer_finish. */
+
+/* Runs SQL with {{uuid}} expanded; binds i64 parameters ?1.. (HUB_NULL as
+ * NULL). Returns the prepared statement for SELECTs (caller finalizes),
+ * NULL after running anything else to completion. */
+static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
+                             const int64_t *params) {
+  char *sql = hub_schema_expand(tmpl, w->guid);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  free(sql);
+  for (int i = 0; i < n; i++) {
+    if (params[i] == HUB_NULL)
+      sqlite3_bind_null(st, i + 1);
+    else
+      sqlite3_bind_int64(st, i + 1, params[i]);
+  }
+  if (select) return st;
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_finalize(st);
+  return NULL;
+}
+
+static void sql_exec(hub_writer *w, const char *tmpl) {
+  char *sql = hub_schema_expand(tmpl, w->guid);
+  exec(w, sql);
+  free(sql);
+}
+
+static int64_t col_or_null(sqlite3_stmt *st, int i) {
+  return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
+}
+
+/* The integer rows of a SELECT (NULL as HUB_NULL), ncols per row, *n rows;
+ * collected before the caller writes rows (new lane threads). Used on
+ * groups (streams, tracks), never on events. Caller frees. */
+static int64_t *select_rows(hub_writer *w, const char *tmpl, int ncols, size_t *n) {
+  int64_t *g = NULL;
+  size_t cap = 0;
+  *n = 0;
+  sqlite3_stmt *st = sql_run(w, 1, tmpl, 0, NULL);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    if (*n == cap) {
+      cap = cap ? 2 * cap : 16;
+      g = tt_realloc(g, cap * (size_t)ncols * sizeof *g);
+    }
+    for (int c = 0; c < ncols; c++) g[*n * (size_t)ncols + (size_t)c] = col_or_null(st, c);
+    (*n)++;
+  }
+  sqlite3_finalize(st);
+  return g;
+}
+
+/* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */
+static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id) {
+  flush_table(w, &w->batch[ST_AGENT]);
+  flush_table(w, &w->batch[ST_STREAM]);
+  int64_t p[2] = {agent_id, stream_id};
+  sqlite3_stmt *st = sql_run(w, 1,
+                             "SELECT (SELECT COALESCE(type,'') || ' ' || COALESCE(type_index, id) "
+                             "FROM \"rocpd_info_agent{{uuid}}\" WHERE id = ?1), (SELECT name FROM "
+                             "\"rocpd_info_stream{{uuid}}\" WHERE id = ?2)",
+                             2, p);
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *a = (const char *)sqlite3_column_text(st, 0);
+    const char *s = (const char *)sqlite3_column_text(st, 1);
+    tt_buf_printf(out, "%s%s%s", a ? a : "", a && s ? " " : "", s ? s : "");
+  }
+  sqlite3_finalize(st);
+  if (!out->len) tt_buf_puts(out, agent_id == HUB_NULL ? "process tracks" : "GPU");
+}
+
+int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
+  tt_buf_clear(&w->key);
+  if (agent_id == HUB_NULL && stream_id == HUB_NULL)
+    tt_buf_printf(&w->key, "p%lld", (long long)pid);
+  else
+    tt_buf_printf(&w->key, "%lld\x1f%lld", (long long)agent_id, (long long)stream_id);
+  int64_t *known = tt_strmap_get(&w->lane_threads, w->key.data);
+  if (known) return *known;
+  char *key = tt_strdup(w->key.data);
+  if (!w->next_lane_tid) w->next_lane_tid = HUB_LANE_TID_BASE;
+  while (tt_i64map_get(&w->thread_index, w->next_lane_tid)) w->next_lane_tid++;
+  int64_t tid = w->next_lane_tid++;
+  entity *e = thread_entity(w, pid, tid);
+  e->is_lane = 1;
+  tt_buf label = {0};
+  lane_label(w, &label, agent_id, stream_id);
+  e->name = tt_strdup(label.data);
+  tt_buf_free(&label);
+  tt_buf_puts(&e->extdata, agent_id == HUB_NULL && stream_id == HUB_NULL
+                               ? "\"kind\":\"process_tracks\""
+                               : "\"kind\":\"gpu_lane\"");
+  if (agent_id != HUB_NULL) tt_buf_printf(&e->extdata, ",\"agent_id\":%lld", (long long)agent_id);
+  if (stream_id != HUB_NULL)
+    tt_buf_printf(&e->extdata, ",\"stream_id\":%lld", (long long)stream_id);
+  tt_strmap_put(&w->lane_threads, key, tid);
+  free(key);
+  return tid;
+}
+
+/* The GPU agent of a copy: the side that is a GPU (the other may be the
+ * host's CPU agent). */
+#define COPY_GPU_AGENT                                                                    \
+  "COALESCE((SELECT a.id FROM \"rocpd_info_agent{{uuid}}\" a WHERE a.id = m.dst_agent_id " \
+  "AND a.type = 'GPU'), (SELECT a.id FROM \"rocpd_info_agent{{uuid}}\" a WHERE a.id = "    \
+  "m.src_agent_id AND a.type = 'GPU'), m.dst_agent_id, m.src_agent_id)"
+
+/* GPU work rows with no thread: first the thread of the call that launched
+ * them (the region of the same process with the same correlation id, as
+ * rocprofv3 records the dispatching thread), else their lane's thread. */
+static void gpu_work_threads(hub_writer *w) {
+  static const char *const tables[3] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
+                                        "rocpd_memory_allocate"};
+  static const char *const agent[3] = {"m.agent_id", COPY_GPU_AGENT, "m.agent_id"};
+  /* One pass over the regions into an indexed TEMP table: each lookup
+   * below is then a key search, never a scan. */
+  sql_exec(w, "CREATE TEMP TABLE tt_launch (pid INTEGER, corr INTEGER, tid INTEGER, "
+              "PRIMARY KEY (pid, corr)) WITHOUT ROWID;"
+              "INSERT OR IGNORE INTO tt_launch SELECT r.pid, e.correlation_id, r.tid FROM "
+              "\"rocpd_region{{uuid}}\" r JOIN \"rocpd_event{{uuid}}\" e ON e.id = r.event_id "
+              "WHERE e.correlation_id IS NOT NULL ORDER BY r.start, r.id;"
+              "CREATE TEMP TABLE tt_lane (pid INTEGER, agent INTEGER, stream INTEGER, "
+              "tid INTEGER, PRIMARY KEY (pid, agent, stream)) WITHOUT ROWID;");
+  tt_buf sql = {0};
+  for (int t = 0; t < 3; t++) {
+    tt_buf_clear(&sql);
+    tt_buf_printf(&sql,
+                  "UPDATE \"%s{{uuid}}\" AS m SET tid = (SELECT l.tid FROM tt_launch l WHERE "
+                  "l.pid = m.pid AND l.corr = (SELECT e.correlation_id FROM "
+                  "\"rocpd_event{{uuid}}\" e WHERE e.id = m.event_id)) WHERE tid IS NULL",
+                  tables[t]);
+    sql_run(w, 0, sql.data, 0, NULL);
+    tt_buf_clear(&sql);
+    tt_buf_printf(&sql,
+                  "SELECT DISTINCT m.pid, %s, m.stream_id FROM \"%s{{uuid}}\" m WHERE m.tid IS "
+                  "NULL",
+                  agent[t], tables[t]);
+    size_t n;
+    int64_t *g = select_rows(w, sql.data, 3, &n);
+    for (size_t i = 0; i < n; i++) {
+      int64_t p[4] = {g[3 * i], g[3 * i + 1] == HUB_NULL ? -1 : g[3 * i + 1],
+                      g[3 * i + 2] == HUB_NULL ? -1 : g[3 * i + 2],
+                      hub_gpu_lane_thread(w, g[3 * i], g[3 * i + 1], g[3 * i + 2])};
+      sql_run(w, 0, "INSERT OR IGNORE INTO tt_lane VALUES (?1, ?2, ?3, ?4)", 4, p);
+    }
+    free(g);
+    tt_buf_clear(&sql);
+    tt_buf_printf(&sql,
+                  "UPDATE \"%s{{uuid}}\" AS m SET tid = (SELECT l.tid FROM tt_lane l WHERE "
+                  "l.pid = m.pid AND l.agent = COALESCE(%s, -1) AND l.stream = "
+                  "COALESCE(m.stream_id, -1)) WHERE tid IS NULL",
+                  tables[t], agent[t]);
+    sql_run(w, 0, sql.data, 0, NULL);
+  }
+  tt_buf_free(&sql);
+  sql_exec(w, "DROP TABLE temp.tt_launch; DROP TABLE temp.tt_lane;");
+}
+
+/* Sample tracks with no thread (counters of a process or device, flow
+ * ends on a GPU stream): the thread of their lane, one per device. */
+static void track_threads(hub_writer *w) {
+  size_t n;
+  int64_t *g = select_rows(
+      w,
+      "SELECT id, pid, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.agent_id') "
+      "END, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.stream_id') END FROM "
+      "\"rocpd_track{{uuid}}\" WHERE tid IS NULL AND pid IS NOT NULL",
+      4, &n);
+  for (size_t i = 0; i < n; i++) {
+    int64_t p[2] = {g[4 * i], hub_gpu_lane_thread(w, g[4 * i + 1], g[4 * i + 2], g[4 * i + 3])};
+    sql_run(w, 0, "UPDATE \"rocpd_track{{uuid}}\" SET tid = ?2 WHERE id = ?1", 2, p);
+  }
+  free(g);
+}
+
+/* The memory_copies view joins both agents: the host side of a copy is
+ * the node's CPU agent. */
+static void copy_host_agents(hub_writer *w) {
+  sqlite3_stmt *st = sql_run(w, 1,
+                             "SELECT pid FROM \"rocpd_memory_copy{{uuid}}\" WHERE src_agent_id "
+                             "IS NULL OR dst_agent_id IS NULL LIMIT 1",
+                             0, NULL);
+  int64_t pid = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : HUB_NULL;
+  sqlite3_finalize(st);
+  if (pid == HUB_NULL) return;
+  hub_agent_info a = {.pid = pid, .type = "CPU", .type_index = 0, .name = "CPU"};
+  int64_t p[1] = {hub_agent(w, &a)};
+  flush_table(w, &w->batch[ST_AGENT]);
+  sql_run(w, 0,
+          "UPDATE \"rocpd_memory_copy{{uuid}}\" SET src_agent_id = COALESCE(src_agent_id, ?1), "
+          "dst_agent_id = COALESCE(dst_agent_id, ?1) WHERE src_agent_id IS NULL OR "
+          "dst_agent_id IS NULL",
+          1, p);
+}
+
+static void complete_joins(hub_writer *w) {
+  flush_all(w);
+  if (w->gpu_rows_without_tid) gpu_work_threads(w);
+  track_threads(w);
+  if (w->copies_without_agent) copy_host_agents(w);
+  flush_all(w);
 }
 
 static void bind_extdata(rowref st, int i, const tt_buf *b) {
@@ -857,6 +1141,8 @@ static void free_writer(hub_writer *w) {
   tt_strmap_free(&w->queues);
   tt_strmap_free(&w->ksyms);
   tt_strmap_free(&w->tracks);
+  tt_strmap_free(&w->lane_threads);
+  tt_strmap_free(&w->kernel_queues);
   tt_i64map_free(&w->process_index);
   tt_i64map_free(&w->thread_index);
   for (size_t i = 0; i < w->nprocesses; i++) {
@@ -874,6 +1160,7 @@ static void free_writer(hub_writer *w) {
 }
 
 int hub_writer_finish(hub_writer *w) {
+  complete_joins(w);
   write_entities(w);
   flush_all(w);
   exec(w, "COMMIT");

@@ -58,6 +58,17 @@ int64_t hub_queue(hub_writer *w, int64_t pid, const char *name, const char *extd
 /* Kernel symbols, deduplicated on (pid, kernel_name). */
 int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name, const char *display_name);
 
+/* The thread that stands for a GPU lane in rocpd's thread-keyed views:
+ * one per (agent, stream), or per agent when stream_id is HUB_NULL, or per
+ * process when both are. Its tid is synthetic (from HUB_LANE_TID_BASE on,
+ * skipping tids in use), its extdata {"kind":"gpu_lane","agent_id":A,
+ * "stream_id":S} (per process: {"kind":"process_tracks"}, for the
+ * process's own sample tracks): readers draw regions written on it
+ * (Kineto's GPU annotations) on that GPU lane, and name no OS thread after it. hub_writer_finish gives it to GPU work
+ * whose launching thread is unknown and to sample tracks without a thread. */
+#define HUB_LANE_TID_BASE 0x7e000000LL
+int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id);
+
 /* Tracks for samples, deduplicated on (pid, tid, name). */
 int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name, const char *extdata);
 
@@ -141,8 +152,15 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta);
  * process of GPU work only through metadata that may come last. */
 void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to);
 
-/* Writes the process/thread rows, creates the reader's indexes, commits
- * and closes. Returns 0 on success. */
+/* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
+ * the source left unsaid: GPU work without a thread gets its launching
+ * call's thread (same process and correlation id), else its lane's thread;
+ * sample tracks without a thread get their lane's or process's; a copy's
+ * missing side is the CPU agent. (As rows are written: a row without an
+ * event gets an empty one, a kernel without a region name the empty
+ * string, a kernel without a queue the queue of its (process, agent,
+ * stream).) Then writes the process/thread rows, commits and closes.
+ * Returns 0 on success. */
 int hub_writer_finish(hub_writer *w);
 /* Rolls back and closes (the caller removes the file). */
 void hub_writer_abort(hub_writer *w);

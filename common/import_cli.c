@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 
 #include "atomic_output.h"
+#include "input_check.h"
 #include "progress.h"
 #include "util.h"
 
-static void usage(FILE *f, const char *what, const char *input_help) {
+static void usage(FILE *f, const char *what, const char *input_help, const tt_import_ext *ext) {
   fprintf(f,
           "Usage: %s [options] INPUT -o OUTPUT.db\n"
           "%s into a rocpd (schema v3) SQLite database.\n\n"
@@ -21,33 +22,59 @@ static void usage(FILE *f, const char *what, const char *input_help) {
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n",
           tt_progname(), what, input_help);
+  if (ext && ext->help) fputs(ext->help, f);
 }
 
 void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
                      tt_import_opts *opts) {
-  static const struct option longopts[] = {
+  tt_import_parse_ext(argc, argv, what, input_help, NULL, opts);
+}
+
+void tt_import_parse_ext(int argc, char **argv, const char *what, const char *input_help,
+                         const tt_import_ext *ext, tt_import_opts *opts) {
+  static const struct option common[] = {
       {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
       {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
+      {"version", no_argument, NULL, 'V'}};
+  size_t ncommon = sizeof common / sizeof *common, nextra = 0;
+  while (ext && ext->longopts && ext->longopts[nextra].name) nextra++;
+  struct option *longopts = tt_calloc(ncommon + nextra + 1, sizeof *longopts);
+  memcpy(longopts, common, sizeof common);
+  if (nextra) memcpy(longopts + ncommon, ext->longopts, nextra * sizeof *longopts);
   tt_set_progname(argv[0]);
   memset(opts, 0, sizeof *opts);
   int c;
   while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
+    if (c >= 256 && ext && ext->handle) {
+      if (ext->handle(c, optarg, ext->ctx) != 0) {
+        usage(stderr, what, input_help, ext);
+        exit(2);
+      }
+      continue;
+    }
     switch (c) {
     case 'o': opts->output = optarg; break;
     case 'q': opts->progress_mode = -1; break;
     case 'P': opts->progress_mode = 1; break;
-    case 'h': usage(stdout, what, input_help); exit(0);
+    case 'h': usage(stdout, what, input_help, ext); exit(0);
     case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
-    default: usage(stderr, what, input_help); exit(2);
+    default: usage(stderr, what, input_help, ext); exit(2);
     }
   }
   if (optind + 1 != argc) {
     tt_error(optind >= argc ? "missing INPUT" : "exactly one INPUT expected");
-    usage(stderr, what, input_help);
+    usage(stderr, what, input_help, ext);
     exit(2);
   }
+  free(longopts);
   opts->input = argv[optind];
+  if (opts->progress_mode < 0) tt_set_quiet(1);
+  if (tt_input_check(opts->input) != 0 || tt_input_refuse_foreign(opts->input, tt_progname()) != 0)
+    exit(1);
+  if (!opts->output && ext && ext->output_optional && *ext->output_optional) {
+    tt_progress_init(opts->progress_mode);
+    return;
+  }
   if (!opts->output) {
     tt_error("missing -o OUTPUT.db");
     exit(2);
@@ -82,6 +109,7 @@ int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {
   }
   int64_t rows = hub_writer_row_count(w);
   if (hub_writer_finish(w) != 0 || tt_output_commit(out) != 0) return 1;
+  tt_progress_finish("hub rows", (uint64_t)rows);
   tt_info("wrote %s (%lld rows)", opts->output, (long long)rows);
   return 0;
 }

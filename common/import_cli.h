@@ -18,6 +18,27 @@ typedef struct tt_import_opts {
 void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
                      tt_import_opts *opts);
 
+struct option;
+/* Options an importer adds to the common ones (etprof2db's --time-scale).
+ * `longopts` ends with a zeroed entry; each `val` must be >= 256 (no short
+ * form, no clash with the common options). `handle` is called for each
+ * such option with its argument (NULL when it takes none) and returns 0,
+ * or non-zero after printing why the value is wrong (usage error, exit 2).
+ * `help` is appended to --help (lines indented like the common ones).
+ * When `output_optional` is set and *output_optional is non-zero once the
+ * options are read, -o may be left out (opts->output is then NULL). */
+typedef struct tt_import_ext {
+  const struct option *longopts;
+  const char *help;
+  int (*handle)(int val, const char *arg, void *ctx);
+  void *ctx;
+  const int *output_optional;
+} tt_import_ext;
+
+/* tt_import_parse with extra options; ext NULL is tt_import_parse. */
+void tt_import_parse_ext(int argc, char **argv, const char *what, const char *input_help,
+                         const tt_import_ext *ext, tt_import_opts *opts);
+
 /* The importer's work: reads opts->input, writes through w. Returns 0 on
  * success; on failure it has printed a message naming file and position. */
 typedef int (*tt_import_fn)(hub_writer *w, const tt_import_opts *opts, void *ctx);

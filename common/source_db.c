@@ -11,16 +11,19 @@
 /* The column-name cache of nv_rest_json (below). */
 static void rest_cache_free(void);
 
-int nv_src_open(nv_src *s, const char *path) {
+int nv_src_open(nv_src *s, const char *path) { return nv_src_open_named(s, path, path); }
+
+int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
+  s->bad_time = NULL;
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
     tt_error("%s: is a directory, not a database", path);
     return -1;
   }
-  if (tt_sqlite_open_input(path, &s->db) != SQLITE_OK) {
+  if (tt_sqlite_open_input(file, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
     return -1;
@@ -45,7 +48,33 @@ int nv_src_open(nv_src *s, const char *path) {
   return 0;
 }
 
+int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset) {
+  const int64_t limit = (int64_t)1 << 62;
+  int64_t v = sqlite3_column_int64(st, col), t;
+  if (sqlite3_column_type(st, col) == SQLITE_INTEGER && v >= -limit && v <= limit &&
+      !__builtin_add_overflow(v, offset, &t) && t >= -limit && t <= limit)
+    return t;
+  if (!s->bad_time) {
+    const char *table = sqlite3_column_table_name(st, col);
+    const char *column = sqlite3_column_origin_name(st, col);
+    s->bad_time = sqlite3_mprintf("%s.%s: '%.40s' is not a time in ns this import can place "
+                                  "(an integer within +-2^62%s)",
+                                  table ? table : "?", column ? column : sqlite3_column_name(st, col),
+                                  (const char *)sqlite3_column_text(st, col),
+                                  offset ? " once the session start is added" : "");
+  }
+  return offset;
+}
+
+int nv_time_error(nv_src *s) {
+  if (!s->bad_time) return 0;
+  tt_error("%s: %s", s->path, s->bad_time);
+  return -1;
+}
+
 void nv_src_close(nv_src *s) {
+  sqlite3_free(s->bad_time);
+  s->bad_time = NULL;
   rest_cache_free();
   if (s->db) sqlite3_close(s->db);
   s->db = NULL;
@@ -61,6 +90,16 @@ sqlite3_stmt *nv_prepare(nv_src *s, const char *sql) {
     return NULL;
   }
   return st;
+}
+
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt) {
+  sqlite3_stmt *st = nv_prepare(s, sql);
+  if (!st) return dflt;
+  int64_t v = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
+                  ? sqlite3_column_int64(st, 0)
+                  : dflt;
+  sqlite3_finalize(st);
+  return v;
 }
 
 int nv_step_error(nv_src *s, const char *table) {

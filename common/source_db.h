@@ -15,11 +15,16 @@
 typedef struct nv_src {
   sqlite3 *db;
   const char *path;
+  char *bad_time; /* the first time nv_time could not place (nv_time_error) */
 } nv_src;
 
 /* Opens read-only (query_only, trusted_schema off) and checks the file is
  * a SQLite database. Returns 0, or prints an error naming the file. */
 int nv_src_open(nv_src *s, const char *path);
+/* The same for `file`, naming `path` in every message: an input read
+ * through a temporary copy (a decompressed .gz) is reported by its own
+ * name. */
+int nv_src_open_named(nv_src *s, const char *file, const char *path);
 void nv_src_close(nv_src *s);
 
 /* A physical table (never a view an input might plant) of that name. */
@@ -29,8 +34,19 @@ int nv_has_column(nv_src *s, const char *table, const char *column);
  * "FILE: table T has no column C ..." and returns -1. */
 int nv_require_columns(nv_src *s, const char *table, const char *columns);
 
+/* Column col of the current row as a time in ns, plus offset (a session
+ * start). A value that is not an integer, or leaves +-2^62 ns once offset
+ * is added (no overflow, no garbage in the hub), gives offset instead and
+ * the first such one is kept: nv_time_error then reports it ("FILE:
+ * TABLE.column: 'VALUE' is not a time ...") and returns -1. */
+int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset);
+int nv_time_error(nv_src *s);
+
 /* Prepares sql; on error prints the file and SQLite's message. */
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql);
+/* The integer in the first column of the first row of sql; dflt when
+ * there is none (no row, NULL, or a query that does not prepare). */
+int64_t nv_first_int(nv_src *s, const char *sql, int64_t dflt);
 /* Reports a failed sqlite3_step. */
 int nv_step_error(nv_src *s, const char *table);
 

@@ -30,7 +30,11 @@ void tt_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+static int quiet_warnings;
+void tt_set_quiet(int quiet) { quiet_warnings = quiet; }
+
 void tt_warn(const char *fmt, ...) {
+  if (quiet_warnings) return;
   va_list ap;
   va_start(ap, fmt);
   vmessage("warning: ", fmt, ap);

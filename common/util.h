@@ -20,9 +20,11 @@
 void tt_set_progname(const char *argv0);
 const char *tt_progname(void);
 
-/* "prog: message\n" on stderr. */
+/* "prog: message\n" on stderr. Warnings are silenced by tt_set_quiet(1)
+ * (-q); errors never are. */
 void tt_error(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_warn(const char *fmt, ...) TT_PRINTF(1, 2);
+void tt_set_quiet(int quiet);
 /* tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
 TT_NORETURN void tt_die(int code, const char *fmt, ...) TT_PRINTF(2, 3);
 

@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
 BIN="$BUILD/bin"
-OUT=out/demo
+: "${OUT:=out/demo}" # a test runs it elsewhere
 rm -rf "$OUT"
 mkdir -p "$OUT"
 have() { [ -x "$BIN/$1" ]; }
@@ -23,6 +23,13 @@ if have nvvp2db; then
 fi
 if have nsys2db; then
   run "$BIN/nsys2db" -q fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite -o "$OUT/saxpy_nsys.db"
+fi
+if have etprof2db; then
+  run "$BIN/etprof2db" -q fixtures/executorch/et_tutorial_etdump.etdp -o "$OUT/executorch.db"
+  run "$BIN/etprof2db" -q --summary fixtures/executorch/et_tutorial_etdump.etdp | grep -E '^(# tax|tax|# stat|stat)' > "$OUT/executorch.summary.tsv"
+fi
+if have rpd2db; then
+  run "$BIN/rpd2db" -q fixtures/rocm/rpd_matmul_result.rpd -o "$OUT/matmul_rpd.db"
 fi
 
 echo

@@ -21,6 +21,9 @@ from decimal import Decimal, ROUND_HALF_UP
 GPU_CATS = {"kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation",
             "cuda_profiler_range", "Kernel", "Memcpy", "Memset", "mtia_ccp_events"}
 COPY_CATS = {"gpu_memcpy", "Memcpy"}
+# GPU-side annotations are the user's ranges seen from the stream, not
+# kernels: regions on the thread that stands for their GPU stream.
+ANNOTATION = "gpu_user_annotation"
 KNOWN = {"ph", "cat", "name", "pid", "tid", "ts", "dur", "args", "id", "bp", "s"}
 COMMON = {"ph", "pid", "tid", "ts"}
 USED = {  # event fields each phase maps; others become "kineto.*" args
@@ -96,7 +99,7 @@ def main():
     starts, ends = [], []
     n_corr = 0
     n_args = 0
-    n_copies = n_kernels = n_regions = 0
+    n_copies = n_kernels = n_regions = n_annotations = 0
     instants = 0
     flows = Counter()
     flow_ids = set()
@@ -154,6 +157,9 @@ def main():
                 threaded_pids.add(pid_key(e.get("pid")))
             if gpu and cat in COPY_CATS:
                 n_copies += 1
+            elif gpu and cat == ANNOTATION:
+                n_regions += 1
+                n_annotations += 1
             elif gpu:
                 n_kernels += 1
             else:
@@ -216,6 +222,11 @@ def main():
     check("regions", "SELECT count(*) FROM rocpd_region", n_regions)
     check("kernel dispatches", "SELECT count(*) FROM rocpd_kernel_dispatch", n_kernels)
     check("memory copies", "SELECT count(*) FROM rocpd_memory_copy", n_copies)
+    check("GPU annotations: regions on a GPU stream's lane thread",
+          "SELECT count(*) FROM rocpd_region r JOIN rocpd_info_thread t ON t.id = r.tid "
+          "JOIN rocpd_event e ON e.id = r.event_id JOIN rocpd_string c ON c.id = e.category_id "
+          "WHERE c.string = '%s' AND json_extract(t.extdata, '$.kind') = 'gpu_lane' "
+          "AND json_extract(t.extdata, '$.stream_id') IS NOT NULL" % ANNOTATION, n_annotations)
     check("interval rows carrying a correlation id",
           "SELECT count(*) FROM %s WHERE corr IS NOT NULL" % INTERVALS, n_corr)
 

@@ -44,8 +44,7 @@ q() { sqlite3 -batch -noheader "$1" "$2"; }
 have_validator() { [ -x "$SHARED_TOOLS/$1" ]; }
 
 # The project's own checkers, by the name of the ../shared/tools validator
-# each stands in for. OTF2: add tests/check_otf2.py (an otf2 read-back) and
-# `validate ... otf2-check FILE` works in a clone the same way.
+# each stands in for (tests/check_otf2.py reads OTF2 archives back).
 own_checker() {
   case $1 in
     pftrace-check) echo "$ROOT/tests/check_pftrace.py" ;;

@@ -59,7 +59,7 @@ int main(void) {
   CHECK(r != NULL, "three databases open as one reader");
   if (!r) return 1;
   hub_record ev;
-  int n = 0, regions = 0, kernels = 0, ordered = 1, linked = 0, names_ok = 1;
+  int n = 0, regions = 0, kernels = 0, ordered = 1, linked = 0, names_ok = 1, lanes_ok = 1;
   int64_t last = INT64_MIN;
   while (hub_reader_next(r, &ev) > 0) {
     n++;
@@ -74,6 +74,9 @@ int main(void) {
       kernels++;
       if (strcmp(ev.name, "kernel()") != 0) names_ok = 0;
       if (ev.link_ts == ev.start - 7) linked++;
+      const hub_lane_info *l = hub_reader_find_lane(r, ev.db, ev.lane_id, ev.lane_is_queue);
+      /* on its stream, with the thread of the call that launched it */
+      if (!l || l->is_queue || strcmp(l->name, "stream 7") != 0 || ev.tid != ev.pid) lanes_ok = 0;
     }
   }
   CHECK(n == 300, "all rows of all databases: %d == 300", n);
@@ -82,8 +85,19 @@ int main(void) {
   CHECK(names_ok, "names resolved (demangled display name for _Z kernels)");
   CHECK(linked == 300, "every launch and kernel linked by correlation: %d == 300", linked);
   CHECK(hub_reader_nprocesses(r) == 3, "three processes");
-  CHECK(hub_reader_nlanes(r) == 3 && strcmp(hub_reader_lane(r, 0)->name, "stream 7") == 0,
-        "streams loaded");
+  /* Per database: its stream, and the queue the writer adds for the
+   * stream's kernels (rocpd's kernels view reaches the process through a
+   * queue), named after it. */
+  int streams = 0, queues = 0;
+  for (size_t i = 0; i < hub_reader_nlanes(r); i++) {
+    const hub_lane_info *l = hub_reader_lane(r, i);
+    if (strcmp(l->name, l->is_queue ? "GPU 0 stream 7" : "stream 7") == 0)
+      l->is_queue ? queues++ : streams++;
+  }
+  CHECK(hub_reader_nlanes(r) == 6 && streams == 3 && queues == 3,
+        "streams loaded, and one queue per stream: %zu lanes, %d streams, %d queues",
+        hub_reader_nlanes(r), streams, queues);
+  CHECK(lanes_ok, "kernels stay on their stream's lane, with their launching call's thread");
   hub_reader_close(r);
 
   /* Filters: time range, category, name, pid. */

@@ -77,6 +77,7 @@ static void write_metadata(json_part *jp, hub_reader *r) {
   for (size_t i = 0; i < hub_reader_nthreads(r); i++) {
     const hub_thread_info *t = hub_reader_thread(r, i);
     if (jp->part->pid != HUB_NULL && t->pid != jp->part->pid) continue;
+    if (t->synthetic) continue; /* a GPU lane's or process's tracks: no OS thread */
     if (t->name[0]) metadata(jp, "thread_name", t->pid, t->tid, "name", t->name, 0);
     metadata(jp, "thread_sort_index", t->pid, t->tid, "sort_index", NULL, t->sort_index);
   }

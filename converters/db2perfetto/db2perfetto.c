@@ -136,6 +136,7 @@ int main(int argc, char **argv) {
                      "split parts load on their own.",
       .extension = ".pftrace",
       .stdout_ok = 1,
+      .binary = 1,
       .begin_part = pf_begin,
       .event = pf_event_cb,
       .end_part = pf_end,

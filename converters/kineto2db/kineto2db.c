@@ -87,7 +87,10 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
     parse_error(&k, h, before);
     rc = 1;
   }
-  if (!rc) kineto_finish(&k);
+  if (!rc) {
+    kineto_finish(&k);
+    tt_progress_finish("bytes", total);
+  }
   free(buf);
   yajl_free(h);
   gzclose(gz);

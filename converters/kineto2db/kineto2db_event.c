@@ -249,7 +249,14 @@ static void gpu_work(kineto *k, const char *cat, const char *name, int64_t ts, i
 
   int64_t ev = hub_event(k->w, cat ? cat : "", corr, NULL);
   write_args(k, ev, 0, USED_X);
-  if (cat && (strcmp(cat, "gpu_memcpy") == 0 || strcmp(cat, "Memcpy") == 0)) {
+  if (cat && strcmp(cat, "gpu_user_annotation") == 0) {
+    /* A user's range as the GPU ran it (record_function seen from the
+     * stream), not work of its own: a region on the stream's lane thread,
+     * so that rocpd counts no kernel for it and exporters draw it on the
+     * stream around its kernels. */
+    hub_region(k->w, pid, hub_gpu_lane_thread(k->w, pid, agent, stream_id), ts, end, name, ev,
+               NULL);
+  } else if (cat && (strcmp(cat, "gpu_memcpy") == 0 || strcmp(cat, "Memcpy") == 0)) {
     hub_copy_row c;
     hub_copy_row_init(&c);
     c.pid = pid;

@@ -26,28 +26,9 @@ void ns_cover(ns *c, int64_t ts) {
   if (ts > c->max_ts) c->max_ts = ts;
 }
 
-int64_t ns_time(ns *c, sqlite3_stmt *st, int col) {
-  const int64_t limit = (int64_t)1 << 62;
-  int64_t v = sqlite3_column_int64(st, col), t;
-  if (sqlite3_column_type(st, col) == SQLITE_INTEGER && v >= -limit && v <= limit &&
-      !__builtin_add_overflow(v, c->offset, &t) && t >= -limit && t <= limit)
-    return t;
-  if (!c->bad_time) {
-    const char *table = sqlite3_column_table_name(st, col);
-    c->bad_time = sqlite3_mprintf("%s.%s: '%.40s' is not a time in ns this import can place "
-                                  "(an integer within +-2^62 once the session start is added)",
-                                  table ? table : "?", sqlite3_column_origin_name(st, col)
-                                      ? sqlite3_column_origin_name(st, col) : sqlite3_column_name(st, col),
-                                  (const char *)sqlite3_column_text(st, col));
-  }
-  return c->offset;
-}
+int64_t ns_time(ns *c, sqlite3_stmt *st, int col) { return nv_time(&c->src, st, col, c->offset); }
 
-int ns_time_error(ns *c) {
-  if (!c->bad_time) return 0;
-  tt_error("%s: %s", c->src.path, c->bad_time);
-  return -1;
-}
+int ns_time_error(ns *c) { return nv_time_error(&c->src); }
 
 void ns_progress(ns *c) {
   if ((++c->rows & 0xFFF) == 0) tt_progress("rows", c->rows, 0);
@@ -238,7 +219,6 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || ns_time_error(&c);
   if (!rc) nv_warn_unhandled(&c.src, HANDLED);
-  sqlite3_free(c.bad_time);
   nv_src_close(&c.src);
   tt_i64map_free(&c.pids);
   tt_buf_free(&c.ext);

@@ -18,7 +18,6 @@ typedef struct ns {
   hub_writer *w;
   nv_src src;
   int64_t offset;     /* session start (UTC ns): nsys times are relative to it */
-  char *bad_time;     /* the first time ns_time could not place, for ns_time_error */
   int64_t max_ts;     /* latest absolute time written: end of unclosed ranges */
   tt_i64map pids;     /* processes that have events, named at the end */
   uint64_t rows;
@@ -34,10 +33,7 @@ static inline int64_t ns_tid(int64_t global) { return global & 0xFFFFFF; }
 /* Marks a process as having events and returns it. */
 int64_t ns_seen(ns *c, int64_t pid);
 void ns_cover(ns *c, int64_t ts);
-/* Column col of the row as an absolute time (+ the session start). A
- * value that is not an integer or leaves +-2^62 ns once shifted (no
- * overflow, no garbage in the hub) is taken as the session start and the
- * first one is kept for ns_time_error, which fails the import naming it. */
+/* nv_time with the session start as offset, and its nv_time_error. */
 int64_t ns_time(ns *c, sqlite3_stmt *st, int col);
 int ns_time_error(ns *c);
 void ns_progress(ns *c);

@@ -111,24 +111,16 @@ void nvp_progress(nvp *c) {
 
 /* ---- descriptive tables ------------------------------------------------ */
 
-static int64_t first_int(nvp *c, const char *sql, int64_t dflt) {
-  sqlite3_stmt *st = nv_prepare(&c->src, sql);
-  if (!st) return dflt;
-  int64_t v = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL
-                  ? sqlite3_column_int64(st, 0)
-                  : dflt;
-  sqlite3_finalize(st);
-  return v;
-}
-
 /* The profiled process: nvprof writes one file per process, and the GPU
  * tables carry no pid, so their rows belong to the process of the calls. */
 static void find_main_pid(nvp *c) {
   c->main_pid = HUB_NULL;
   if (c->have_runtime)
-    c->main_pid = first_int(c, "SELECT processId FROM " NVP_TABLE("RUNTIME") " LIMIT 1", HUB_NULL);
+    c->main_pid = nv_first_int(&c->src, "SELECT processId FROM " NVP_TABLE("RUNTIME") " LIMIT 1",
+                               HUB_NULL);
   if (c->main_pid == HUB_NULL && c->have_driver)
-    c->main_pid = first_int(c, "SELECT processId FROM " NVP_TABLE("DRIVER") " LIMIT 1", HUB_NULL);
+    c->main_pid = nv_first_int(&c->src, "SELECT processId FROM " NVP_TABLE("DRIVER") " LIMIT 1",
+                               HUB_NULL);
   if (c->main_pid == HUB_NULL && nv_has_table(&c->src, NVP_TABLE("MARKER"))) {
     sqlite3_stmt *st = nv_prepare(&c->src, "SELECT objectKind, objectId FROM " NVP_TABLE(
                                                "MARKER") " WHERE objectKind IN (1,2) LIMIT 1");
@@ -374,7 +366,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          nvp_kernels(&c, NVP_TABLE("CONCURRENT_KERNEL")) || nvp_kernels(&c, NVP_TABLE("KERNEL")) ||
          nvp_memcpy(&c, NVP_TABLE("MEMCPY"), 0) || nvp_memcpy(&c, NVP_TABLE("MEMCPY2"), 1) ||
          nvp_memset(&c) || nvp_sync(&c) || nvp_cuda_events(&c) || nvp_overhead(&c) ||
-         nvp_markers(&c);
+         nvp_markers(&c) || nv_time_error(&c.src);
   if (!rc) nv_warn_unhandled(&c.src, HANDLED);
   nv_src_close(&c.src);
   tt_i64map_free(&c.streams);

@@ -1,0 +1,361 @@
+/* etprof2db: ExecuTorch profiles into a hub database. This file: the
+ * options, the choice of reader, and what both readers write (one thread
+ * per code block, one region per profile event, memory_allocate rows for
+ * allocations, the blocks in metadata), plus --summary. */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etprof2db.h"
+#include "import_cli.h"
+#include "progress.h"
+
+enum { OPT_TIME_SCALE = 256, OPT_CPU_FREQ, OPT_LENIENT, OPT_SUMMARY, OPT_FORMAT };
+
+static const char *const SCALE_NAMES[] = {"ns", "us", "ms", "cycles"};
+
+typedef struct cli {
+  etp_opts o;
+  int summary_only; /* --summary: -o may be left out */
+  const char *format; /* NULL auto, "legacy", "etdump" */
+} cli;
+
+static int handle_opt(int val, const char *arg, void *ctx) {
+  cli *k = ctx;
+  switch (val) {
+  case OPT_TIME_SCALE:
+    for (int i = 0; i < 4; i++)
+      if (strcmp(arg, SCALE_NAMES[i]) == 0) {
+        k->o.scale = (etp_scale)i;
+        return 0;
+      }
+    tt_error("--time-scale must be ns, us, ms or cycles, not '%s'", arg);
+    return 1;
+  case OPT_CPU_FREQ: {
+    char *end;
+    double f = strtod(arg, &end);
+    if (end == arg || *end || !(f >= 1) || f > 1e15 || f != floor(f)) {
+      tt_error("--cpu-freq takes a whole number of Hz (1 to 1e15), not '%s'", arg);
+      return 1;
+    }
+    k->o.cpu_freq = f;
+    return 0;
+  }
+  case OPT_LENIENT: k->o.lenient = 1; return 0;
+  case OPT_SUMMARY: k->o.summary = 1; k->summary_only = 1; return 0;
+  case OPT_FORMAT:
+    if (strcmp(arg, "legacy") && strcmp(arg, "etdump") && strcmp(arg, "auto")) {
+      tt_error("--format must be auto, legacy or etdump, not '%s'", arg);
+      return 1;
+    }
+    k->format = strcmp(arg, "auto") ? arg : NULL;
+    return 0;
+  }
+  return 1;
+}
+
+/* ---- what both readers share ------------------------------------------ */
+
+void etp_warn(etp *c, const char *fmt, ...) {
+  c->warnings++;
+  if (tt_progress_quiet()) return;
+  if (c->warnings > 50) {
+    if (c->warnings == 51) tt_warn("%s: more warnings (counted in etprof2db.counts)", c->path);
+    return;
+  }
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  tt_warn("%s: %s", c->path, line);
+}
+
+int etp_inconsistent(etp *c, const char *fmt, ...) {
+  char line[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (!c->o->lenient) {
+    tt_error("%s: %s (--lenient imports anyway)", c->path, line);
+    return -1;
+  }
+  c->inconsistencies++;
+  etp_warn(c, "%s", line);
+  return 0;
+}
+
+int etp_ticks_to_ns(etp *c, uint64_t ticks, uint64_t byte, int64_t *ns) {
+  static const uint64_t mult[] = {1, 1000, 1000000};
+  if (c->o->scale != ETP_CYCLES) {
+    uint64_t m = mult[c->o->scale];
+    if (ticks > (uint64_t)INT64_MAX / m) goto overflow;
+    *ns = (int64_t)(ticks * m);
+    return 0;
+  }
+  /* ns = ticks * 1e9 / Hz, rounded to nearest, in 128-bit integers */
+  unsigned __int128 hz = (unsigned __int128)c->o->cpu_freq;
+  unsigned __int128 v = ((unsigned __int128)ticks * 1000000000u + hz / 2) / hz;
+  if (v > (unsigned __int128)INT64_MAX) goto overflow;
+  *ns = (int64_t)v;
+  return 0;
+overflow:
+  tt_error("%s: byte %llu: time %llu %s does not fit in 64-bit nanoseconds", c->path,
+           (unsigned long long)byte, (unsigned long long)ticks, SCALE_NAMES[c->o->scale]);
+  return -1;
+}
+
+etp_block *etp_block_get(etp *c, const char *name) {
+  int64_t *i = tt_strmap_get(&c->block_index, name);
+  if (i) return &c->blocks[*i];
+  if (c->nblocks == c->capblocks) {
+    c->capblocks = c->capblocks ? 2 * c->capblocks : 8;
+    c->blocks = tt_realloc(c->blocks, c->capblocks * sizeof *c->blocks);
+  }
+  etp_block *b = &c->blocks[c->nblocks];
+  memset(b, 0, sizeof *b);
+  b->name = tt_strdup(name);
+  b->tid = (int64_t)c->nblocks + 1;
+  tt_strmap_put(&c->block_index, name, (int64_t)c->nblocks);
+  c->nblocks++;
+  if (c->w) {
+    hub_thread_name(c->w, c->pid, b->tid, name);
+    tt_buf_clear(&c->tmp);
+    tt_json_string(&c->tmp, name, strlen(name));
+    hub_thread_extdata(c->w, c->pid, b->tid, "executorch_block", c->tmp.data);
+  }
+  return b;
+}
+
+/* hub_arg_int without its snprintf (the hot path: 3 args per event) */
+static void int_arg(hub_writer *w, int64_t ev, int pos, const char *name, int64_t v) {
+  char text[TT_I64_CHARS + 1];
+  *tt_format_i64(text, v) = 0;
+  hub_arg(w, ev, pos, "int", name, text);
+}
+
+static void hex_arg(etp *c, int64_t ev, int pos, const char *name, const uint8_t *p, size_t n) {
+  static const char digits[] = "0123456789abcdef";
+  tt_buf_clear(&c->tmp);
+  tt_buf_reserve(&c->tmp, 2 * n + 1);
+  for (size_t i = 0; i < n; i++) {
+    c->tmp.data[c->tmp.len++] = digits[p[i] >> 4];
+    c->tmp.data[c->tmp.len++] = digits[p[i] & 15];
+  }
+  c->tmp.data[c->tmp.len] = 0;
+  hub_arg(c->w, ev, pos, "string", name, c->tmp.data);
+}
+
+void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const etp_ev *e) {
+  c->nevents++;
+  if (e->end > c->last_ns) c->last_ns = e->end;
+  if (e->start > c->last_ns) c->last_ns = e->start;
+  if (c->sum) etp_summary_event(c->sum, b->name, iteration, e);
+  if (!c->w) return;
+  int64_t ev = hub_event(c->w, e->category, HUB_NULL, NULL);
+  int pos = 0;
+  int_arg(c->w, ev, pos++, "iteration", iteration);
+  if (run >= 0) int_arg(c->w, ev, pos++, "run", run);
+  int_arg(c->w, ev, pos++, e->chain_arg, e->chain);
+  int_arg(c->w, ev, pos++, e->instr_arg, e->instr);
+  if (e->has_delegate_int) int_arg(c->w, ev, pos++, "delegate_debug_id_int", e->delegate_int);
+  if (e->delegate_str) {
+    char *s = tt_strndup(e->delegate_str, e->delegate_str_len);
+    hub_arg(c->w, ev, pos++, "string", "delegate_debug_id_str", s);
+    free(s);
+  }
+  if (e->orig_name) hub_arg(c->w, ev, pos++, "string", "event_name", e->orig_name);
+  if (e->meta) hex_arg(c, ev, pos++, "delegate_debug_metadata", e->meta, e->meta_len);
+  if (e->unfinished) int_arg(c->w, ev, pos++, "unfinished", 1);
+  if (e->wrapped) int_arg(c->w, ev, pos++, "wrapped_32bit", 1);
+  hub_region(c->w, c->pid, b->tid, e->start, e->end, e->name, ev, NULL);
+  if ((c->nevents & 0xFFFF) == 0) tt_progress("events", (uint64_t)c->nevents, 0);
+}
+
+void etp_emit_alloc(etp *c, etp_block *b, int64_t iteration, int64_t run, int64_t ts,
+                    const char *allocator, int64_t allocator_id, int64_t size) {
+  c->nallocs++;
+  if (c->sum) etp_summary_alloc(c->sum, b->name, allocator, size);
+  if (!c->w) return;
+  int64_t ev = hub_event(c->w, "executorch_allocation", HUB_NULL, NULL);
+  int pos = 0;
+  hub_arg(c->w, ev, pos++, "string", "allocator", allocator);
+  hub_arg_int(c->w, ev, pos++, "allocator_id", allocator_id);
+  hub_arg_int(c->w, ev, pos++, "iteration", iteration);
+  if (run >= 0) hub_arg_int(c->w, ev, pos++, "run", run);
+  hub_arg_int(c->w, ev, pos++, "synthetic_time", 1);
+  hub_alloc_row a;
+  hub_alloc_row_init(&a);
+  a.pid = c->pid;
+  a.tid = b->tid;
+  a.type = "ALLOC";
+  a.level = "REAL";
+  a.start = a.end = ts;
+  a.size = size;
+  a.event_id = ev;
+  hub_touch_thread(c->w, c->pid, b->tid, ts, ts);
+  hub_memory_allocate(c->w, &a);
+}
+
+void etp_allocator(etp *c, const char *block, int64_t id, const char *name) {
+  tt_buf_clear(&c->tmp);
+  tt_buf_printf(&c->tmp, "%s\x1f%lld\x1f%s", block, (long long)id, name);
+  if (tt_strmap_get(&c->allocator_seen, c->tmp.data)) return;
+  tt_strmap_put(&c->allocator_seen, c->tmp.data, 1);
+  tt_buf_puts(&c->allocators, c->allocators.len ? ",{\"block\":" : "{\"block\":");
+  tt_json_string(&c->allocators, block, strlen(block));
+  tt_buf_printf(&c->allocators, ",\"id\":%lld,\"name\":", (long long)id);
+  tt_json_string(&c->allocators, name, strlen(name));
+  tt_buf_putc(&c->allocators, '}');
+}
+
+void etp_iteration_end(etp *c, etp_block *b, int64_t iteration) {
+  if (c->sum) etp_summary_iteration_end(c->sum, b->name, iteration);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+typedef struct run_ctx {
+  cli *k;
+  int etdump;
+  etp_summary *sum;
+} run_ctx;
+
+static int read_input(etp *c, int etdump) {
+  return etdump ? etp_read_etdump(c) : etp_read_legacy(c);
+}
+
+static void write_metadata(etp *c) {
+  char v[64];
+  hub_writer_metadata(c->w, "etprof2db.format", c->format);
+  hub_writer_metadata(c->w, "etprof2db.time_scale", SCALE_NAMES[c->o->scale]);
+  if (c->o->scale == ETP_CYCLES) {
+    snprintf(v, sizeof v, "%.0f", c->o->cpu_freq);
+    hub_writer_metadata(c->w, "etprof2db.cpu_freq_hz", v);
+  }
+  tt_buf_clear(&c->tmp);
+  tt_buf_putc(&c->tmp, '[');
+  for (size_t i = 0; i < c->nblocks; i++) {
+    tt_buf_puts(&c->tmp, i ? ",{\"name\":" : "{\"name\":");
+    tt_json_string(&c->tmp, c->blocks[i].name, strlen(c->blocks[i].name));
+    tt_buf_printf(&c->tmp, ",\"pid\":%lld,\"tid\":%lld,\"iterations\":%lld}", (long long)c->pid,
+                  (long long)c->blocks[i].tid, (long long)c->blocks[i].iterations);
+  }
+  tt_buf_putc(&c->tmp, ']');
+  hub_writer_metadata(c->w, "etprof2db.blocks", c->tmp.data);
+  tt_buf_clear(&c->tmp);
+  tt_buf_printf(&c->tmp, "[%s]", c->allocators.len ? c->allocators.data : "");
+  hub_writer_metadata(c->w, "etprof2db.allocators", c->tmp.data);
+  tt_buf_clear(&c->tmp);
+  tt_buf_printf(&c->tmp,
+                "{\"events\":%lld,\"allocations\":%lld,\"debug_events\":%lld,\"warnings\":%lld,"
+                "\"inconsistencies\":%lld,\"unfinished\":%lld,\"wrapped_32bit\":%lld}",
+                (long long)c->nevents, (long long)c->nallocs, (long long)c->ndebug,
+                (long long)c->warnings, (long long)c->inconsistencies, (long long)c->unfinished,
+                (long long)c->wrapped);
+  hub_writer_metadata(c->w, "etprof2db.counts", c->tmp.data);
+}
+
+static void etp_free(etp *c) {
+  for (size_t i = 0; i < c->nblocks; i++) {
+    etp_block *b = &c->blocks[i];
+    for (size_t j = 0; j < b->nnames; j++) free(b->names[j]);
+    free(b->names);
+    free(b->allocs);
+    free(b->name);
+  }
+  free(c->blocks);
+  tt_strmap_free(&c->block_index);
+  tt_strmap_free(&c->allocator_seen);
+  tt_buf_free(&c->allocators);
+  tt_buf_free(&c->tmp);
+}
+
+static int run(hub_writer *w, const tt_import_opts *opts, run_ctx *r) {
+  etp c;
+  memset(&c, 0, sizeof c);
+  c.path = opts->input;
+  c.o = &r->k->o;
+  c.w = w;
+  c.sum = r->sum;
+  c.pid = 1;
+  c.format = r->etdump ? "etdump" : "legacy";
+  if (w) {
+    const char *base = strrchr(opts->input, '/');
+    hub_process_name(w, c.pid, base ? base + 1 : opts->input);
+  }
+  int rc = read_input(&c, r->etdump);
+  if (!rc && w) write_metadata(&c);
+  if (!rc && c.inconsistencies && !tt_progress_quiet())
+    tt_warn("%s: %lld inconsistencies between iterations imported (--lenient)", c.path,
+            (long long)c.inconsistencies);
+  etp_free(&c);
+  return rc ? 1 : 0;
+}
+
+static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+  return run(w, opts, ctx);
+}
+
+/* ETDump when the name ends in .etdp or the identifier ED00 sits at byte
+ * 8 (size-prefixed) or 4; otherwise the legacy buffer. */
+static int sniff_etdump(const char *path, const char *format) {
+  if (format) return strcmp(format, "etdump") == 0;
+  size_t n = strlen(path);
+  if (n >= 5 && strcmp(path + n - 5, ".etdp") == 0) return 1;
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0; /* the reader reports it */
+  unsigned char h[12];
+  size_t got = fread(h, 1, sizeof h, f);
+  fclose(f);
+  return (got >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (got >= 8 && memcmp(h + 4, "ED00", 4) == 0);
+}
+
+int main(int argc, char **argv) {
+  static const struct option extra[] = {
+      {"time-scale", required_argument, NULL, OPT_TIME_SCALE},
+      {"cpu-freq", required_argument, NULL, OPT_CPU_FREQ},
+      {"lenient", no_argument, NULL, OPT_LENIENT},
+      {"summary", no_argument, NULL, OPT_SUMMARY},
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {NULL, 0, NULL, 0}};
+  cli k;
+  memset(&k, 0, sizeof k);
+  tt_import_ext ext = {
+      .longopts = extra,
+      .help = "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or cycles\n"
+              "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g. 1000000000)\n"
+              "      --lenient      import iterations that disagree (warning each) instead of failing\n"
+              "      --summary      print per-iteration events, framework tax and per-name\n"
+              "                     statistics on stdout (-o is then optional)\n"
+              "      --format F     auto (default: .etdp or identifier ED00), legacy or etdump\n",
+      .handle = handle_opt,
+      .ctx = &k,
+      .output_optional = &k.summary_only};
+  tt_import_opts opts;
+  tt_import_parse_ext(argc, argv,
+                      "Imports an ExecuTorch profile (ETDump .etdp or legacy prof_result.bin)",
+                      "an ETDump (.etdp) or a legacy profiler buffer (prof_result.bin)", &ext,
+                      &opts);
+  if (k.o.scale == ETP_CYCLES && k.o.cpu_freq == 0) {
+    tt_error("--time-scale cycles needs --cpu-freq HZ (the hub holds nanoseconds)");
+    return 2;
+  }
+  if (k.o.scale != ETP_CYCLES && k.o.cpu_freq != 0) {
+    tt_error("--cpu-freq only applies with --time-scale cycles");
+    return 2;
+  }
+  run_ctx r = {.k = &k, .etdump = sniff_etdump(opts.input, k.format)};
+  if (k.o.summary) r.sum = etp_summary_new();
+  int rc = opts.output ? tt_import_run(&opts, import, &r) : run(NULL, &opts, &r);
+  if (rc == 0 && r.sum) etp_summary_print(r.sum, stdout, opts.input, "ns");
+  if (r.sum) etp_summary_free(r.sum);
+  if (rc == 0 && fflush(stdout) != 0) {
+    tt_error("writing the summary failed");
+    rc = 1;
+  }
+  return rc;
+}

@@ -1,0 +1,212 @@
+/* --summary: what ExecuTorch's own tools print, as tab-separated lines.
+ *   event  block iteration index name chain instr start_ns duration_ns
+ *     (parse_profiler_results.py's per-iteration table, one row per entry)
+ *   tax    block iteration execute_ns kernel_ns tax_percent
+ *     E = the longest event of the iteration whose name contains
+ *     "Method::execute", K = the summed durations of events whose names
+ *     contain "native_call" or "delegate_execute"; tax = round((E-K)/E, 4)
+ *     x 100 (Python's round, half-even on the exact binary value, as
+ *     printf's %.4f does); iterations without such an event (or E = 0)
+ *     have no row.
+ *   stat   block name count min p10 p50 p90 avg max   (microseconds, 3
+ *     decimals; percentiles by linear interpolation like numpy's default)
+ *   alloc  block allocator count total_bytes
+ * Unfinished events (legacy end_time 0) are listed with duration
+ * "unfinished" and left out of the tax and the statistics. This mode keeps
+ * every duration in memory (the percentiles need them all). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etprof2db.h"
+
+typedef struct group {
+  char *block, *name;
+  int64_t *d;
+  size_t n, cap;
+} group;
+
+typedef struct agroup {
+  char *block, *allocator;
+  int64_t count, total;
+} agroup;
+
+struct etp_summary {
+  tt_buf events, taxes, key;
+  tt_strmap gindex, aindex;
+  group *groups;
+  size_t ngroups, capgroups;
+  agroup *agroups;
+  size_t nagroups, capagroups;
+  /* the iteration being read */
+  int64_t exec_max, kernel_sum;
+  int has_exec;
+};
+
+etp_summary *etp_summary_new(void) {
+  etp_summary *s = tt_calloc(1, sizeof *s);
+  tt_buf_puts(&s->events, "");
+  tt_buf_puts(&s->taxes, "");
+  return s;
+}
+
+static void put_field(tt_buf *b, const char *s) {
+  /* names are the source's bytes; tabs and newlines would break the lines */
+  for (; *s; s++) tt_buf_putc(b, *s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static const char *key2(etp_summary *s, const char *a, const char *b) {
+  tt_buf_clear(&s->key);
+  tt_buf_puts(&s->key, a);
+  tt_buf_putc(&s->key, '\x1f');
+  tt_buf_puts(&s->key, b);
+  return s->key.data;
+}
+
+void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, const etp_ev *e) {
+  tt_buf *b = &s->events;
+  tt_buf_puts(b, "event\t");
+  put_field(b, block);
+  tt_buf_printf(b, "\t%lld\t%lld\t", (long long)iteration, (long long)e->index);
+  put_field(b, e->name);
+  tt_buf_printf(b, "\t%lld\t%lld\t%lld\t", (long long)e->chain, (long long)e->instr,
+                (long long)e->start);
+  if (e->unfinished) {
+    tt_buf_puts(b, "unfinished\n");
+    return;
+  }
+  int64_t d = e->end - e->start;
+  tt_buf_printf(b, "%lld\n", (long long)d);
+  if (strstr(e->name, "Method::execute")) {
+    if (!s->has_exec || d > s->exec_max) s->exec_max = d;
+    s->has_exec = 1;
+  }
+  if (strstr(e->name, "native_call") || strstr(e->name, "delegate_execute")) s->kernel_sum += d;
+  const char *k = key2(s, block, e->name);
+  int64_t *gi = tt_strmap_get(&s->gindex, k);
+  if (!gi) {
+    if (s->ngroups == s->capgroups) {
+      s->capgroups = s->capgroups ? 2 * s->capgroups : 16;
+      s->groups = tt_realloc(s->groups, s->capgroups * sizeof *s->groups);
+    }
+    group *g = &s->groups[s->ngroups];
+    memset(g, 0, sizeof *g);
+    g->block = tt_strdup(block);
+    g->name = tt_strdup(e->name);
+    tt_strmap_put(&s->gindex, k, (int64_t)s->ngroups);
+    gi = tt_strmap_get(&s->gindex, k);
+    s->ngroups++;
+  }
+  group *g = &s->groups[*gi];
+  if (g->n == g->cap) {
+    g->cap = g->cap ? 2 * g->cap : 8;
+    g->d = tt_realloc(g->d, g->cap * sizeof *g->d);
+  }
+  g->d[g->n++] = d;
+}
+
+void etp_summary_alloc(etp_summary *s, const char *block, const char *allocator, int64_t size) {
+  const char *k = key2(s, block, allocator);
+  int64_t *ai = tt_strmap_get(&s->aindex, k);
+  if (!ai) {
+    if (s->nagroups == s->capagroups) {
+      s->capagroups = s->capagroups ? 2 * s->capagroups : 8;
+      s->agroups = tt_realloc(s->agroups, s->capagroups * sizeof *s->agroups);
+    }
+    agroup *a = &s->agroups[s->nagroups];
+    memset(a, 0, sizeof *a);
+    a->block = tt_strdup(block);
+    a->allocator = tt_strdup(allocator);
+    tt_strmap_put(&s->aindex, k, (int64_t)s->nagroups);
+    ai = tt_strmap_get(&s->aindex, k);
+    s->nagroups++;
+  }
+  s->agroups[*ai].count++;
+  s->agroups[*ai].total += size;
+}
+
+void etp_summary_iteration_end(etp_summary *s, const char *block, int64_t iteration) {
+  if (s->has_exec && s->exec_max > 0) {
+    double x = (double)(s->exec_max - s->kernel_sum) / (double)s->exec_max;
+    char r[64];
+    snprintf(r, sizeof r, "%.4f", x); /* Python's round(x, 4) */
+    double tax = strtod(r, NULL) * 100;
+    tt_buf_puts(&s->taxes, "tax\t");
+    put_field(&s->taxes, block);
+    tt_buf_printf(&s->taxes, "\t%lld\t%lld\t%lld\t%.2f\n", (long long)iteration,
+                  (long long)s->exec_max, (long long)s->kernel_sum, tax);
+  }
+  s->has_exec = 0;
+  s->exec_max = s->kernel_sum = 0;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* numpy.percentile's default (linear) on sorted d[0..n-1] */
+static double percentile(const int64_t *d, size_t n, double q) {
+  double idx = q / 100 * (double)(n - 1);
+  size_t lo = (size_t)floor(idx), hi = lo + 1 < n ? lo + 1 : lo;
+  double f = idx - (double)lo;
+  return (double)d[lo] + (double)(d[hi] - d[lo]) * f;
+}
+
+void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *unit) {
+  fprintf(f, "# etprof2db summary of %s (times in %s)\n", path, unit);
+  fputs("# event\tblock\titeration\tindex\tname\tchain\tinstr\tstart_ns\tduration_ns\n", f);
+  fputs(s->events.data, f);
+  fputs("# tax\tblock\titeration\texecute_ns\tkernel_ns\ttax_percent\n", f);
+  fputs(s->taxes.data, f);
+  fputs("# stat\tblock\tname\tcount\tmin_us\tp10_us\tp50_us\tp90_us\tavg_us\tmax_us\n", f);
+  tt_buf line = {0};
+  for (size_t i = 0; i < s->ngroups; i++) {
+    group *g = &s->groups[i];
+    qsort(g->d, g->n, sizeof *g->d, cmp_i64);
+    int64_t sum = 0;
+    for (size_t j = 0; j < g->n; j++) sum += g->d[j];
+    tt_buf_clear(&line);
+    tt_buf_puts(&line, "stat\t");
+    put_field(&line, g->block);
+    tt_buf_putc(&line, '\t');
+    put_field(&line, g->name);
+    tt_buf_printf(&line, "\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", g->n,
+                  (double)g->d[0] / 1000.0, percentile(g->d, g->n, 10) / 1000.0,
+                  percentile(g->d, g->n, 50) / 1000.0, percentile(g->d, g->n, 90) / 1000.0,
+                  (double)sum / (double)g->n / 1000.0, (double)g->d[g->n - 1] / 1000.0);
+    fputs(line.data, f);
+  }
+  fputs("# alloc\tblock\tallocator\tcount\ttotal_bytes\n", f);
+  for (size_t i = 0; i < s->nagroups; i++) {
+    agroup *a = &s->agroups[i];
+    tt_buf_clear(&line);
+    tt_buf_puts(&line, "alloc\t");
+    put_field(&line, a->block);
+    tt_buf_putc(&line, '\t');
+    put_field(&line, a->allocator);
+    tt_buf_printf(&line, "\t%lld\t%lld\n", (long long)a->count, (long long)a->total);
+    fputs(line.data, f);
+  }
+  tt_buf_free(&line);
+}
+
+void etp_summary_free(etp_summary *s) {
+  for (size_t i = 0; i < s->ngroups; i++) {
+    free(s->groups[i].block);
+    free(s->groups[i].name);
+    free(s->groups[i].d);
+  }
+  for (size_t i = 0; i < s->nagroups; i++) {
+    free(s->agroups[i].block);
+    free(s->agroups[i].allocator);
+  }
+  free(s->groups);
+  free(s->agroups);
+  tt_strmap_free(&s->gindex);
+  tt_strmap_free(&s->aindex);
+  tt_buf_free(&s->events);
+  tt_buf_free(&s->taxes);
+  tt_buf_free(&s->key);
+  free(s);
+}
