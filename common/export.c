@@ -1,5 +1,6 @@
 #include "export.h"
 
+#include <ftw.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +288,19 @@ static int ensure_begun(run *ru) {
   return 0;
 }
 
+/* Bytes of the regular files under a directory output (an OTF2 archive). */
+static uint64_t dir_total;
+static int add_file(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)path, (void)ftw;
+  if (flag == FTW_F && S_ISREG(st->st_mode)) dir_total += (uint64_t)st->st_size;
+  return 0;
+}
+static uint64_t dir_bytes(const char *dir) {
+  dir_total = 0;
+  nftw(dir, add_file, 16, FTW_PHYS);
+  return dir_total;
+}
+
 static int end_part(run *ru) {
   if (!ru->begun) {
     ru->parts_empty++;
@@ -305,8 +319,9 @@ static int end_part(run *ru) {
   if (rc == 0) {
     ru->parts_written++;
     struct stat st;
-    if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 && S_ISREG(st.st_mode)) {
-      ru->bytes_written += (uint64_t)st.st_size;
+    if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+      ru->bytes_written += S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
       if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
     }
   }

@@ -48,16 +48,26 @@ if [ -f "$OUT/resnet50.db" ]; then
   mkdir -p "$OUT/split"
   have db2json && run "$BIN/db2json" -q "$OUT/resnet50.db" --split window --windows 4 -o "$OUT/split/resnet50.json"
   have db2perfetto && run "$BIN/db2perfetto" -q "$OUT/resnet50.db" --split window --windows 4 -o "$OUT/split/resnet50.pftrace"
+  have db2otf2 && run "$BIN/db2otf2" -q "$OUT/resnet50.db" --split window --windows 4 -o "$OUT/split/resnet50.otf2"
 fi
 
 echo
 echo "== outputs"
-find "$OUT" -type f | sort | while read -r f; do printf '  %-52s %10s bytes\n' "$f" "$(stat -c %s "$f")"; done
+# An OTF2 archive is a directory (traces.otf2, traces.def, traces/): one line.
+{ find "$OUT" -path '*.otf2' -prune -o -type f -print; find "$OUT" -type d -name '*.otf2'; } | sort |
+  while read -r f; do
+    if [ -d "$f" ]; then
+      printf '  %-52s %10s bytes\n' "$f/" "$(du -sb "$f" | cut -f1)"
+    else
+      printf '  %-52s %10s bytes\n' "$f" "$(stat -c %s "$f")"
+    fi
+  done
 echo
 echo "How to open them:"
 have db2perfetto && echo "  *.pftrace  Perfetto UI: https://ui.perfetto.dev -> \"Open trace file\""
 have db2json && echo "  *.json     chrome://tracing (Load), or the Perfetto UI (it reads Chrome JSON too)"
-have db2otf2 && echo "  *.otf2     Vampir: open the .otf2 anchor file"
+have db2otf2 && echo "  *.otf2/    OTF2 archives: in Vampir, File -> Open -> <archive>/traces.otf2;"
+have db2otf2 && echo "             or print one: otf2-print $OUT/alexnet.otf2/traces.otf2 | less"
 echo "  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5',"
 echo "             or any tool that reads rocprofv3's rocpd output"
-echo "Every file under $OUT/split is a complete trace on its own (one time window each)."
+echo "Every file (and archive) under $OUT/split is a complete trace on its own (one time window each)."

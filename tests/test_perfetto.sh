@@ -218,3 +218,25 @@ expect_fail "missing input" "nosuch\.db" db2perfetto "$TMP/nosuch.db" -o "$TMP/o
 expect_eq "bad input: no output file left behind" "" "$(ls -A "$TMP/out")"
 
 # Flat memory in the number of events: tests/test_memory.sh (both exporters).
+
+# --- interned string values: every string argument survives, exactly ------
+# pftrace_args.py resolves interned annotation names and string values per
+# sequence (as the trace processor does); the hub's own string args, from
+# sqlite3, must come back one for one.
+for f in hta_alexnet_trace.json.gz kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz; do
+  b=${f%%.*}
+  kineto2db -q "$FIX/kineto/$f" -o "$TMP/sv-$b.db"
+  db2perfetto -q "$TMP/sv-$b.db" -o "$TMP/sv-$b.pftrace"
+  want=$(sqlite3 -separator $'\t' "$TMP/sv-$b.db" "SELECT name, value FROM rocpd_arg WHERE type NOT IN ('int','double','bool')" \
+    | $PY -c 'import sys; sys.stdout.write("".join(sorted(sys.stdin)))' | sha256sum)
+  got=$($PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/sv-$b.pftrace" | grep -v '^clipped	' | sha256sum)
+  expect_eq "$b: every string argument, interned or inline, round-trips" "$want" "$got"
+  n=$($PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/sv-$b.pftrace" | wc -l)
+  [ "$n" -gt 0 ] && pass "$b: string arguments present ($n)" || fail "$b: no string arguments"
+done
+db2json -q "$TMP/sv-kineto_tbplugin_resnet50_worker0.db" -o "$TMP/sv-resnet.json"
+ratio=$($PY -c "import os,sys; print(os.path.getsize(sys.argv[1]) / os.path.getsize(sys.argv[2]))" \
+  "$TMP/sv-kineto_tbplugin_resnet50_worker0.pftrace" "$TMP/sv-resnet.json")
+$PY -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 0.35 else 1)" "$ratio" \
+  && pass "resnet50 with every arg: Perfetto output $ratio of the JSON (<= 0.35)" \
+  || fail "resnet50: Perfetto output $ratio of the JSON (> 0.35)"

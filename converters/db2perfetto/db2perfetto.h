@@ -60,7 +60,9 @@ void pf_writer_free(pf_writer *w);
 
 /* --- interning --------------------------------------------------------- */
 
-enum { PF_NAMES, PF_CATEGORIES, PF_ANNOTATIONS, PF_NTABLES };
+/* Tables: event names, categories, debug-annotation names, and the string
+ * values of debug annotations (arguments repeat: shapes, types, stacks). */
+enum { PF_NAMES, PF_CATEGORIES, PF_ANNOTATIONS, PF_VALUES, PF_NTABLES };
 
 typedef struct pf_intern {
   tt_strmap map[PF_NTABLES];
@@ -73,6 +75,7 @@ typedef struct pf_intern {
   Perfetto__Protos__EventName *names, **name_ptrs;
   Perfetto__Protos__EventCategory *cats, **cat_ptrs;
   Perfetto__Protos__DebugAnnotationName *anns, **ann_ptrs;
+  Perfetto__Protos__InternedString *vals, **val_ptrs;
   size_t cap[PF_NTABLES];
   tt_buf text; /* their strings; offsets, fixed up in pf_intern_take */
   size_t *offsets[PF_NTABLES];

@@ -1,6 +1,7 @@
 /* One held event -> one TrackEvent packet (SLICE_BEGIN, INSTANT or
- * COUNTER), and one open slice -> its SLICE_END. Names, categories and
- * annotation names are interned; args become typed debug annotations. */
+ * COUNTER), and one open slice -> its SLICE_END. Names, categories,
+ * annotation names and longer string values are interned; args become
+ * typed debug annotations. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,11 +34,22 @@ static pf_annotation *ann_add(pf_ctx *c, const char *name) {
   return d;
 }
 
-/* The string is copied: the reader's arg strings live until its next row. */
-static void ann_string(pf_anns *a, pf_annotation *d, const char *s) {
+/* String values of PF_INTERN_VALUE_MIN bytes or more are interned (sent
+ * once per sequence, then referred to by iid): argument values repeat
+ * (input shapes and types, call stacks). Shorter ones cost less inline.
+ * An inline string is copied: the reader's strings live until its next row. */
+#define PF_INTERN_VALUE_MIN 6
+static void ann_string(pf_ctx *c, pf_annotation *d, const char *s) {
+  size_t n = strlen(s);
+  if (n >= PF_INTERN_VALUE_MIN) {
+    d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
+    d->string_value_iid = pf_intern_str(&c->in, PF_VALUES, s);
+    return;
+  }
+  pf_anns *a = &c->ann;
   d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
   a->str_off[d - a->v] = a->text.len;
-  tt_buf_put_utf8(&a->text, s, strlen(s)); /* protobuf strings are UTF-8 */
+  tt_buf_put_utf8(&a->text, s, n); /* protobuf strings are UTF-8 */
   tt_buf_append(&a->text, "", 1);
 }
 
@@ -47,7 +59,7 @@ static void ann_int(pf_annotation *d, int64_t v) {
 }
 
 /* Typed value: ints, doubles and bools as such, everything else as text. */
-static void ann_value(pf_anns *an, pf_annotation *d, const hub_arg_view *a) {
+static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a) {
   char *end;
   if (strcmp(a->type, "int") == 0 && a->value[0]) {
     errno = 0;
@@ -73,7 +85,7 @@ static void ann_value(pf_anns *an, pf_annotation *d, const hub_arg_view *a) {
     d->bool_value = a->value[0] == 't';
     return;
   }
-  ann_string(an, d, a->value);
+  ann_string(c, d, a->value);
 }
 
 /* The event's args, then what the hub knows beside them. */
@@ -86,11 +98,11 @@ static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
   if (!c->o->no_args && ev->event_id != HUB_NULL && ev->kind != HUB_FLOW) {
     hub_arg_view a;
     hub_args_begin(c->r, ev->db, ev->event_id);
-    while (hub_args_next(c->r, &a)) ann_value(an, ann_add(c, a.name), &a);
+    while (hub_args_next(c->r, &a)) ann_value(c, ann_add(c, a.name), &a);
   }
   if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC) ann_int(ann_add(c, "bytes"), ev->size);
   if (ev->clipped)
-    ann_string(an, ann_add(c, "clipped"), ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
+    ann_string(c, ann_add(c, "clipped"), ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
                                       : ev->clipped & HUB_CLIP_START               ? "start"
                                                                                    : "end");
   for (size_t i = 0; i < an->n; i++) {

@@ -25,8 +25,9 @@ void pf_intern_init(pf_intern *in) {
 }
 
 static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
-  size_t *count = t == PF_NAMES ? &in->data.n_event_names
+  size_t *count = t == PF_NAMES        ? &in->data.n_event_names
                   : t == PF_CATEGORIES ? &in->data.n_event_categories
+                  : t == PF_VALUES     ? &in->data.n_debug_annotation_string_values
                                        : &in->data.n_debug_annotation_names;
   if (*count == in->cap[t]) {
     size_t cap = in->cap[t] ? 2 * in->cap[t] : 8;
@@ -39,6 +40,10 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
     case PF_CATEGORIES:
       in->cats = tt_realloc(in->cats, cap * sizeof *in->cats);
       in->cat_ptrs = tt_realloc(in->cat_ptrs, cap * sizeof *in->cat_ptrs);
+      break;
+    case PF_VALUES:
+      in->vals = tt_realloc(in->vals, cap * sizeof *in->vals);
+      in->val_ptrs = tt_realloc(in->val_ptrs, cap * sizeof *in->val_ptrs);
       break;
     default:
       in->anns = tt_realloc(in->anns, cap * sizeof *in->anns);
@@ -64,6 +69,15 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
     e.has_iid = 1;
     e.iid = iid;
     in->cats[i] = e;
+    break;
+  }
+  case PF_VALUES: {
+    Perfetto__Protos__InternedString e = PERFETTO__PROTOS__INTERNED_STRING__INIT;
+    e.has_iid = 1;
+    e.iid = iid;
+    e.has_str = 1;
+    e.str.len = in->text.len - 1 - in->offsets[t][i]; /* as stored: UTF-8 repaired */
+    in->vals[i] = e;
     break;
   }
   default: {
@@ -100,7 +114,9 @@ int pf_intern_reset_if_full(pf_intern *in) {
 
 Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {
   Perfetto__Protos__InternedData *d = &in->data;
-  if (!d->n_event_names && !d->n_event_categories && !d->n_debug_annotation_names) return NULL;
+  if (!d->n_event_names && !d->n_event_categories && !d->n_debug_annotation_names &&
+      !d->n_debug_annotation_string_values)
+    return NULL;
   for (size_t i = 0; i < d->n_event_names; i++) {
     in->names[i].name = in->text.data + in->offsets[PF_NAMES][i];
     in->name_ptrs[i] = &in->names[i];
@@ -113,6 +129,11 @@ Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {
     in->anns[i].name = in->text.data + in->offsets[PF_ANNOTATIONS][i];
     in->ann_ptrs[i] = &in->anns[i];
   }
+  for (size_t i = 0; i < d->n_debug_annotation_string_values; i++) {
+    in->vals[i].str.data = (uint8_t *)in->text.data + in->offsets[PF_VALUES][i];
+    in->val_ptrs[i] = &in->vals[i];
+  }
+  d->debug_annotation_string_values = in->val_ptrs;
   d->event_names = in->name_ptrs;
   d->event_categories = in->cat_ptrs;
   d->debug_annotation_names = in->ann_ptrs;
@@ -121,13 +142,15 @@ Perfetto__Protos__InternedData *pf_intern_take(pf_intern *in) {
 
 size_t pf_intern_bound(const pf_intern *in) {
   const Perfetto__Protos__InternedData *d = &in->data;
-  size_t entries = d->n_event_names + d->n_event_categories + d->n_debug_annotation_names;
+  size_t entries = d->n_event_names + d->n_event_categories + d->n_debug_annotation_names +
+                   d->n_debug_annotation_string_values;
   /* interned_data itself, then per entry: the entry, its iid, its name. */
   return entries ? PF_FIELD_MAX * (1 + 3 * entries) + in->text.len : 0;
 }
 
 void pf_intern_done(pf_intern *in) {
   in->data.n_event_names = in->data.n_event_categories = in->data.n_debug_annotation_names = 0;
+  in->data.n_debug_annotation_string_values = 0;
   tt_buf_clear(&in->text);
 }
 
@@ -142,5 +165,7 @@ void pf_intern_free(pf_intern *in) {
   free(in->cat_ptrs);
   free(in->anns);
   free(in->ann_ptrs);
+  free(in->vals);
+  free(in->val_ptrs);
   tt_buf_free(&in->text);
 }

@@ -1,0 +1,346 @@
+/* db2otf2: hub databases -> OTF2 archives (Score-P's layout) for Vampir,
+ * Scalasca and libotf2's readers, written with the OTF2 library.
+ *
+ * Every interval (CPU region, GPU kernel, copy, instant) is an Enter at its
+ * start; its Leave is written when the next record of its location is
+ * later than its end, or when the part ends, so records are time-ordered
+ * per location and strictly nested. Intervals that overlap without
+ * nesting go to overflow locations ("CUDA[0:7] overlap 1"), placed by
+ * common/tracks.c as db2perfetto does, so none is dropped. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2otf2.h"
+#include "progress.h"
+#include "util.h"
+
+/* Event chunk per location: OTF2 flushes a full chunk to its file (the
+ * pre-flush callback says so), so memory is one chunk per location. */
+#define O2_EVENT_CHUNK (1024 * 1024)
+#define O2_DEF_CHUNK (4 * 1024 * 1024)
+/* Text of the distinct strings kept for the definitions (names and
+ * string argument values): past this, a new argument value is written as
+ * a placeholder, so memory stays bounded however many distinct values the
+ * arguments have. TT_OTF2_STRING_LIMIT (bytes) lowers it for tests. */
+#define O2_STRING_LIMIT (32u << 20)
+#define O2_TOO_MANY "(too many distinct values)"
+
+extern const OTF2_FlushCallbacks o2_flush_callbacks;
+extern const OTF2_MemoryCallbacks o2_memory_callbacks;
+
+static int otf2_ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
+  if (e == OTF2_SUCCESS) return 0;
+  if (!a->failed)
+    tt_error("%s: otf2: %s: %s", a->part->path, what, OTF2_Error_GetDescription(e));
+  a->failed = 1;
+  return -1;
+}
+
+static void see_time(o2_archive *a, int64_t t) {
+  if (t < a->ts_min) a->ts_min = t;
+  if (t > a->ts_max) a->ts_max = t;
+}
+
+/* Leaves (and copy completions) of everything on `l` that ends at or
+ * before t, innermost first. */
+static int close_due(o2_archive *a, o2_loc *l, int64_t t) {
+  while (l->depth && l->open[l->depth - 1].end <= t) {
+    o2_open *op = &l->open[--l->depth];
+    int64_t ts = op->end < l->last_ts ? l->last_ts : op->end;
+    if (op->rma_id &&
+        otf2_ok(a, OTF2_EvtWriter_RmaOpCompleteBlocking(l->w, NULL, (OTF2_TimeStamp)ts, 0,
+                                                        op->rma_id),
+                "writing a copy completion"))
+      return -1;
+    if (otf2_ok(a, OTF2_EvtWriter_Leave(l->w, NULL, (OTF2_TimeStamp)ts, op->region),
+                "writing a leave"))
+      return -1;
+    l->last_ts = ts;
+  }
+  return 0;
+}
+
+static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
+  int has_corr = 0;
+  if (!a->o->no_args && ev->event_id != HUB_NULL) {
+    hub_arg_view v;
+    hub_args_begin(r, ev->db, ev->event_id);
+    while (hub_args_next(r, &v)) {
+      char *end;
+      if (strcmp(v.type, "int") == 0) {
+        long long x = strtoll(v.value, &end, 10);
+        if (v.value[0] && !*end) {
+          if (strcmp(v.name, "correlation") == 0) has_corr = 1;
+          OTF2_AttributeList_AddInt64(a->attrs, o2_attribute(a, v.name, OTF2_TYPE_INT64), x);
+          continue;
+        }
+      } else if (strcmp(v.type, "double") == 0) {
+        double x = strtod(v.value, &end);
+        if (v.value[0] && !*end) {
+          OTF2_AttributeList_AddDouble(a->attrs, o2_attribute(a, v.name, OTF2_TYPE_DOUBLE), x);
+          continue;
+        }
+      }
+      const char *s = v.value;
+      if (a->string_bytes >= a->string_limit && !tt_strmap_get(&a->strings, s)) s = O2_TOO_MANY;
+      OTF2_AttributeList_AddStringRef(a->attrs, o2_attribute(a, v.name, OTF2_TYPE_STRING),
+                                      o2_string(a, s));
+    }
+  }
+  /* The launch <-> GPU work correlation, on both Enter records. */
+  if (!has_corr && ev->correlation_id != HUB_NULL)
+    OTF2_AttributeList_AddInt64(a->attrs, a->attr_corr, ev->correlation_id);
+}
+
+static int is_api(const hub_record *ev) {
+  static const char *const cats[] = {"cuda_runtime", "cuda_driver", "runtime", "driver",
+                                     "Runtime", "Driver", "cuda_api", "hip_api", NULL};
+  for (const char *const *c = cats; *c; c++)
+    if (strcmp(ev->category, *c) == 0) return 1;
+  const char *n = ev->name;
+  return strncmp(n, "cuda", 4) == 0 || (n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z') ||
+         strncmp(n, "hip", 3) == 0 || strncmp(n, "hsa_", 4) == 0;
+}
+
+static OTF2_Paradigm vendor_paradigm(o2_vendor v) {
+  return v == O2_CUDA ? OTF2_PARADIGM_CUDA : v == O2_HIP ? OTF2_PARADIGM_HIP : OTF2_PARADIGM_USER;
+}
+
+/* Region role and paradigm as Score-P sets them: API calls are CUDA/HIP
+ * wrappers, kernels functions of the device's paradigm, copies data
+ * transfers, everything else (PyTorch operators, NVTX) user functions. */
+static uint32_t region_of(o2_archive *a, hub_reader *r, const hub_record *ev,
+                          const tt_track_ref *t) {
+  OTF2_RegionRole role = OTF2_REGION_ROLE_FUNCTION;
+  OTF2_Paradigm p = OTF2_PARADIGM_USER;
+  int gpu_work = ev->kind == HUB_KERNEL || ev->kind == HUB_COPY;
+  if (gpu_work) {
+    p = vendor_paradigm(o2_gpu_vendor(a, r, ev));
+    if (ev->kind == HUB_COPY) role = OTF2_REGION_ROLE_DATA_TRANSFER;
+  } else if (ev->kind == HUB_REGION && !t->is_gpu && is_api(ev)) {
+    role = OTF2_REGION_ROLE_WRAPPER;
+    int hip = strncmp(ev->name, "hip", 3) == 0 || strncmp(ev->name, "hsa_", 4) == 0;
+    p = hip ? OTF2_PARADIGM_HIP : OTF2_PARADIGM_CUDA;
+    if (hip)
+      a->api_hip = 1;
+    else
+      a->api_cuda = 1;
+  }
+  uint32_t ix = o2_region(a, ev->name, role, p);
+  /* Unknown vendor: the paradigm of the trace's API calls, at the end. */
+  if (gpu_work && p == OTF2_PARADIGM_USER) a->regions[ix].generic_gpu = 1;
+  return ix;
+}
+
+/* Host -> device copies are RmaGet, device -> host RmaPut (Score-P). */
+static int copy_direction(const char *name) {
+  if (strcasestr(name, "htod") || strcasestr(name, "hosttodevice") || strcasestr(name, "h2d"))
+    return 'G';
+  if (strcasestr(name, "dtoh") || strcasestr(name, "devicetohost") || strcasestr(name, "d2h"))
+    return 'P';
+  return 0;
+}
+
+static int64_t rank_of(o2_archive *a, o2_loc *l) {
+  if (l->rank < 0) l->rank = a->nranks++;
+  return l->rank;
+}
+
+static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t) {
+  int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
+  int64_t end = ev->end < ev->start ? ev->start : ev->end;
+  uint32_t region = region_of(a, r, ev, t);
+  /* The copy's host side, found before the stream's location (adding a
+   * location may move the array). */
+  int dir = ev->kind == HUB_COPY && t->is_gpu ? copy_direction(ev->name) : 0;
+  OTF2_Paradigm cp = vendor_paradigm(o2_gpu_vendor(a, r, ev));
+  /* One window: copies of another (known) paradigm get no RMA records.
+   * OTF2_PARADIGM_USER stands for an unknown vendor, resolved at the end. */
+  if (dir && a->nranks && cp != (OTF2_Paradigm)a->rma_paradigm && cp != OTF2_PARADIGM_USER &&
+      a->rma_paradigm != OTF2_PARADIGM_USER)
+    dir = 0;
+  size_t host = 0;
+  if (dir) {
+    host = (size_t)(o2_thread_location(a, r, pid, ev->tid != HUB_NULL ? ev->tid : pid) - a->locs);
+    if (!a->nranks || a->rma_paradigm == OTF2_PARADIGM_USER) a->rma_paradigm = cp;
+  }
+  uint64_t lane = tt_hash_mix(0x6a09e667, (uint64_t)t->is_gpu);
+  lane = tt_hash_mix(lane, (uint64_t)(t->is_gpu ? pid : 0));
+  lane = tt_hash_mix(lane, (uint64_t)t->group);
+  lane = tt_hash_mix(lane, (uint64_t)t->lane);
+  int sub = tt_nesting_place(a->nesting, lane, ev->start, end);
+  o2_loc *l = o2_location(a, r, ev, t, sub);
+  if (close_due(a, l, ev->start)) return -1;
+  if (l->depth && end > l->open[l->depth - 1].end) {
+    tt_error("%s: internal error: interval does not nest on its location", a->part->path);
+    return -1;
+  }
+  add_args(a, r, ev);
+  if (otf2_ok(a, OTF2_EvtWriter_Enter(l->w, a->attrs, (OTF2_TimeStamp)ev->start, region),
+              "writing an enter"))
+    return -1;
+  l->last_ts = ev->start;
+  uint64_t rma = 0;
+  if (dir) {
+    rma = ++a->next_rma_id;
+    uint32_t remote = (uint32_t)rank_of(a, &a->locs[host]);
+    rank_of(a, l);
+    uint64_t bytes = ev->size != HUB_NULL && ev->size > 0 ? (uint64_t)ev->size : 0;
+    OTF2_ErrorCode e =
+        dir == 'G' ? OTF2_EvtWriter_RmaGet(l->w, NULL, (OTF2_TimeStamp)ev->start, 0, remote, bytes, rma)
+                   : OTF2_EvtWriter_RmaPut(l->w, NULL, (OTF2_TimeStamp)ev->start, 0, remote, bytes, rma);
+    if (otf2_ok(a, e, "writing a copy")) return -1;
+  }
+  if (l->depth == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 8;
+    l->open = tt_realloc(l->open, l->cap * sizeof *l->open);
+  }
+  l->open[l->depth++] = (o2_open){.end = end, .region = region, .rma_id = rma};
+  see_time(a, ev->start);
+  see_time(a, end);
+  return 0;
+}
+
+/* A metric sample on the process's metric location. */
+static int metric(o2_archive *a, hub_reader *r, const hub_record *ev, const char *name,
+                  int is_alloc) {
+  int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
+  size_t ix;
+  o2_metric *m = o2_metric_of(a, r, pid, name, is_alloc, &ix);
+  OTF2_Type type;
+  OTF2_MetricValue v;
+  if (is_alloc) {
+    int64_t size = ev->size == HUB_NULL ? 0 : ev->size;
+    int freeing = strncmp(ev->name, "FREE", 4) == 0 || strncmp(ev->name, "RECLAIM", 7) == 0;
+    m->bytes += freeing ? -(size < 0 ? -size : size) : size;
+    if (m->bytes < 0) m->bytes = 0;
+    type = OTF2_TYPE_UINT64;
+    v.unsigned_int = (uint64_t)m->bytes;
+  } else {
+    type = OTF2_TYPE_DOUBLE;
+    v.floating_point = ev->value;
+  }
+  o2_loc *l = &a->locs[m->loc];
+  int64_t ts = ev->start < l->last_ts ? l->last_ts : ev->start;
+  l->last_ts = ts;
+  see_time(a, ts);
+  return otf2_ok(a, OTF2_EvtWriter_Metric(l->w, NULL, (OTF2_TimeStamp)ts,
+                                          (OTF2_MetricRef)(2 * ix + 1), 1, &type, &v),
+                 "writing a metric");
+}
+
+static const char *alloc_metric_name(o2_archive *a, hub_reader *r, const hub_record *ev) {
+  const hub_agent_view *ag =
+      ev->agent_id != HUB_NULL ? hub_reader_find_agent(r, ev->db, ev->agent_id) : NULL;
+  tt_buf_clear(&a->text);
+  if (ag && strcmp(ag->type, "GPU") == 0) {
+    o2_vendor v = o2_gpu_vendor(a, r, ev);
+    tt_buf_printf(&a->text, "%s Context %lld Memory",
+                  v == O2_CUDA ? "CUDA" : v == O2_HIP ? "HIP" : "GPU", (long long)ag->type_index);
+  } else {
+    tt_buf_puts(&a->text, "Host Memory");
+  }
+  return a->text.data;
+}
+
+static int o2_event(void *state, hub_reader *r, const hub_record *ev) {
+  o2_archive *a = state;
+  if (a->failed) return -1;
+  if (ev->start < 0) {
+    tt_error("%s: event '%s' has a negative timestamp (%lld): OTF2 times are unsigned",
+             hub_reader_db_path(r, ev->db), ev->name, (long long)ev->start);
+    a->failed = 1;
+    return -1;
+  }
+  tt_track_ref t;
+  switch (ev->kind) {
+  case HUB_REGION:
+  case HUB_KERNEL:
+  case HUB_COPY:
+  case HUB_INSTANT:
+    tt_track_of(r, ev, &t);
+    a->events++;
+    return interval(a, r, ev, &t);
+  case HUB_ALLOC: {
+    char *name = tt_strdup(alloc_metric_name(a, r, ev));
+    int rc = metric(a, r, ev, name, 1);
+    free(name);
+    a->events++;
+    return rc;
+  }
+  case HUB_COUNTER:
+    a->events++;
+    return metric(a, r, ev, ev->name, 0);
+  default: /* flows: the correlation attribute links launch and GPU work */
+    return 0;
+  }
+}
+
+static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, tt_output *out) {
+  (void)r;
+  o2_archive *a = tt_calloc(1, sizeof *a);
+  a->o = o;
+  a->part = p;
+  a->ts_min = INT64_MAX;
+  a->ts_max = INT64_MIN;
+  o2_string(a, ""); /* ref 0: the empty string */
+  const char *limit = getenv("TT_OTF2_STRING_LIMIT");
+  a->string_limit = limit ? (size_t)strtoull(limit, NULL, 10) : O2_STRING_LIMIT;
+  if (o2_stage_begin(a, out) != 0) {
+    o2_defs_free(a);
+    free(a);
+    return NULL;
+  }
+  a->ar = OTF2_Archive_Open(a->stage, "traces", OTF2_FILEMODE_WRITE, O2_EVENT_CHUNK, O2_DEF_CHUNK,
+                            OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  if (!a->ar) {
+    tt_error("%s: otf2: cannot create the archive in %s", p->path, a->stage);
+    o2_stage_discard(a);
+    free(a->stage);
+    o2_defs_free(a);
+    free(a);
+    return NULL;
+  }
+  OTF2_Archive_SetFlushCallbacks(a->ar, &o2_flush_callbacks, NULL);
+  OTF2_Archive_SetMemoryCallbacks(a->ar, &o2_memory_callbacks, NULL);
+  OTF2_Archive_SetSerialCollectiveCallbacks(a->ar);
+  OTF2_Archive_SetCreator(a->ar, "db2otf2 (tracetools) " TT_VERSION);
+  OTF2_Archive_SetDescription(a->ar, "converted from rocpd hub databases");
+  otf2_ok(a, OTF2_Archive_OpenEvtFiles(a->ar), "opening event files");
+  a->attrs = OTF2_AttributeList_New();
+  a->attr_corr = o2_attribute(a, "correlation", OTF2_TYPE_INT64);
+  a->nesting = tt_nesting_new();
+  return a;
+}
+
+static int o2_end(void *state, hub_reader *r) {
+  (void)r;
+  o2_archive *a = state;
+  int rc = a->failed ? -1 : 0;
+  for (size_t i = 0; i < a->nlocs && rc == 0; i++) rc = close_due(a, &a->locs[i], INT64_MAX);
+  if (rc == 0) rc = o2_write_definitions(a);
+  if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;
+  if (rc != 0) o2_stage_discard(a);
+  /* The driver names only regular files it wrote: say where the anchor
+   * file a viewer opens will be. */
+  if (rc == 0 && a->part->count <= 16) tt_info("wrote %s/traces.otf2", a->part->path);
+  OTF2_AttributeList_Delete(a->attrs);
+  tt_nesting_free(a->nesting);
+  o2_defs_free(a);
+  free(a->stage);
+  free(a);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  static const tt_exporter ex = {
+      .description = "Writes OTF2 archives (Score-P's layout) for Vampir, Scalasca and otf2-print: "
+                     "OUTPUT is a directory holding traces.otf2, traces.def and traces/.",
+      .extension = ".otf2",
+      .stdout_ok = 0,
+      .begin_part = o2_begin,
+      .event = o2_event,
+      .end_part = o2_end,
+  };
+  return tt_export_main(argc, argv, &ex);
+}

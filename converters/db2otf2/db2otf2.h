@@ -1,0 +1,139 @@
+/* db2otf2 internals: the state of one archive (one part) being written.
+ *
+ * Events go to their location's event writer as they stream in; every
+ * definition (strings, regions, system tree, locations with their event
+ * counts, metrics, the RMA window) is collected on the way and written
+ * once, at the end, as Score-P does. Memory: one OTF2 chunk per location,
+ * the open intervals of each location, and the distinct names. */
+#ifndef DB2OTF2_H
+#define DB2OTF2_H
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+#include "export.h"
+#include "hashmap.h"
+#include "tracks.h"
+#include "util.h"
+
+/* Vendor of a device, from its agent name: decides CUDA[..] or HIP[..]. */
+typedef enum { O2_GENERIC, O2_CUDA, O2_HIP } o2_vendor;
+
+typedef enum { O2_LOC_CPU, O2_LOC_GPU, O2_LOC_METRIC } o2_loc_kind;
+
+/* One open interval on a location, closed (Leave) when its end is due. */
+typedef struct o2_open {
+  int64_t end;
+  uint32_t region;
+  uint64_t rma_id; /* copy with RMA records: completes at end; 0 = none */
+} o2_open;
+
+typedef struct o2_loc {
+  o2_loc_kind kind;
+  int64_t pid, lane, gpu; /* CPU: lane = tid; GPU: lane = stream number */
+  int sub;                /* overflow index, 0 = the lane itself */
+  uint32_t group;         /* location group index */
+  uint32_t name;          /* string ref */
+  OTF2_EvtWriter *w;
+  o2_open *open;
+  size_t depth, cap;
+  int64_t last_ts;
+  int64_t rank; /* index in the RMA communicator, -1 when not in it */
+  int generic;  /* GPU of unknown vendor: named at the end (see o2_resolve) */
+} o2_loc;
+
+typedef struct o2_group {
+  OTF2_LocationGroupType type;
+  int64_t pid, gpu;
+  uint32_t name;
+  uint32_t parent_node; /* system tree node */
+  uint32_t creator;     /* accelerator: its process group */
+  int has_thread;       /* process: has a CPU_THREAD location */
+  int64_t metric_loc;   /* process: its "per process metrics" location, -1 */
+  int generic;          /* accelerator of unknown vendor */
+} o2_group;
+
+typedef struct o2_node {
+  uint32_t name, class_name, parent;
+  OTF2_SystemTreeDomain domain;
+  uint32_t prop_name, prop_value; /* "Device name" property, UINT32_MAX = none */
+  int generic;                    /* device of unknown vendor */
+} o2_node;
+
+typedef struct o2_region {
+  uint32_t name, canonical;
+  OTF2_RegionRole role;
+  OTF2_Paradigm paradigm;
+  int generic_gpu; /* GPU work of unknown vendor: paradigm set at the end */
+} o2_region_def;
+
+typedef struct o2_attr {
+  uint32_t name;
+  OTF2_Type type;
+} o2_attr;
+
+typedef struct o2_metric {
+  uint32_t name, unit;
+  int is_alloc;   /* bytes, uint64, absolute next (Score-P's alloc metric) */
+  uint32_t group; /* the process group it is scoped to */
+  int64_t loc;    /* recorder: the process's metric location */
+  int64_t bytes;  /* allocation: current total */
+} o2_metric;
+
+typedef struct o2_archive {
+  const tt_export_opts *o;
+  const tt_part *part;
+  char *stage;      /* directory the archive is written into */
+  int own_stage;    /* stage is ours to rename (final existed) */
+  OTF2_Archive *ar;
+  OTF2_AttributeList *attrs;
+  tt_nesting *nesting;
+  int failed;
+
+  tt_strmap strings; /* text -> ref */
+  uint32_t nstrings;
+  size_t string_bytes, string_limit; /* interned text, and its bound */
+  tt_strmap region_index, attr_index, metric_index;
+  tt_i64map loc_index, group_index, node_index, vendor_of_gpu;
+  o2_loc *locs; size_t nlocs, cap_locs;
+  o2_group *groups; size_t ngroups, cap_groups;
+  o2_node *nodes; size_t nnodes, cap_nodes;
+  o2_region_def *regions; size_t nregions, cap_regions;
+  o2_attr *attrv; size_t nattrs, cap_attrs;
+  o2_metric *metrics; size_t nmetrics, cap_metrics;
+  int64_t nranks;   /* locations in the RMA communicator */
+  int rma_paradigm; /* OTF2_Paradigm of the copies (CUDA or HIP) */
+  int used_cuda, used_hip;
+  int api_cuda, api_hip; /* CUDA / HIP API calls seen */
+  uint64_t next_rma_id;
+  uint32_t attr_corr;
+  int64_t ts_min, ts_max;
+  uint64_t events;
+  tt_buf text;
+} o2_archive;
+
+/* --- definitions (db2otf2_defs.c) --- */
+uint32_t o2_string(o2_archive *a, const char *s);
+uint32_t o2_region(o2_archive *a, const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm);
+uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type);
+o2_vendor o2_gpu_vendor(o2_archive *a, hub_reader *r, const hub_record *ev);
+/* The location of (lane, overflow index), created with its group on first use. */
+o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t,
+                    int sub);
+/* The CPU location of a thread (sub-lane 0). */
+o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int64_t pid, int64_t tid);
+o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int64_t pid);
+o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int64_t pid, const char *name, int is_alloc,
+                        size_t *index);
+/* Writes every global definition; returns 0 on success. */
+int o2_write_definitions(o2_archive *a);
+void o2_defs_free(o2_archive *a);
+
+/* --- the output directory (db2otf2_dir.c) --- */
+/* Checks the final path and prepares the staging directory; 0 on success.
+ * A new path is renamed into place by the driver's commit; an existing
+ * archive is replaced at exit, only if the whole run succeeded. */
+int o2_stage_begin(o2_archive *a, tt_output *out);
+/* Removes the staging directory (failure). */
+void o2_stage_discard(o2_archive *a);
+
+#endif

@@ -1,0 +1,561 @@
+/* Definitions, collected while events stream and written once at the end,
+ * laid out as Score-P's CUDA and HIP adapters write them:
+ *   machine -> node -> PROCESS location group per process (CPU_THREAD
+ *   locations, one "per process metrics" METRIC location)
+ *   node -> ACCELERATOR_DEVICE node per GPU ("CUDA Device"/"ROCm Device")
+ *        -> ACCELERATOR location group per (process, device), created by
+ *           the process ("CUDA Context 0"), with ACCELERATOR_STREAM
+ *           locations "CUDA[0:7]" / "HIP[0:1]"
+ *   memory copies: a COMM_LOCATIONS group, a COMM_GROUP, a communicator
+ *   and an RMA window ("CUDA_WINDOW") as Score-P's unification makes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db2otf2.h"
+#include "util.h"
+
+#define O2_NONE UINT32_MAX
+#define NODE_MACHINE 0
+#define NODE_HOST 1
+
+#define GROW(v, n, cap)                                   \
+  do {                                                    \
+    if ((n) == (cap)) {                                   \
+      (cap) = (cap) ? 2 * (cap) : 16;                     \
+      (v) = tt_realloc((v), (cap) * sizeof *(v));         \
+    }                                                     \
+  } while (0)
+
+uint32_t o2_string(o2_archive *a, const char *s) {
+  int64_t *v = tt_strmap_get(&a->strings, s);
+  if (v) return (uint32_t)*v;
+  tt_strmap_put(&a->strings, s, a->nstrings);
+  a->string_bytes += strlen(s) + 1;
+  return a->nstrings++;
+}
+
+static const char *fmt(o2_archive *a, const char *f, ...) TT_PRINTF(2, 3);
+static const char *fmt(o2_archive *a, const char *f, ...) {
+  va_list ap;
+  va_start(ap, f);
+  char tmp[512];
+  vsnprintf(tmp, sizeof tmp, f, ap);
+  va_end(ap);
+  tt_buf_clear(&a->text);
+  tt_buf_puts(&a->text, tmp);
+  return a->text.data;
+}
+
+uint32_t o2_region(o2_archive *a, const char *name, OTF2_RegionRole role, OTF2_Paradigm paradigm) {
+  tt_buf_clear(&a->text);
+  tt_buf_printf(&a->text, "%d:%d:", (int)role, (int)paradigm);
+  tt_buf_puts(&a->text, name);
+  int64_t *v = tt_strmap_get(&a->region_index, a->text.data);
+  if (v) return (uint32_t)*v;
+  tt_strmap_put(&a->region_index, a->text.data, (int64_t)a->nregions);
+  GROW(a->regions, a->nregions, a->cap_regions);
+  uint32_t n = o2_string(a, name);
+  /* The hub keeps one kernel name (the display name): it is the
+   * canonical name too. */
+  a->regions[a->nregions] = (o2_region_def){.name = n, .canonical = n, .role = role,
+                                        .paradigm = paradigm};
+  if (paradigm == OTF2_PARADIGM_CUDA) a->used_cuda = 1;
+  if (paradigm == OTF2_PARADIGM_HIP) a->used_hip = 1;
+  return (uint32_t)a->nregions++;
+}
+
+uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type) {
+  tt_buf_clear(&a->text);
+  tt_buf_printf(&a->text, "%d:", (int)type);
+  tt_buf_puts(&a->text, name);
+  int64_t *v = tt_strmap_get(&a->attr_index, a->text.data);
+  if (v) return (uint32_t)*v;
+  tt_strmap_put(&a->attr_index, a->text.data, (int64_t)a->nattrs);
+  GROW(a->attrv, a->nattrs, a->cap_attrs);
+  a->attrv[a->nattrs] = (o2_attr){.name = o2_string(a, name), .type = type};
+  return (uint32_t)a->nattrs++;
+}
+
+static int has_any(const char *s, const char *const *words) {
+  for (; *words; words++)
+    if (strcasestr(s, *words)) return 1;
+  return 0;
+}
+
+static o2_vendor vendor_of_agent(const hub_agent_view *ag) {
+  static const char *const nvidia[] = {"nvidia", "tesla", "geforce", "quadro", "jetson", NULL};
+  static const char *const amd[] = {"amd", "radeon", "instinct", "gfx", NULL};
+  if (!ag) return O2_GENERIC;
+  const char *names[2] = {ag->name, ag->product_name};
+  for (int i = 0; i < 2; i++) {
+    if (has_any(names[i], nvidia)) return O2_CUDA;
+    if (has_any(names[i], amd)) return O2_HIP;
+  }
+  return O2_GENERIC;
+}
+
+/* The vendor every GPU of the inputs shares, else generic. */
+static o2_vendor common_vendor(hub_reader *r) {
+  int seen = 0;
+  o2_vendor v = O2_GENERIC;
+  for (size_t i = 0; i < hub_reader_nagents(r); i++) {
+    const hub_agent_view *ag = hub_reader_agent(r, i);
+    if (strcmp(ag->type, "GPU") != 0) continue;
+    o2_vendor x = vendor_of_agent(ag);
+    if (seen && x != v) return O2_GENERIC;
+    v = x;
+    seen = 1;
+  }
+  return v;
+}
+
+o2_vendor o2_gpu_vendor(o2_archive *a, hub_reader *r, const hub_record *ev) {
+  int64_t key = ev->agent_id == HUB_NULL ? -1 : ((int64_t)ev->db << 40) ^ ev->agent_id;
+  int64_t *v = tt_i64map_get(&a->vendor_of_gpu, key);
+  if (v) return (o2_vendor)*v;
+  /* Work without a GPU agent (a device -> host copy names the host as
+   * its agent): the vendor of the inputs' GPUs. */
+  const hub_agent_view *ag =
+      ev->agent_id == HUB_NULL ? NULL : hub_reader_find_agent(r, ev->db, ev->agent_id);
+  o2_vendor vd = ag && strcmp(ag->type, "GPU") == 0 ? vendor_of_agent(ag) : common_vendor(r);
+  tt_i64map_put(&a->vendor_of_gpu, key, vd);
+  return vd;
+}
+
+static const char *vendor_prefix(o2_vendor v) {
+  return v == O2_CUDA ? "CUDA" : v == O2_HIP ? "HIP" : "GPU";
+}
+
+static uint32_t add_node(o2_archive *a, const char *name, const char *cls, uint32_t parent,
+                         OTF2_SystemTreeDomain domain) {
+  GROW(a->nodes, a->nnodes, a->cap_nodes);
+  uint32_t n = o2_string(a, name);
+  a->nodes[a->nnodes] = (o2_node){.name = n, .class_name = o2_string(a, cls), .parent = parent,
+                                  .domain = domain, .prop_name = O2_NONE,
+                                  .prop_value = O2_NONE};
+  return (uint32_t)a->nnodes++;
+}
+
+static void ensure_host(o2_archive *a) {
+  if (a->nnodes) return;
+  /* The hub records no host name: Score-P's layout with neutral names. */
+  add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
+  add_node(a, "node", "node", NODE_MACHINE, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+}
+
+static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t gpu,
+                            o2_vendor vd) {
+  int64_t key = gpu * 4 + (int64_t)vd; /* an NVIDIA and an AMD GPU 0 are two devices */
+  int64_t *v = tt_i64map_get(&a->node_index, key);
+  if (v) return (uint32_t)*v;
+  ensure_host(a);
+  char idx[32];
+  snprintf(idx, sizeof idx, "%lld", (long long)gpu);
+  uint32_t n = add_node(a, idx,
+                        vd == O2_CUDA  ? "CUDA Device"
+                        : vd == O2_HIP ? "ROCm Device"
+                                       : "Accelerator Device",
+                        NODE_HOST, OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE);
+  const hub_agent_view *ag =
+      ev->agent_id != HUB_NULL ? hub_reader_find_agent(r, ev->db, ev->agent_id) : NULL;
+  const char *dn = ag ? (ag->product_name[0] ? ag->product_name : ag->name) : "";
+  if (dn[0]) {
+    a->nodes[n].prop_name = o2_string(a, "Device name");
+    a->nodes[n].prop_value = o2_string(a, dn);
+  }
+  a->nodes[n].generic = vd == O2_GENERIC;
+  tt_i64map_put(&a->node_index, key, n);
+  return n;
+}
+
+static uint64_t group_key(int is_gpu, int64_t pid, int64_t gpu) {
+  return tt_hash_mix(tt_hash_mix(tt_hash_mix(0x51ed27, (uint64_t)is_gpu), (uint64_t)pid),
+                     (uint64_t)gpu);
+}
+
+static uint32_t process_group(o2_archive *a, hub_reader *r, int64_t pid) {
+  uint64_t key = group_key(0, pid, 0);
+  int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
+  if (v) return (uint32_t)*v;
+  ensure_host(a);
+  const hub_process_info *p = hub_reader_find_process(r, pid);
+  const char *name = p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
+                                     : fmt(a, "Process %lld", (long long)pid);
+  GROW(a->groups, a->ngroups, a->cap_groups);
+  a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS, .pid = pid,
+                                     .name = o2_string(a, name), .parent_node = NODE_HOST,
+                                     .creator = O2_NONE, .metric_loc = -1};
+  tt_i64map_put(&a->group_index, (int64_t)key, (int64_t)a->ngroups);
+  return (uint32_t)a->ngroups++;
+}
+
+static uint32_t accelerator_group(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t pid,
+                                  int64_t gpu, o2_vendor vd) {
+  uint64_t key = group_key(1, pid, gpu);
+  int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
+  if (v) return (uint32_t)*v;
+  uint32_t creator = process_group(a, r, pid);
+  uint32_t node = device_node(a, r, ev, gpu, vd);
+  const char *name = fmt(a, "%s Context %lld", vendor_prefix(vd), (long long)gpu);
+  GROW(a->groups, a->ngroups, a->cap_groups);
+  a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, .pid = pid,
+                                     .gpu = gpu, .name = o2_string(a, name),
+                                     .parent_node = node, .creator = creator, .metric_loc = -1,
+                                     .generic = vd == O2_GENERIC};
+  tt_i64map_put(&a->group_index, (int64_t)key, (int64_t)a->ngroups);
+  return (uint32_t)a->ngroups++;
+}
+
+static o2_loc *new_location(o2_archive *a, o2_loc_kind kind, uint32_t group, const char *name) {
+  GROW(a->locs, a->nlocs, a->cap_locs);
+  o2_loc *l = &a->locs[a->nlocs];
+  memset(l, 0, sizeof *l);
+  l->kind = kind;
+  l->group = group;
+  l->name = o2_string(a, name);
+  l->rank = -1;
+  l->last_ts = INT64_MIN;
+  l->w = OTF2_Archive_GetEvtWriter(a->ar, (OTF2_LocationRef)a->nlocs);
+  if (!l->w) tt_die(1, "%s: otf2: cannot open an event writer", a->part->path);
+  a->nlocs++;
+  return l;
+}
+
+static uint64_t loc_key(const tt_track_ref *t, int64_t pid, int sub) {
+  uint64_t h = tt_hash_mix(0x2545f4914f6cdd1dULL, (uint64_t)t->is_gpu);
+  h = tt_hash_mix(h, (uint64_t)(t->is_gpu ? pid : 0));
+  h = tt_hash_mix(h, (uint64_t)t->group);
+  h = tt_hash_mix(h, (uint64_t)t->lane);
+  return tt_hash_mix(h, (uint64_t)sub);
+}
+
+o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t,
+                    int sub) {
+  int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
+  uint64_t key = loc_key(t, pid, sub);
+  int64_t *v = tt_i64map_get(&a->loc_index, (int64_t)key);
+  if (v) return &a->locs[*v];
+  uint32_t group;
+  tt_buf name = {0};
+  o2_vendor vd = O2_GENERIC;
+  if (t->is_gpu) {
+    vd = o2_gpu_vendor(a, r, ev);
+    group = accelerator_group(a, r, ev, pid, t->gpu_index, vd);
+    if (vd == O2_GENERIC)
+      tt_buf_printf(&name, "%s %s", t->group_name, t->lane_name);
+    else
+      tt_buf_printf(&name, "%s[%lld:%lld]", vendor_prefix(vd), (long long)t->gpu_index,
+                    (long long)t->lane);
+  } else {
+    group = process_group(a, r, pid);
+    a->groups[group].has_thread = 1;
+    if (t->lane_name[0])
+      tt_buf_puts(&name, t->lane_name);
+    else
+      tt_buf_printf(&name, t->lane == pid ? "Master thread %lld" : "Thread %lld",
+                    (long long)t->lane);
+  }
+  if (sub) tt_buf_printf(&name, " overlap %d", sub);
+  o2_loc *l = new_location(a, t->is_gpu ? O2_LOC_GPU : O2_LOC_CPU, group, name.data);
+  tt_buf_free(&name);
+  l->pid = pid;
+  l->lane = t->lane;
+  l->gpu = t->is_gpu ? t->gpu_index : -1;
+  l->sub = sub;
+  l->generic = t->is_gpu && vd == O2_GENERIC;
+  tt_i64map_put(&a->loc_index, (int64_t)key, (int64_t)(l - a->locs));
+  return l;
+}
+
+o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int64_t pid, int64_t tid) {
+  hub_record probe = {.kind = HUB_REGION, .pid = pid, .tid = tid, .agent_id = HUB_NULL,
+                      .lane_id = HUB_NULL, .name = "", .category = ""};
+  tt_track_ref t;
+  tt_track_of(r, &probe, &t);
+  return o2_location(a, r, &probe, &t, 0);
+}
+
+o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int64_t pid) {
+  uint32_t g = process_group(a, r, pid);
+  if (a->groups[g].metric_loc >= 0) return &a->locs[a->groups[g].metric_loc];
+  o2_loc *l = new_location(a, O2_LOC_METRIC, g, "per process metrics");
+  l->pid = pid;
+  a->groups[g].metric_loc = (int64_t)(l - a->locs);
+  return l;
+}
+
+o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int64_t pid, const char *name, int is_alloc,
+                        size_t *index) {
+  tt_buf_clear(&a->text);
+  tt_buf_printf(&a->text, "%lld:%d:", (long long)pid, is_alloc);
+  tt_buf_puts(&a->text, name);
+  int64_t *v = tt_strmap_get(&a->metric_index, a->text.data);
+  if (v) {
+    *index = (size_t)*v;
+    return &a->metrics[*v];
+  }
+  tt_strmap_put(&a->metric_index, a->text.data, (int64_t)a->nmetrics);
+  o2_loc *l = o2_metric_location(a, r, pid);
+  GROW(a->metrics, a->nmetrics, a->cap_metrics);
+  o2_metric *m = &a->metrics[a->nmetrics];
+  *m = (o2_metric){.name = o2_string(a, name), .unit = o2_string(a, is_alloc ? "bytes" : ""),
+                   .is_alloc = is_alloc, .group = l->group, .loc = (int64_t)(l - a->locs)};
+  *index = a->nmetrics++;
+  return m;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc,
+                                void *caller, bool final) {
+  (void)user, (void)type, (void)loc, (void)caller, (void)final;
+  return OTF2_FLUSH;
+}
+
+const OTF2_FlushCallbacks o2_flush_callbacks = {.otf2_pre_flush = pre_flush,
+                                                .otf2_post_flush = NULL};
+
+/* Without memory callbacks each writer may keep 128 MiB of chunks before
+ * its first flush. These give every buffer one chunk: when it is full the
+ * allocation fails, OTF2 flushes it to its file (pre_flush says so),
+ * releases it and asks again, and gets the same memory back (allocated
+ * once: freeing and allocating 1 MiB at every flush fragments the heap).
+ * Memory: one chunk per location. */
+typedef struct o2_chunk {
+  void *mem;
+  int in_use;
+} o2_chunk;
+
+static void *chunk_allocate(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                            uint64_t size) {
+  (void)user, (void)type, (void)loc;
+  o2_chunk *c = *per_buffer;
+  if (!c) *per_buffer = c = tt_calloc(1, sizeof *c);
+  if (c->in_use) return NULL; /* full: flush first */
+  if (!c->mem) c->mem = malloc(size);
+  c->in_use = c->mem != NULL;
+  return c->mem;
+}
+
+static void chunk_free_all(void *user, OTF2_FileType type, OTF2_LocationRef loc, void **per_buffer,
+                           bool final) {
+  (void)user, (void)type, (void)loc;
+  o2_chunk *c = *per_buffer;
+  if (!c) return;
+  c->in_use = 0;
+  if (final) {
+    free(c->mem);
+    free(c);
+    *per_buffer = NULL;
+  }
+}
+
+const OTF2_MemoryCallbacks o2_memory_callbacks = {.otf2_allocate = chunk_allocate,
+                                                  .otf2_free_all = chunk_free_all};
+
+static int ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
+  if (e == OTF2_SUCCESS) return 0;
+  tt_error("%s: otf2: %s: %s", a->part->path, what, OTF2_Error_GetName(e));
+  return -1;
+}
+
+static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w) {
+  /* In ref order: readers may expect increasing references. */
+  const char **byref = tt_calloc(a->nstrings ? a->nstrings : 1, sizeof *byref);
+  for (size_t i = 0; i < a->strings.cap; i++)
+    if (a->strings.keys[i]) byref[a->strings.vals[i]] = a->strings.keys[i];
+  for (uint32_t i = 0; i < a->nstrings; i++) OTF2_GlobalDefWriter_WriteString(w, i, byref[i]);
+  free(byref);
+}
+
+/* The copies' communicator: every location in it, by rank. */
+static void write_rma(o2_archive *a, OTF2_GlobalDefWriter *w) {
+  if (!a->nranks) return;
+  OTF2_Paradigm p = (OTF2_Paradigm)a->rma_paradigm;
+  const char *pn = p == OTF2_PARADIGM_HIP ? "HIP" : p == OTF2_PARADIGM_CUDA ? "CUDA" : "GPU";
+  uint64_t *members = tt_calloc((size_t)a->nranks, sizeof *members);
+  for (size_t i = 0; i < a->nlocs; i++)
+    if (a->locs[i].rank >= 0) members[a->locs[i].rank] = i;
+  OTF2_GlobalDefWriter_WriteGroup(w, 0, o2_string(a, pn), OTF2_GROUP_TYPE_COMM_LOCATIONS, p,
+                                  OTF2_GROUP_FLAG_NONE, (uint32_t)a->nranks, members);
+  for (int64_t i = 0; i < a->nranks; i++) members[i] = (uint64_t)i;
+  OTF2_GlobalDefWriter_WriteGroup(w, 1, o2_string(a, fmt(a, "%s_GROUP", pn)),
+                                  OTF2_GROUP_TYPE_COMM_GROUP, p, OTF2_GROUP_FLAG_NONE,
+                                  (uint32_t)a->nranks, members);
+  free(members);
+  OTF2_GlobalDefWriter_WriteComm(w, 0, o2_string(a, ""), 1, OTF2_UNDEFINED_COMM,
+                                 OTF2_COMM_FLAG_NONE);
+  OTF2_GlobalDefWriter_WriteRmaWin(w, 0, o2_string(a, fmt(a, "%s_WINDOW", pn)), 0,
+                                   OTF2_RMA_WIN_FLAG_NONE);
+}
+
+static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w) {
+  /* Member i, class 2i, instance 2i + 1 (classes and instances share the
+   * metric references; events name the instance). */
+  for (size_t i = 0; i < a->nmetrics; i++) {
+    const o2_metric *m = &a->metrics[i];
+    OTF2_GlobalDefWriter_WriteMetricMember(
+        w, (OTF2_MetricMemberRef)i, m->name, m->name, OTF2_METRIC_TYPE_OTHER,
+        m->is_alloc ? OTF2_METRIC_ABSOLUTE_NEXT : OTF2_METRIC_ABSOLUTE_POINT,
+        m->is_alloc ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, m->unit);
+  }
+  for (size_t i = 0; i < a->nmetrics; i++) {
+    const o2_metric *m = &a->metrics[i];
+    OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
+    OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
+                                          OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
+    OTF2_GlobalDefWriter_WriteMetricInstance(w, (OTF2_MetricRef)(2 * i + 1),
+                                             (OTF2_MetricRef)(2 * i), (OTF2_LocationRef)m->loc,
+                                             OTF2_SCOPE_LOCATION_GROUP, m->group);
+  }
+}
+
+/* GPUs whose vendor the hub does not name: when the API calls of the
+ * trace are all CUDA (or all HIP), their streams, contexts, devices,
+ * kernels and copies are CUDA (or HIP) ones, named as Score-P names them. */
+static void o2_resolve(o2_archive *a) {
+  o2_vendor v = a->api_cuda && !a->api_hip   ? O2_CUDA
+                : a->api_hip && !a->api_cuda ? O2_HIP
+                                             : O2_GENERIC;
+  if (a->rma_paradigm == OTF2_PARADIGM_USER && v != O2_GENERIC)
+    a->rma_paradigm = v == O2_CUDA ? OTF2_PARADIGM_CUDA : OTF2_PARADIGM_HIP;
+  if (v == O2_GENERIC) return;
+  for (size_t i = 0; i < a->nlocs; i++) {
+    o2_loc *l = &a->locs[i];
+    if (!l->generic) continue;
+    tt_buf_clear(&a->text);
+    tt_buf_printf(&a->text, "%s[%lld:%lld]", vendor_prefix(v), (long long)l->gpu,
+                  (long long)l->lane);
+    if (l->sub) tt_buf_printf(&a->text, " overlap %d", l->sub);
+    l->name = o2_string(a, a->text.data);
+  }
+  for (size_t i = 0; i < a->ngroups; i++)
+    if (a->groups[i].generic)
+      a->groups[i].name =
+          o2_string(a, fmt(a, "%s Context %lld", vendor_prefix(v), (long long)a->groups[i].gpu));
+  for (size_t i = 0; i < a->nnodes; i++)
+    if (a->nodes[i].generic)
+      a->nodes[i].class_name = o2_string(a, v == O2_CUDA ? "CUDA Device" : "ROCm Device");
+  for (size_t i = 0; i < a->nregions; i++)
+    if (a->regions[i].generic_gpu) {
+      a->regions[i].paradigm = v == O2_CUDA ? OTF2_PARADIGM_CUDA : OTF2_PARADIGM_HIP;
+      if (v == O2_CUDA) a->used_cuda = 1;
+      else a->used_hip = 1;
+    }
+}
+
+int o2_write_definitions(o2_archive *a) {
+  int rc = 0;
+  /* GPU-only processes still get one CPU thread: OTF2 requires it. */
+  for (size_t g = 0; g < a->ngroups; g++) {
+    if (a->groups[g].type != OTF2_LOCATION_GROUP_TYPE_PROCESS || a->groups[g].has_thread) continue;
+    new_location(a, O2_LOC_CPU, (uint32_t)g, "Master thread");
+    a->groups[g].has_thread = 1;
+  }
+  uint64_t *counts = tt_calloc(a->nlocs ? a->nlocs : 1, sizeof *counts);
+  for (size_t i = 0; i < a->nlocs; i++) {
+    OTF2_EvtWriter_GetNumberOfEvents(a->locs[i].w, &counts[i]);
+    if (rc == 0) rc = ok(a, OTF2_Archive_CloseEvtWriter(a->ar, a->locs[i].w), "closing events");
+    a->locs[i].w = NULL;
+  }
+  if (rc == 0) rc = ok(a, OTF2_Archive_CloseEvtFiles(a->ar), "closing event files");
+  if (rc == 0) rc = ok(a, OTF2_Archive_OpenDefFiles(a->ar), "opening definition files");
+  for (size_t i = 0; i < a->nlocs && rc == 0; i++) {
+    OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a->ar, (OTF2_LocationRef)i);
+    rc = dw ? ok(a, OTF2_Archive_CloseDefWriter(a->ar, dw), "closing local definitions") : -1;
+  }
+  if (rc == 0) rc = ok(a, OTF2_Archive_CloseDefFiles(a->ar), "closing definition files");
+  OTF2_GlobalDefWriter *w = rc == 0 ? OTF2_Archive_GetGlobalDefWriter(a->ar) : NULL;
+  if (!w) {
+    if (rc == 0) tt_error("%s: otf2: cannot open the global definitions", a->part->path);
+    free(counts);
+    return -1;
+  }
+  o2_resolve(a);
+  uint32_t s_cuda = o2_string(a, "CUDA"), s_hip = o2_string(a, "HIP");
+  /* Every string the definitions below use, interned before writing. */
+  if (a->nranks) {
+    const char *pn = a->rma_paradigm == OTF2_PARADIGM_HIP    ? "HIP"
+                     : a->rma_paradigm == OTF2_PARADIGM_CUDA ? "CUDA"
+                                                             : "GPU";
+    o2_string(a, pn);
+    o2_string(a, fmt(a, "%s_GROUP", pn));
+    o2_string(a, fmt(a, "%s_WINDOW", pn));
+  }
+
+  uint64_t offset = a->ts_min == INT64_MAX ? 0 : (uint64_t)a->ts_min;
+  uint64_t length = a->ts_min == INT64_MAX ? 0 : (uint64_t)(a->ts_max - a->ts_min);
+  /* Wall-clock source: ns since 1970 between 2000 and 2100. */
+  uint64_t realtime = offset >= 946684800000000000ULL && offset < 4102444800000000000ULL
+                          ? offset
+                          : OTF2_UNDEFINED_TIMESTAMP;
+  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime);
+  write_strings(a, w);
+  if (a->used_cuda || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_CUDA))
+    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
+                                       OTF2_PARADIGM_CLASS_ACCELERATOR);
+  if (a->used_hip || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_HIP))
+    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_HIP, s_hip,
+                                       OTF2_PARADIGM_CLASS_ACCELERATOR);
+  for (size_t i = 0; i < a->nattrs; i++)
+    OTF2_GlobalDefWriter_WriteAttribute(w, (OTF2_AttributeRef)i, a->attrv[i].name,
+                                        a->attrv[i].name, a->attrv[i].type);
+  for (size_t i = 0; i < a->nnodes; i++) {
+    const o2_node *n = &a->nodes[i];
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(
+        w, (OTF2_SystemTreeNodeRef)i, n->name, n->class_name,
+        n->parent == O2_NONE ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : n->parent);
+    OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, (OTF2_SystemTreeNodeRef)i, n->domain);
+    if (n->prop_name != O2_NONE) {
+      OTF2_AttributeValue v;
+      v.stringRef = n->prop_value;
+      OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, (OTF2_SystemTreeNodeRef)i, n->prop_name,
+                                                       OTF2_TYPE_STRING, v);
+    }
+  }
+  for (size_t i = 0; i < a->ngroups; i++) {
+    const o2_group *g = &a->groups[i];
+    OTF2_GlobalDefWriter_WriteLocationGroup(
+        w, (OTF2_LocationGroupRef)i, g->name, g->type, g->parent_node,
+        g->creator == O2_NONE ? OTF2_UNDEFINED_LOCATION_GROUP : g->creator);
+  }
+  for (size_t i = 0; i < a->nlocs; i++) {
+    const o2_loc *l = &a->locs[i];
+    OTF2_GlobalDefWriter_WriteLocation(w, (OTF2_LocationRef)i, l->name,
+                                       l->kind == O2_LOC_CPU   ? OTF2_LOCATION_TYPE_CPU_THREAD
+                                       : l->kind == O2_LOC_GPU ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
+                                                               : OTF2_LOCATION_TYPE_METRIC,
+                                       counts[i], l->group);
+  }
+  for (size_t i = 0; i < a->nregions; i++) {
+    const o2_region_def *g = &a->regions[i];
+    OTF2_GlobalDefWriter_WriteRegion(w, (OTF2_RegionRef)i, g->name, g->canonical, 0, g->role,
+                                     g->paradigm, OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING,
+                                     0, 0);
+  }
+  write_rma(a, w);
+  write_metrics(a, w);
+  free(counts);
+  return 0;
+}
+
+void o2_defs_free(o2_archive *a) {
+  tt_strmap_free(&a->strings);
+  tt_strmap_free(&a->region_index);
+  tt_strmap_free(&a->attr_index);
+  tt_strmap_free(&a->metric_index);
+  tt_i64map_free(&a->loc_index);
+  tt_i64map_free(&a->group_index);
+  tt_i64map_free(&a->node_index);
+  tt_i64map_free(&a->vendor_of_gpu);
+  for (size_t i = 0; i < a->nlocs; i++) free(a->locs[i].open);
+  free(a->locs);
+  free(a->groups);
+  free(a->nodes);
+  free(a->regions);
+  free(a->attrv);
+  free(a->metrics);
+  tt_buf_free(&a->text);
+}
