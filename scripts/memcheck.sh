@@ -32,6 +32,8 @@ for src in fixtures/*/*; do
     fixtures/kineto/*) tool=kineto2db ;;
     fixtures/nvprof/*) tool=nvvp2db ;;
     fixtures/nsys/*) tool=nsys2db ;;
+    fixtures/rocm/*.rpd*) tool=rpd2db ;;
+    fixtures/executorch/*) tool=etprof2db ;;
     *) continue ;;
   esac
   [ -x "$BIN/$tool" ] || continue
