@@ -10,7 +10,16 @@ PKGS := sqlite3 zlib yajl libprotobuf-c otf2
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-ifeq ($(SANITIZE),1)
+FUZZ ?= 0
+FUZZ_SECONDS ?= 60
+
+ifeq ($(FUZZ),1)
+# libFuzzer harnesses (fuzz/): everything built with clang, instrumented.
+BUILD := build-fuzz
+CC := clang
+SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+OPT := -O1 -g
+else ifeq ($(SANITIZE),1)
 BUILD := build-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 OPT := -O1 -g
@@ -41,7 +50,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check check-cluster demo bench install uninstall clean tools
+.PHONY: all deps check check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
 tools: $(BINS)
 
@@ -78,6 +87,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
+# fuzz/fuzz_<tool>.c is linked with converters/<tool>/*.c but its main (<tool>.c).
+FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(filter-out $(BUILD)/obj/converters/$$*/$$*.o,$$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters/$$*/*.c)))) $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
+
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
@@ -85,6 +100,21 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 check: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
+	$(MAKE) fuzz FUZZ_SECONDS=15
+
+# make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
+# from the fixtures (scripts/fuzz.sh); a crash leaves its input in
+# build-fuzz/artifacts/ and fails.
+fuzz: deps
+	$(MAKE) FUZZ=1 fuzz-run
+
+fuzz-run: $(addprefix $(BUILD)/fuzz/,$(FUZZ_HARNESSES))
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh $(FUZZ_HARNESSES)
+
+# make memcheck: valgrind memcheck over every tool on the fixtures.
+memcheck: deps
+	$(MAKE) tools
+	BUILD=$(BUILD) bash scripts/memcheck.sh
 
 # convert-array.sbatch under a real one-node Slurm (Debian's slurmd,
 # slurmctld, slurm-client and munge); independent of `make check`.
@@ -111,4 +141,4 @@ uninstall:
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
 
 clean:
-	rm -rf build build-san out
+	rm -rf build build-san build-fuzz out

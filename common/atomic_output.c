@@ -1,10 +1,13 @@
 #include "atomic_output.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "gzip_file.h"
@@ -20,14 +23,67 @@ struct tt_output {
 };
 
 /* Pending outputs, so a fatal error or a signal can remove them. */
-static tt_output *pending;
+static tt_output *volatile pending;
 static int handlers_installed;
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+/* ---- removal that a signal handler may do --------------------------------
+ * Only async-signal-safe calls (unlinkat, openat, getdents64, lseek, close)
+ * and no library string functions: a temporary may be a file or, for a
+ * format that is a directory (an OTF2 archive), a directory tree. */
+
+struct dirent64_raw {
+  uint64_t ino;
+  int64_t off;
+  unsigned short reclen;
+  unsigned char type;
+  char name[];
+};
+
+static int is_dot_or_dotdot(const char *n) {
+  return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
+}
+
+static void remove_tree_at(int dirfd, const char *name, int depth) {
+  if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM)) return;
+  if (depth < 64) {
+    int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+      /* Passes until a pass finds nothing: removing entries while reading
+       * a directory may make the same read miss some. */
+      for (int pass = 0, found = 1; found && pass < 8; pass++) {
+        char buf[2048];
+        long n;
+        found = 0;
+        lseek(fd, 0, SEEK_SET);
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+          for (long off = 0; off < n;) {
+            struct dirent64_raw *e = (struct dirent64_raw *)(buf + off);
+            off += e->reclen;
+            if (is_dot_or_dotdot(e->name)) continue;
+            found = 1;
+            remove_tree_at(fd, e->name, depth + 1);
+          }
+        }
+      }
+      close(fd);
+    }
+  }
+  unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
+/* Removes a temporary: a file, or a directory with everything in it. */
+static void remove_tmp(const char *path) {
+  int saved = errno;
+  remove_tree_at(AT_FDCWD, path, 0);
+  errno = saved;
+}
 
 static void on_signal(int sig) {
-  /* unlink is async-signal-safe; the list is only appended to between
-   * signals, so walking it here is safe enough for cleanup. */
+  /* The list is only linked and unlinked between signals, one pointer
+   * store at a time, so walking it here sees a consistent list. */
   for (tt_output *o = pending; o; o = o->next)
-    if (!o->is_stdout && !o->is_device) unlink(o->tmp_path);
+    if (!o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -35,9 +91,16 @@ static void on_signal(int sig) {
 static void install_handlers(void) {
   if (handlers_installed) return;
   handlers_installed = 1;
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  signal(SIGHUP, on_signal);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigfillset(&sa.sa_mask); /* one cleanup at a time */
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++) {
+    struct sigaction old;
+    /* A signal the caller ignores (nohup) stays ignored. */
+    if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(cleanup_signals[i], &sa, NULL);
+  }
 }
 
 tt_output *tt_output_begin(const char *final_path) {
@@ -66,7 +129,7 @@ tt_output *tt_output_begin(const char *final_path) {
     tt_buf b = {0};
     tt_buf_printf(&b, "%s.tmp%ld", final_path, (long)getpid());
     o->tmp_path = b.data;
-    unlink(o->tmp_path);
+    remove_tmp(o->tmp_path);
   }
   install_handlers();
   o->next = pending;
@@ -93,7 +156,7 @@ FILE *tt_output_fopen(tt_output *o, const char *mode) {
 }
 
 static void unlink_pending(tt_output *o) {
-  tt_output **pp = &pending;
+  tt_output *volatile *pp = &pending;
   while (*pp && *pp != o) pp = &(*pp)->next;
   if (*pp) *pp = o->next;
 }
@@ -108,7 +171,8 @@ int tt_output_commit(tt_output *o) {
   int rc = 0;
   if (o->fp) {
     if (o->is_stdout) {
-      if (fflush(stdout) != 0) rc = -1;
+      /* ferror too: an earlier write may have failed and been dropped. */
+      if ((fflush(stdout) != 0) | ferror(stdout)) rc = -1;
     } else if (ferror(o->fp) | (fclose(o->fp) != 0)) {
       rc = -1;
     }
@@ -120,7 +184,7 @@ int tt_output_commit(tt_output *o) {
     tt_error("%s: cannot rename from %s: %s", o->final_path, o->tmp_path, strerror(errno));
     rc = -1;
   }
-  if (rc != 0 && !o->is_stdout && !o->is_device) unlink(o->tmp_path);
+  if (rc != 0 && !o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
   unlink_pending(o);
   free_output(o);
   return rc;
@@ -128,9 +192,21 @@ int tt_output_commit(tt_output *o) {
 
 void tt_output_abort(tt_output *o) {
   if (o->fp && !o->is_stdout) fclose(o->fp);
-  if (!o->is_stdout && !o->is_device) unlink(o->tmp_path);
+  if (!o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
   unlink_pending(o);
   free_output(o);
+}
+
+const char *tt_output_name_of(const char *path) {
+  if (!path) return "?";
+  size_t n = strlen(path);
+  for (tt_output *o = pending; o; o = o->next) {
+    size_t m = strlen(o->tmp_path);
+    if (strcmp(path, o->tmp_path) == 0 ||
+        (n > m && path[n - m - 1] == '/' && strcmp(path + n - m, o->tmp_path) == 0))
+      return o->final_path;
+  }
+  return path;
 }
 
 void tt_output_abort_all(void) {

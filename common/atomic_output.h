@@ -1,6 +1,10 @@
 /* Outputs appear complete or not at all: every output is written under a
  * temporary name beside its final path and renamed when complete. A failed
- * run (tt_die, a fatal signal) removes every temporary it created. */
+ * run (tt_die, an error, SIGINT/SIGTERM/SIGHUP) removes every temporary it
+ * created; a temporary may be a file or a directory the caller made at
+ * tt_output_tmp_path (a format that is a directory), removed with all it
+ * holds, from the signal handler too (async-signal-safe calls only). A
+ * write error on stdout (-o - on a full disk) fails tt_output_commit. */
 #ifndef TT_ATOMIC_OUTPUT_H
 #define TT_ATOMIC_OUTPUT_H
 #include <stdio.h>
@@ -20,6 +24,10 @@ FILE *tt_output_fopen(tt_output *o, const char *mode);
 int tt_output_commit(tt_output *o);
 /* Removes the temporary and frees the handle. */
 void tt_output_abort(tt_output *o);
+/* The final path of the pending output whose temporary is `path` (the same
+ * string, or an absolute form ending in it), else `path`: messages about a
+ * temporary then name what the user asked for. */
+const char *tt_output_name_of(const char *path);
 /* Called by tt_die and on SIGINT/SIGTERM: removes all pending temporaries. */
 void tt_output_abort_all(void);
 

@@ -304,7 +304,7 @@ static int open_file(hub_reader *r, const char *path) {
   tt_sqlite_setup();
   if (check_sqlite_magic(path) != 0) return -1;
   sqlite3 *conn = NULL;
-  if (sqlite3_open_v2(path, &conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+  if (tt_sqlite_open_input(path, &conn) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, conn ? sqlite3_errmsg(conn) : "out of memory");
     sqlite3_close(conn);
     return -1;
@@ -706,17 +706,34 @@ static void heap_sift_up(hub_reader *r, size_t i) {
   }
 }
 
+/* A time the exporters can do arithmetic on: an integer (not text, a
+ * float or a blob) within +-2^62 ns (146 years), so end - start and the
+ * exporters' unit conversions cannot overflow. */
+#define HUB_TIME_LIMIT ((int64_t)1 << 62)
+static int bad_time(sqlite3_stmt *st, int col) {
+  if (sqlite3_column_type(st, col) != SQLITE_INTEGER) return 1;
+  int64_t v = sqlite3_column_int64(st, col);
+  return v > HUB_TIME_LIMIT || v < -HUB_TIME_LIMIT;
+}
+
 /* Steps a cursor: 1 row ready, 0 exhausted, -1 error. */
 static int cursor_step(hub_reader *r, cursor *c) {
   int rc = sqlite3_step(c->st);
+  hub_db *d = &r->dbs[c->db];
   if (rc == SQLITE_ROW) {
     c->row_id = sqlite3_column_int64(c->st, C_ID);
     c->start = sqlite3_column_int64(c->st, C_START);
     c->end = sqlite3_column_int64(c->st, C_END);
+    if (bad_time(c->st, C_START) || bad_time(c->st, C_END)) {
+      int col = bad_time(c->st, C_START) ? C_START : C_END;
+      tt_error("%s: %s%s row id %lld: %s '%.40s' is not an integer time in ns within +-2^62",
+               d->path, table_names[c->table], d->suffix, (long long)c->row_id,
+               col == C_START ? "start" : "end", (const char *)sqlite3_column_text(c->st, col));
+      return -1;
+    }
     return 1;
   }
   if (rc == SQLITE_DONE) return 0;
-  hub_db *d = &r->dbs[c->db];
   tt_error("%s: reading %s%s: %s", d->path, table_names[c->table], d->suffix,
            sqlite3_errmsg(d->conn));
   return -1;
@@ -918,8 +935,15 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
       r->pending_launch.count)
     ev->link_ts = take_launch(r, ev);
-  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL)
-    remember_launch(r, ev);
+  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
+    /* One arrow per (process, correlation): a second launch with the same
+     * id (duplicate ids, merged profiles) or GPU work already read would
+     * leave an arrow without its other end. */
+    if (ev->link_ts < ev->start || tt_i64map_get(&r->pending_launch, launch_key(ev)))
+      ev->link_ts = HUB_NULL;
+    else
+      remember_launch(r, ev);
+  }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
     ev->link_id = mix_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
 }
@@ -974,10 +998,11 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
       sqlite3_free(sql);
       if (!st) return 0;
       if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        /* A bad time is left out here; reading its row reports it. */
         int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
-        if (a < lo) lo = a;
-        if (b > hi) hi = b;
-        any = 1;
+        if (!bad_time(st, 0) && a < lo) lo = a;
+        if (!bad_time(st, 1) && b > hi) hi = b;
+        any |= !bad_time(st, 0) && !bad_time(st, 1);
       }
       sqlite3_finalize(st);
     }

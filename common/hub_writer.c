@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "atomic_output.h"
 #include "hashmap.h"
 #include "hub_schema.h"
 #include "sqlite_setup.h"
@@ -80,8 +81,11 @@ struct hub_writer {
   tt_buf key;
 };
 
+/* Names the output the user asked for (not its temporary), SQLite's
+ * reason, then the start of the statement. */
 static void fail(hub_writer *w, const char *what) {
-  tt_die(1, "writing hub database: %s: %s", what, sqlite3_errmsg(w->db));
+  tt_die(1, "%s: writing hub database: %s (in: %.60s)",
+         tt_output_name_of(sqlite3_db_filename(w->db, "main")), sqlite3_errmsg(w->db), what);
 }
 
 static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
@@ -89,12 +93,7 @@ static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
 
 static void exec(hub_writer *w, const char *sql) {
-  char *err = NULL;
-  if (sqlite3_exec(w->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-    tt_error("writing hub database: %s", err ? err : "?");
-    sqlite3_free(err);
-    tt_die(1, "cannot run SQL: %.80s", sql);
-  }
+  if (sqlite3_exec(w->db, sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
 }
 
 static void make_guid(char out[37]) {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include "sqlite_setup.h"
 #include "util.h"
 
 int tt_input_check(const char *path) {
@@ -48,7 +49,7 @@ static tt_input_kind sqlite_kind(const char *path) {
   sqlite3 *db = NULL;
   tt_input_kind k = TT_INPUT_SQLITE;
   /* Read-only and schema only: nothing of the file is run. */
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  if (tt_sqlite_open_input(path, &db) != SQLITE_OK) { /* no -wal/-shm beside it */
     sqlite3_close(db);
     return k;
   }

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- reading an export ------------------------------------------------ */
 
@@ -16,7 +17,13 @@ int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   tt_sqlite_setup();
   s->path = path;
   s->db = NULL;
-  if (sqlite3_open_v2(file, &s->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+  s->bad_time = NULL;
+  struct stat st;
+  if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+    tt_error("%s: is a directory, not a database", path);
+    return -1;
+  }
+  if (tt_sqlite_open_input(file, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
     return -1;
@@ -41,7 +48,33 @@ int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   return 0;
 }
 
+int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset) {
+  const int64_t limit = (int64_t)1 << 62;
+  int64_t v = sqlite3_column_int64(st, col), t;
+  if (sqlite3_column_type(st, col) == SQLITE_INTEGER && v >= -limit && v <= limit &&
+      !__builtin_add_overflow(v, offset, &t) && t >= -limit && t <= limit)
+    return t;
+  if (!s->bad_time) {
+    const char *table = sqlite3_column_table_name(st, col);
+    const char *column = sqlite3_column_origin_name(st, col);
+    s->bad_time = sqlite3_mprintf("%s.%s: '%.40s' is not a time in ns this import can place "
+                                  "(an integer within +-2^62%s)",
+                                  table ? table : "?", column ? column : sqlite3_column_name(st, col),
+                                  (const char *)sqlite3_column_text(st, col),
+                                  offset ? " once the session start is added" : "");
+  }
+  return offset;
+}
+
+int nv_time_error(nv_src *s) {
+  if (!s->bad_time) return 0;
+  tt_error("%s: %s", s->path, s->bad_time);
+  return -1;
+}
+
 void nv_src_close(nv_src *s) {
+  sqlite3_free(s->bad_time);
+  s->bad_time = NULL;
   rest_cache_free();
   if (s->db) sqlite3_close(s->db);
   s->db = NULL;

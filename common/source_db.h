@@ -15,6 +15,7 @@
 typedef struct nv_src {
   sqlite3 *db;
   const char *path;
+  char *bad_time; /* the first time nv_time could not place (nv_time_error) */
 } nv_src;
 
 /* Opens read-only (query_only, trusted_schema off) and checks the file is
@@ -32,6 +33,14 @@ int nv_has_column(nv_src *s, const char *table, const char *column);
 /* Checks every column of the comma-separated list exists; otherwise prints
  * "FILE: table T has no column C ..." and returns -1. */
 int nv_require_columns(nv_src *s, const char *table, const char *columns);
+
+/* Column col of the current row as a time in ns, plus offset (a session
+ * start). A value that is not an integer, or leaves +-2^62 ns once offset
+ * is added (no overflow, no garbage in the hub), gives offset instead and
+ * the first such one is kept: nv_time_error then reports it ("FILE:
+ * TABLE.column: 'VALUE' is not a time ...") and returns -1. */
+int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset);
+int nv_time_error(nv_src *s);
 
 /* Prepares sql; on error prints the file and SQLite's message. */
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql);

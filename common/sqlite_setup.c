@@ -4,6 +4,11 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util.h"
 
@@ -30,4 +35,101 @@ int tt_sqlite_check_header(const char *path) {
     return -1;
   }
   return 0;
+/* -shm files SQLite created beside inputs, removed at exit. */
+static char **made_shm;
+static size_t nmade_shm;
+
+static void remove_made_shm(void) {
+  for (size_t i = 0; i < nmade_shm; i++) {
+    unlink(made_shm[i]);
+    sqlite3_free(made_shm[i]);
+  }
+  free(made_shm);
+  made_shm = NULL;
+  nmade_shm = 0;
+}
+
+/* Bytes 18 and 19 of the header (write/read format versions) are 2 in WAL mode. */
+static int is_wal_mode(const char *path) {
+  unsigned char head[20];
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return n == sizeof head && memcmp(head, "SQLite format 3", 16) == 0 &&
+         (head[18] == 2 || head[19] == 2);
+}
+
+static void set_heap_limit(void) {
+  static int done;
+  if (done) return;
+  done = 1;
+  sqlite3_int64 limit = TT_SQLITE_HEAP_LIMIT;
+  const char *env = getenv("TT_SQLITE_HEAP_LIMIT");
+  if (env && *env) {
+    char *end;
+    long long v = strtoll(env, &end, 10);
+    if (*end == '\0' && v > 0) limit = v;
+  }
+  sqlite3_hard_heap_limit64(limit);
+}
+
+int tt_sqlite_open_input(const char *path, sqlite3 **db) {
+  tt_sqlite_setup();
+  set_heap_limit();
+  *db = NULL;
+  /* A URI so that immutable can be asked for; every character but the
+   * unreserved ones is %-escaped so the path is taken as it is. */
+  int wal = is_wal_mode(path);
+  char *wal_path = sqlite3_mprintf("%s-wal", path);
+  char *shm_path = sqlite3_mprintf("%s-shm", path);
+  struct stat st;
+  int wal_content = wal && wal_path && stat(wal_path, &st) == 0 && st.st_size > 0;
+  int had_shm = shm_path && access(shm_path, F_OK) == 0;
+  tt_buf uri = {0};
+  tt_buf_puts(&uri, "file:");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+        strchr("/-._~", *p))
+      tt_buf_putc(&uri, (char)*p);
+    else
+      tt_buf_printf(&uri, "%%%02X", *p);
+  }
+  /* immutable: no locks and no -wal/-shm, right when everything is in the
+   * main file (not WAL, or WAL checkpointed); a live -wal must be read. */
+  tt_buf_puts(&uri, wal && !wal_content ? "?immutable=1" : "?mode=ro");
+  int rc = sqlite3_open_v2(uri.data, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+                           NULL);
+  tt_buf_free(&uri);
+  if (rc == SQLITE_OK) {
+    sqlite3 *c = *db;
+    sqlite3_db_config(c, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+    sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
+    sqlite3_db_config(c, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+    sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+    rc = sqlite3_exec(c, "PRAGMA cell_size_check=ON; PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+    if (wal_content && !had_shm) {
+      /* Reading through the -wal needs a -shm; SQLite can create one only
+       * in a writable directory, and the one it creates is ours to remove. */
+      char *dir = sqlite3_mprintf("%s", path);
+      char *slash = dir ? strrchr(dir, '/') : NULL;
+      int dir_ok = dir && access(slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".", W_OK) == 0;
+      sqlite3_free(dir);
+      if (!dir_ok) {
+        tt_error("%s: WAL-mode database with a non-empty %s in a directory that cannot be "
+                 "written: SQLite cannot read it without creating %s; checkpoint it where it "
+                 "was written, or copy both files to a writable directory",
+                 path, wal_path, shm_path);
+      } else if (shm_path) {
+        if (!made_shm) atexit(remove_made_shm);
+        made_shm = tt_realloc(made_shm, (nmade_shm + 1) * sizeof *made_shm);
+        made_shm[nmade_shm++] = shm_path;
+        shm_path = NULL;
+      }
+    }
+  }
+  sqlite3_free(wal_path);
+  sqlite3_free(shm_path);
+  return rc;
 }

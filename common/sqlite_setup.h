@@ -1,9 +1,12 @@
 /* Process-wide SQLite settings, applied once before the first connection
  * (and the header check done before opening a file as SQLite):
  * every tool is single-threaded, so SQLite's mutexes and memory statistics
- * are pure overhead on the per-row hot paths. */
+ * are pure overhead on the per-row hot paths. And the one way inputs are
+ * opened, so that nothing an input carries ever runs. */
 #ifndef TT_SQLITE_SETUP_H
 #define TT_SQLITE_SETUP_H
+#include <sqlite3.h>
+
 void tt_sqlite_setup(void);
 
 /* Reads a file's first 16 bytes: a clear message ("PATH: not a SQLite
@@ -11,4 +14,20 @@ void tt_sqlite_setup(void);
  * file that is not SQLite at all, before SQLite's generic "file is not a
  * database". Returns 0 when the header is SQLite's, else -1. */
 int tt_sqlite_check_header(const char *path);
+/* SQLite's hard heap limit for the whole process (bytes), set by the first
+ * tt_sqlite_open_input; TT_SQLITE_HEAP_LIMIT in the environment overrides it. */
+#define TT_SQLITE_HEAP_LIMIT (1024LL * 1024 * 1024)
+
+/* Opens an input database (a hub, a profiler's SQLite export) for reading,
+ * with the same contract as sqlite3_open_v2: returns SQLITE_OK or an error
+ * code, and *db is set even on error (pass it to sqlite3_close).
+ * Nothing in the input runs: SQLITE_DBCONFIG_DEFENSIVE on, triggers and
+ * views of the file disabled (TEMP ones the caller makes still work),
+ * trusted_schema off, extension loading off, cell_size_check on, and a hard
+ * heap limit. Nothing beside it changes: read-only; a WAL-mode file whose
+ * -wal is absent or empty is opened immutable (no -wal/-shm is created,
+ * even in a directory that cannot be written); a WAL-mode file with a
+ * non-empty -wal is read through it, and a -shm SQLite has to create for
+ * that is removed at exit. */
+int tt_sqlite_open_input(const char *path, sqlite3 **db);
 #endif

@@ -165,6 +165,44 @@ static size_t utf8_seq_len(const unsigned char *s, size_t n) {
   return len;
 }
 
+/* Bytes of s[0..n) that are valid UTF-8 from the start. */
+static size_t utf8_valid_prefix(const unsigned char *s, size_t n) {
+  size_t i = 0;
+  while (i < n) {
+    if (s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t len = utf8_seq_len(s + i, n - i);
+    if (len == 0) break;
+    i += len;
+  }
+  return i;
+}
+
+void tt_buf_put_utf8(tt_buf *b, const char *str, size_t n) {
+  const unsigned char *s = (const unsigned char *)str;
+  size_t i = 0;
+  while (i < n) {
+    size_t ok = utf8_valid_prefix(s + i, n - i);
+    tt_buf_append(b, str + i, ok);
+    i += ok;
+    if (i < n) {
+      tt_buf_append(b, "\xef\xbf\xbd", 3);
+      i++;
+    }
+  }
+}
+
+char *tt_utf8_clean(const char *s, tt_buf *scratch) {
+  if (!s) return NULL;
+  size_t n = strlen(s);
+  if (utf8_valid_prefix((const unsigned char *)s, n) == n) return (char *)s;
+  tt_buf_clear(scratch);
+  tt_buf_put_utf8(scratch, s, n);
+  return scratch->data;
+}
+
 void tt_json_string(tt_buf *b, const char *str, size_t n) {
   const unsigned char *s = (const unsigned char *)str;
   tt_buf_reserve(b, n + 2);

@@ -56,6 +56,12 @@ void tt_buf_free(tt_buf *b);
  * \u00XX, invalid UTF-8 bytes replaced by U+FFFD, so output always parses. */
 void tt_json_string(tt_buf *b, const char *s, size_t n);
 
+/* Appends s (n bytes) with each invalid UTF-8 byte replaced by U+FFFD:
+ * text for outputs whose strings must be UTF-8 (protobuf string fields). */
+void tt_buf_put_utf8(tt_buf *b, const char *s, size_t n);
+/* s when it is valid UTF-8 (or NULL), else a cleaned copy held in scratch. */
+char *tt_utf8_clean(const char *s, tt_buf *scratch);
+
 /* Parses a decimal number text ("12", "-3.25", "1e3") in the unit `scale`
  * (1000 for microseconds to ns) into an exact integer, rounding half away
  * from zero past the available digits. Returns 0 on success. */

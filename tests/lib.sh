@@ -6,7 +6,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN="$ROOT/$BUILD/bin"
 FIX="$ROOT/fixtures"
 PY=/usr/bin/python3
-SHARED_TOOLS="$ROOT/../shared/tools"
+: "${SHARED_TOOLS:=$ROOT/../shared/tools}"
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 export PATH="$BIN:$PATH"
@@ -43,11 +43,31 @@ q() { sqlite3 -batch -noheader "$1" "$2"; }
 # have_validator NAME : the independent validator from ../shared/tools runs here
 have_validator() { [ -x "$SHARED_TOOLS/$1" ]; }
 
-# validate DESC NAME FILE : runs ../shared/tools/NAME, passes when it reports
-# no error; skipped (not failed) when ../shared is absent (a user's clone).
+# The project's own checkers, by the name of the ../shared/tools validator
+# each stands in for (tests/check_otf2.py reads OTF2 archives back).
+own_checker() {
+  case $1 in
+    pftrace-check) echo "$ROOT/tests/check_pftrace.py" ;;
+    chrome-json-check) echo "$ROOT/tests/check_chrome_json.py" ;;
+    otf2-check) echo "$ROOT/tests/check_otf2.py" ;;
+  esac
+}
+# Compiled copy of tests/perfetto_trace.proto for check_pftrace.py.
+export TT_PB_CACHE="$ROOT/$BUILD/pb"
+
+# check_trace NAME FILE [-q] : runs the project's checker for NAME.
+check_trace() { $PY "$(own_checker "$1")" "${@:3}" "$2"; }
+
+# validate DESC NAME FILE : passes when the project's checker for NAME finds
+# no problem and, when ../shared/tools/NAME exists (not in a user's clone),
+# that independent validator agrees.
 validate() {
-  local desc=$1 tool=$2 file=$3 out
-  if ! have_validator "$tool"; then skip "$desc (no ../shared/tools/$tool)"; return; fi
-  if out=$("$SHARED_TOOLS/$tool" -q "$file" 2>&1); then pass "$desc"
-  else fail "$desc: $tool: ${out:0:800}"; fi
+  local desc=$1 tool=$2 file=$3 out own
+  own=$(own_checker "$tool")
+  if [ -z "$own" ] || [ ! -f "$own" ]; then fail "$desc: no project checker for $tool"; return; fi
+  if ! out=$($PY "$own" -q "$file" 2>&1); then fail "$desc: $(basename "$own"): ${out:0:800}"; return; fi
+  if have_validator "$tool" && ! out=$("$SHARED_TOOLS/$tool" -q "$file" 2>&1); then
+    fail "$desc: ../shared/tools/$tool: ${out:0:800}"; return
+  fi
+  pass "$desc"
 }

@@ -17,7 +17,7 @@ for src in "$FIX"/nvprof/* "$FIX"/nsys/*; do
   case "$src" in *.md) continue ;; esac
   b=$(basename "$src")
   tool=nvvp2db; case "$src" in */nsys/*) tool=nsys2db ;; esac
-  command -v "$tool" >/dev/null || { skip "$b: no $tool"; continue; }
+  command -v "$tool" >/dev/null || { fail "$b: no $tool"; continue; }
   if ! $tool -q "$src" -o "$TMP/$b.db"; then fail "$b: $tool"; continue; fi
   expect_ok "$b: db2json" db2json -q "$TMP/$b.db" -o "$TMP/$b.json"
   want=$(q "$TMP/$b.db" "SELECT (SELECT count(*) FROM rocpd_region)+(SELECT count(*) FROM rocpd_kernel_dispatch)+(SELECT count(*) FROM rocpd_memory_copy)+(SELECT count(*) FROM rocpd_memory_allocate)")

@@ -156,5 +156,5 @@ if command -v kineto2db >/dev/null; then
   expect_eq "real: kernels of the middle half of the combined trace" "$want" "$(nx "$TMP/rk.json")"
   validate "real: filtered output valid" chrome-json-check "$TMP/rk.json"
 else
-  skip "real-profile splits: no kineto2db"
+  fail "real-profile splits: no kineto2db"
 fi

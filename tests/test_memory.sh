@@ -13,7 +13,7 @@ small=${MEM_SMALL:-30000}; big=${MEM_BIG:-300000}
 expect_eq "big hub has 10x the events" "$((2 * big))" \
   "$(q "$TMP/big.db" "SELECT (SELECT count(*) FROM rocpd_region)+(SELECT count(*) FROM rocpd_kernel_dispatch)")"
 for tool in db2json db2perfetto; do
-  [ -x "$BIN/$tool" ] || { skip "$tool: not built"; continue; }
+  [ -x "$BIN/$tool" ] || { fail "$tool: not built"; continue; }
   for mode in "" "--split window --windows 8"; do
     rs=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/small.db" $mode -o "$TMP/s.out")
     rb=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/big.db" $mode -o "$TMP/b.out")

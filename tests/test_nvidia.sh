@@ -210,5 +210,5 @@ if [ -x "$BIN/db2json" ]; then
   expect_ok "db2json exports the nsys hub" db2json -q "$OUT3" -o "$TMP/nsys.json"
   validate "nsys hub as Chrome JSON" chrome-json-check "$TMP/nsys.json"
 else
-  skip "db2json end-to-end (no $BIN/db2json)"
+  fail "db2json end-to-end (no $BIN/db2json)"
 fi

@@ -17,10 +17,10 @@ decodes() {
 }
 decoded() { protoc --decode=perfetto.protos.Trace -I "$ROOT/tests" "$ROOT/tests/perfetto_trace.proto" <"$1"; }
 
-# check_counts DESC FILE.pftrace EXPECTED: pftrace-check's counts, as
+# counts_of FILE.pftrace: tests/check_pftrace.py's counts, as
 # "slices instants counters flows dangling | cat=n ...", against EXPECTED.
 counts_of() {
-  "$SHARED_TOOLS/pftrace-check" "$1" 2>/dev/null | $PY -c '
+  check_trace pftrace-check "$1" 2>/dev/null | $PY -c '
 import json, sys
 d = json.loads(sys.stdin.read())
 cats = " ".join("%s=%d" % kv for kv in sorted(d["categories"].items()))
@@ -69,28 +69,27 @@ for src in "$FIX"/kineto/* "$FIX"/nvprof/* "$FIX"/nsys/*; do
   case "$src" in *.md) continue ;; esac
   b=$(basename "$src")
   case "$src" in */kineto/*) tool=kineto2db ;; */nsys/*) tool=nsys2db ;; *) tool=nvvp2db ;; esac
-  [ -x "$BIN/$tool" ] || { skip "$b: no $tool"; continue; }
-  if ! $tool -q "$src" -o "$TMP/$b.db" >/dev/null 2>&1; then skip "$b: $tool cannot read it"; continue; fi
+  [ -x "$BIN/$tool" ] || { fail "$b: no $tool"; continue; }
+  if ! $tool -q "$src" -o "$TMP/$b.db" >/dev/null 2>&1; then fail "$b: $tool cannot read it"; continue; fi
   n_fixtures=$((n_fixtures + 1))
   if ! db2perfetto -q "$TMP/$b.db" -o "$TMP/$b.pftrace"; then fail "$b: db2perfetto"; continue; fi
   decodes "$b: decodes with the official schema" "$TMP/$b.pftrace"
-  if have_validator pftrace-check; then
-    validate "$b: pftrace-check" pftrace-check "$TMP/$b.pftrace"
-    expect_eq "$b: slices/instants/counters/flows and categories equal the hub's" \
-      "$(hub_counts "$TMP/$b.db")" "$(counts_of "$TMP/$b.pftrace")"
-    # Windows: each part alone, every event in some part.
-    rm -f "$TMP/$b".w*.pftrace
-    if db2perfetto -q "$TMP/$b.db" --split window --windows 4 -o "$TMP/$b.pftrace"; then
-      bad=0
-      for p in "$TMP/$b".w*.pftrace; do "$SHARED_TOOLS/pftrace-check" -q "$p" 2>/dev/null || bad=1; done
-      expect_eq "$b: 4 windows, each valid alone" "0" "$bad"
-    else fail "$b: --split window"; fi
-  else
-    skip "$b: counts (no ../shared/tools/pftrace-check)"
-  fi
+  validate "$b: pftrace-check" pftrace-check "$TMP/$b.pftrace"
+  expect_eq "$b: slices/instants/counters/flows and categories equal the hub's" \
+    "$(hub_counts "$TMP/$b.db")" "$(counts_of "$TMP/$b.pftrace")"
+  # Windows: each part alone, every event in some part.
+  rm -f "$TMP/$b".w*.pftrace
+  if db2perfetto -q "$TMP/$b.db" --split window --windows 4 -o "$TMP/$b.pftrace"; then
+    bad=0
+    for p in "$TMP/$b".w*.pftrace; do
+      check_trace pftrace-check "$p" -q 2>/dev/null || bad=1
+      if have_validator pftrace-check; then "$SHARED_TOOLS/pftrace-check" -q "$p" 2>/dev/null || bad=1; fi
+    done
+    expect_eq "$b: 4 windows, each valid alone" "0" "$bad"
+  else fail "$b: --split window"; fi
   rm -f "$TMP/$b".*
 done
-[ "$n_fixtures" -gt 0 ] || skip "no importer could read a fixture"
+[ "$n_fixtures" -gt 0 ] || fail "no importer could read a fixture"
 
 # --- synthetic hub: exact numbers -----------------------------------------
 N=3000
@@ -108,10 +107,8 @@ expect_eq "gen_hub: first packet clears the incremental state, starts the sequen
 expect_eq "gen_hub: correlation_id set on every slice" "$((2 * N))" "$(grep -c '^ *correlation_id:' <<<"$txt")"
 expect_eq "gen_hub: one sequence id" "1" \
   "$(grep -o 'trusted_packet_sequence_id: [0-9]*' <<<"$txt" | sort -u | wc -l)"
-if have_validator pftrace-check; then
-  validate "gen_hub: pftrace-check" pftrace-check "$TMP/g.pftrace"
-  expect_eq "gen_hub: counts equal the hub's" "$(hub_counts "$TMP/g.db")" "$(counts_of "$TMP/g.pftrace")"
-fi
+validate "gen_hub: pftrace-check" pftrace-check "$TMP/g.pftrace"
+expect_eq "gen_hub: counts equal the hub's" "$(hub_counts "$TMP/g.db")" "$(counts_of "$TMP/g.pftrace")"
 expect_ok "--no-args" db2perfetto -q --no-args "$TMP/g.db" -o "$TMP/na.pftrace"
 expect_eq "--no-args: no debug annotations" "0" "$(decoded "$TMP/na.pftrace" | grep -c debug_annotations)"
 expect_eq "-o - writes the trace to stdout" "$(cat "$TMP/g.pftrace" | md5sum)" \
@@ -124,10 +121,8 @@ resets=$(decoded "$TMP/small.pftrace" | grep -cE 'sequence_flags: (1|3)$')
 if [ "$resets" -gt 10 ]; then pass "interning bound: state cleared $resets times"
 else fail "interning bound: state cleared only $resets times"; fi
 decodes "interning bound: decodes" "$TMP/small.pftrace"
-if have_validator pftrace-check; then
-  validate "interning bound: pftrace-check" pftrace-check "$TMP/small.pftrace"
-  expect_eq "interning bound: same counts" "$(counts_of "$TMP/g.pftrace")" "$(counts_of "$TMP/small.pftrace")"
-fi
+validate "interning bound: pftrace-check" pftrace-check "$TMP/small.pftrace"
+expect_eq "interning bound: same counts" "$(counts_of "$TMP/g.pftrace")" "$(counts_of "$TMP/small.pftrace")"
 
 # --- split by window: parts valid alone, together every event ---------------
 W=7
@@ -199,10 +194,8 @@ expect_eq "counters: one COUNTER event per sample, values kept" \
   "$(q "$TMP/c.db" "SELECT group_concat(v, ' ') FROM (SELECT printf('%g', json_extract(s.extdata, '\$.value')) AS v FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id WHERE json_extract(t.extdata, '\$.kind') = 'counter' ORDER BY s.timestamp)")" \
   "$(grep -o 'double_counter_value: [0-9.e+-]*' <<<"$ctxt" | awk '{printf "%g\n", $2}' | paste -sd' ')"
 expect_eq "counters: a counter track named after the rocpd_track" "1" "$(grep -c 'name: "mem used"' <<<"$ctxt")"
-if have_validator pftrace-check; then
-  validate "counters: pftrace-check" pftrace-check "$TMP/c.pftrace"
-  expect_eq "counters: counts equal the hub's" "$(hub_counts "$TMP/c.db")" "$(counts_of "$TMP/c.pftrace")"
-fi
+validate "counters: pftrace-check" pftrace-check "$TMP/c.pftrace"
+expect_eq "counters: counts equal the hub's" "$(hub_counts "$TMP/c.db")" "$(counts_of "$TMP/c.pftrace")"
 
 # --- overlapping intervals that do not nest go to an overflow track -------
 "$GEN" "$TMP/o.db" 20 1 >/dev/null

@@ -10,17 +10,7 @@
 #include "hub_writer.h"
 #include "util.h"
 
-static int failures;
-#define CHECK(cond, ...)                        \
-  do {                                          \
-    if (cond) {                                 \
-      printf("PASS: " __VA_ARGS__);             \
-    } else {                                    \
-      printf("FAIL: " __VA_ARGS__);             \
-      failures++;                               \
-    }                                           \
-    printf("\n");                               \
-  } while (0)
+#include "unit.h"
 
 /* Database d holds pid 100+d: regions at d, d+3, d+6, ... (so the three
  * databases interleave), one kernel per region with the same correlation,

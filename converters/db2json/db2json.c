@@ -1,6 +1,7 @@
 /* db2json: hub databases -> Chrome trace-event JSON in Kineto's dialect
  * (X events with µs timestamps to three decimals, M metadata for names and
  * sort order, s/f flows from launch to GPU work, C counters), streamed. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,8 +252,9 @@ static int json_end(void *state, hub_reader *r) {
   (void)r;
   json_part *jp = state;
   fputs("\n]\n}\n", jp->fp);
-  int rc = ferror(jp->fp) ? -1 : 0;
-  if (rc) tt_error("%s: write failed", jp->part->path);
+  /* fflush here so a full disk is reported with its reason (errno). */
+  int rc = (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
+  if (rc) tt_error("%s: write failed: %s", jp->part->path, strerror(errno));
   tt_buf_free(&jp->buf);
   free(jp);
   return rc;

@@ -49,7 +49,8 @@ static void ann_string(pf_ctx *c, pf_annotation *d, const char *s) {
   pf_anns *a = &c->ann;
   d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE;
   a->str_off[d - a->v] = a->text.len;
-  tt_buf_append(&a->text, s, n + 1);
+  tt_buf_put_utf8(&a->text, s, n); /* protobuf strings are UTF-8 */
+  tt_buf_append(&a->text, "", 1);
 }
 
 static void ann_int(pf_annotation *d, int64_t v) {

@@ -54,7 +54,8 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
   size_t i = (*count)++;
   /* The strings go to one buffer that may move: pointers are set in take. */
   in->offsets[t][i] = in->text.len;
-  tt_buf_append(&in->text, s, strlen(s) + 1);
+  tt_buf_put_utf8(&in->text, s, strlen(s)); /* protobuf strings are UTF-8 */
+  tt_buf_append(&in->text, "", 1);
   switch (t) {
   case PF_NAMES: {
     Perfetto__Protos__EventName e = PERFETTO__PROTOS__EVENT_NAME__INIT;
@@ -75,7 +76,7 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
     e.has_iid = 1;
     e.iid = iid;
     e.has_str = 1;
-    e.str.len = strlen(s);
+    e.str.len = in->text.len - 1 - in->offsets[t][i]; /* as stored: UTF-8 repaired */
     in->vals[i] = e;
     break;
   }

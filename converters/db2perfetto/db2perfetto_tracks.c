@@ -57,10 +57,17 @@ static int64_t add(pf_tracks *t, pf_writer *w, uint64_t key, pf_track_desc *d) {
   tt_i64map_put(&t->index, (int64_t)key, ix);
   d->has_uuid = 1;
   d->uuid = t->v[ix].uuid;
+  /* Names from the hub may hold any bytes; protobuf strings are UTF-8. */
+  tt_buf clean[3] = {{0}};
+  d->name = tt_utf8_clean(d->name, &clean[0]);
+  if (d->process) d->process->process_name = tt_utf8_clean(d->process->process_name, &clean[1]);
+  if (d->thread) d->thread->thread_name = tt_utf8_clean(d->thread->thread_name, &clean[2]);
   pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
   p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
   p.track_descriptor = d;
-  return pf_writer_put(w, &p, 0, 0) == 0 ? ix : -1;
+  int rc = pf_writer_put(w, &p, 0, 0);
+  for (int i = 0; i < 3; i++) tt_buf_free(&clean[i]);
+  return rc == 0 ? ix : -1;
 }
 
 static void set_name(pf_track_desc *d, char *name) {

@@ -4,6 +4,7 @@
  * being written and a fixed output buffer: packets are packed straight
  * into it and it goes to the file in large chunks (one fwrite per small
  * packet cost more than some of the packing). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,7 @@ void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq) {
 
 int pf_writer_flush(pf_writer *w) {
   if (w->len && fwrite(w->buf, 1, w->len, w->fp) != w->len) {
-    tt_error("%s: write failed", w->path);
+    tt_error("%s: write failed: %s", w->path, strerror(errno));
     return -1;
   }
   w->len = 0;

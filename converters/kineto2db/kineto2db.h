@@ -118,7 +118,8 @@ typedef struct kineto {
     int used;
   } tracks[8];
   uint64_t warn_bad_event, warn_unmatched_e, warn_unmatched_b, warn_no_ts,
-      warn_dropped_args, warn_other_phase, warn_counter_value, warn_bad_time;
+      warn_dropped_args, warn_other_phase, warn_counter_value, warn_bad_time,
+      warn_end_before_start;
 } kineto;
 
 /* kineto2db_parse.c: the yajl callbacks (ctx is the kineto). A callback

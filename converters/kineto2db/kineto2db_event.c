@@ -313,6 +313,10 @@ static void complete_event(kineto *k) {
     k->warn_bad_time++;
     dur = 0;
   }
+  if (dur < 0) { /* a hub interval never ends before it starts */
+    k->warn_end_before_start++;
+    dur = 0;
+  }
   if (__builtin_add_overflow(ts, dur, &end)) {
     k->warn_bad_time++;
     end = ts;
@@ -392,6 +396,10 @@ static void end_event(kineto *k) {
   }
   k_open *o = &s->items[--s->n];
   write_args(k, o->event_id, o->nargs, USED_E); /* E's args join B's */
+  if (ts < o->start) {
+    k->warn_end_before_start++;
+    ts = o->start;
+  }
   hub_region(k->w, pid, tid, o->start, ts, o->name, o->event_id, NULL);
   free(o->name);
 }
@@ -668,6 +676,8 @@ void kineto_finish(kineto *k) {
   report(k, &all, k->warn_no_ts, "no_ts", "events without a usable ts (skipped)");
   report(k, &all, k->warn_bad_time, "bad_time", "unreadable dur or base time values (taken as 0)");
   report(k, &all, k->warn_unmatched_e, "unmatched_E", "E events without a B (skipped)");
+  report(k, &all, k->warn_end_before_start, "end_before_start",
+         "events ending before they start (negative dur, E before its B: ended at the start)");
   report(k, &all, k->warn_unmatched_b, "unmatched_B", "B events without an E (closed at the last timestamp)");
   report(k, &all, k->warn_other_phase, "other_phase", "events of unknown phase (kept as instants)");
   report(k, &all, k->warn_counter_value, "counter_not_number", "counter values that are not finite numbers (skipped)");

@@ -142,8 +142,17 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
   return 1;
 }
 
+/* Deeper values are refused: the hub would keep them as JSON text that
+ * recursive JSON parsers downstream cannot read back without exhausting
+ * their stack; real args nest a few levels (3000 levels are still kept). */
+#define KJ_MAX_DEPTH 10000
+
 static int on_open(kineto *k, char bracket) {
   if (k->capturing) {
+    if (k->cap.depth >= KJ_MAX_DEPTH) {
+      snprintf(k->err, sizeof k->err, "a value nested deeper than %d levels", KJ_MAX_DEPTH);
+      return 0;
+    }
     kj_open(&k->cap, bracket);
     return 1;
   }

@@ -26,6 +26,10 @@ void ns_cover(ns *c, int64_t ts) {
   if (ts > c->max_ts) c->max_ts = ts;
 }
 
+int64_t ns_time(ns *c, sqlite3_stmt *st, int col) { return nv_time(&c->src, st, col, c->offset); }
+
+int ns_time_error(ns *c) { return nv_time_error(&c->src); }
+
 void ns_progress(ns *c) {
   if ((++c->rows & 0xFFF) == 0) tt_progress("rows", c->rows, 0);
 }
@@ -85,8 +89,9 @@ static int read_session(ns *c) {
   }
   sqlite3_stmt *st = nv_prepare(&c->src, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
   if (!st) return -1;
-  if (sqlite3_step(st) == SQLITE_ROW) c->offset = sqlite3_column_int64(st, 0);
+  if (sqlite3_step(st) == SQLITE_ROW) c->offset = ns_time(c, st, 0); /* + 0: checked alone */
   sqlite3_finalize(st);
+  if (ns_time_error(c)) return -1;
   char v[32];
   snprintf(v, sizeof v, "%lld", (long long)c->offset);
   hub_writer_metadata(c->w, "nsys.session_start_utc_ns", v);
@@ -212,7 +217,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
          ns_memset(&c) || ns_sync(&c) || ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
          ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
-         name_processes(&c);
+         name_processes(&c) || ns_time_error(&c);
   if (!rc) nv_warn_unhandled(&c.src, HANDLED);
   nv_src_close(&c.src);
   tt_i64map_free(&c.pids);

@@ -101,7 +101,7 @@ int ns_nvtx(ns *c) {
   /* Ranges without an end stop at the last timestamp of the trace. */
   st = nv_prepare(&c->src, "SELECT max(max(start), COALESCE(max(end), 0)) FROM NVTX_EVENTS");
   if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-    ns_cover(c, sqlite3_column_int64(st, 0) + c->offset);
+    ns_cover(c, ns_time(c, st, 0));
   sqlite3_finalize(st);
 
   st = nvtx_query(c, "n.eventType NOT IN (33, 75)");
@@ -116,7 +116,7 @@ int ns_nvtx(ns *c) {
     const char *text = sqlite3_column_text(st, N_TEXT) ? (const char *)sqlite3_column_text(st, N_TEXT) : v;
     int64_t type = sqlite3_column_int64(st, N_TYPE), g = sqlite3_column_int64(st, N_TID);
     int64_t pid = ns_seen(c, ns_pid(g)), tid = ns_tid(g);
-    int64_t start = sqlite3_column_int64(st, N_START) + c->offset;
+    int64_t start = ns_time(c, st, N_START);
     ns_progress(c);
     if (type == NVTX_THREAD) { /* nvtxNameOsThread: kept beside ThreadNames' name */
       tt_buf b = {0};
@@ -152,7 +152,7 @@ int ns_nvtx(ns *c) {
     if (sqlite3_column_type(st, N_COLOR) != SQLITE_NULL)
       hub_arg_int(c->w, ev, pos++, "color", sqlite3_column_int64(st, N_COLOR));
     if (range) {
-      int64_t end = has_end ? sqlite3_column_int64(st, N_END) + c->offset : c->max_ts;
+      int64_t end = has_end ? ns_time(c, st, N_END) : c->max_ts;
       if (!has_end) unclosed++;
       if (sqlite3_column_type(st, N_ENDTID) != SQLITE_NULL &&
           sqlite3_column_int64(st, N_ENDTID) != g)
@@ -193,11 +193,11 @@ int ns_cpu_ranges(ns *c, const char *table, const char *category) {
     const char *name;
     if ((rc = ns_string(c, st, 4, table, sqlite3_column_int64(st, 0), &name))) break;
     int64_t g = sqlite3_column_int64(st, 3);
-    int64_t end = sqlite3_column_int64(st, 2) + c->offset;
+    int64_t end = ns_time(c, st, 2);
     nv_json_begin(&c->ext);
     nv_rest_json(st, 6, &c->ext);
     int64_t ev = hub_event(c->w, category, HUB_NULL, NULL);
-    hub_region(c->w, ns_seen(c, ns_pid(g)), ns_tid(g), sqlite3_column_int64(st, 1) + c->offset,
+    hub_region(c->w, ns_seen(c, ns_pid(g)), ns_tid(g), ns_time(c, st, 1),
                end, name ? name : "", ev, nv_json_end(&c->ext));
     ns_cover(c, end);
     ns_progress(c);

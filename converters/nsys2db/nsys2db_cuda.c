@@ -77,8 +77,8 @@ int ns_cuda_api(ns *c, const char *table) {
     else snprintf(category, sizeof category, "CUDA_API_CLASS_%lld", (long long)klass);
     int64_t g = sqlite3_column_int64(st, 3);
     int64_t pid = ns_seen(c, ns_pid(g));
-    int64_t start = sqlite3_column_int64(st, 1) + c->offset;
-    int64_t end = sqlite3_column_int64(st, 2) + c->offset;
+    int64_t start = ns_time(c, st, 1);
+    int64_t end = ns_time(c, st, 2);
     nv_json_begin(&c->ext);
     nv_json_int(&c->ext, "eventClass", klass);
     if (sqlite3_column_type(st, 8) != SQLITE_NULL)
@@ -150,8 +150,8 @@ int ns_kernels(ns *c) {
     k.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 6)));
     k.tid = launch_tid(st, 22);
     int64_t corr = sqlite3_column_int64(st, 5);
-    k.start = sqlite3_column_int64(st, 1) + c->offset;
-    k.end = sqlite3_column_int64(st, 2) + c->offset;
+    k.start = ns_time(c, st, 1);
+    k.end = ns_time(c, st, 2);
     k.agent_id = hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 3));
     k.stream_id = stream_of(c, k.pid, sqlite3_column_int64(st, 4));
     const char *display = demangled ? demangled : "";
@@ -208,8 +208,8 @@ int ns_memcpy(ns *c) {
     hub_copy_row_init(&r);
     r.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 5)));
     r.tid = launch_tid(st, 12);
-    r.start = sqlite3_column_int64(st, 0) + c->offset;
-    r.end = sqlite3_column_int64(st, 1) + c->offset;
+    r.start = ns_time(c, st, 0);
+    r.end = ns_time(c, st, 1);
     r.stream_id = stream_of(c, r.pid, sqlite3_column_int64(st, 3));
     const char *src = tt_nsys_memory_kind(sqlite3_column_int64(st, 8));
     const char *dst = tt_nsys_memory_kind(sqlite3_column_int64(st, 9));
@@ -259,8 +259,8 @@ int ns_memset(ns *c) {
     hub_kernel_row_init(&k);
     k.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 5)));
     k.tid = launch_tid(st, 7);
-    k.start = sqlite3_column_int64(st, 0) + c->offset;
-    k.end = sqlite3_column_int64(st, 1) + c->offset;
+    k.start = ns_time(c, st, 0);
+    k.end = ns_time(c, st, 1);
     k.agent_id = hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 2));
     k.stream_id = stream_of(c, k.pid, sqlite3_column_int64(st, 3));
     int64_t corr = sqlite3_column_int64(st, 4);
@@ -300,11 +300,11 @@ int ns_sync(ns *c) {
     int64_t pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 3))), tid;
     tid = launch_tid(st, 5);
     if (tid == HUB_NULL) tid = pid;
-    int64_t end = sqlite3_column_int64(st, 1) + c->offset;
+    int64_t end = ns_time(c, st, 1);
     nv_json_begin(&c->ext);
     nv_rest_json(st, 6, &c->ext);
     int64_t ev = hub_event(c->w, "CUDA_SYNC", sqlite3_column_int64(st, 2), NULL);
-    hub_region(c->w, pid, tid, sqlite3_column_int64(st, 0) + c->offset, end,
+    hub_region(c->w, pid, tid, ns_time(c, st, 0), end,
                tt_cupti_sync_type(sqlite3_column_int64(st, 4)), ev, nv_json_end(&c->ext));
     ns_cover(c, end);
     ns_progress(c);

@@ -33,6 +33,9 @@ static inline int64_t ns_tid(int64_t global) { return global & 0xFFFFFF; }
 /* Marks a process as having events and returns it. */
 int64_t ns_seen(ns *c, int64_t pid);
 void ns_cover(ns *c, int64_t ts);
+/* nv_time with the session start as offset, and its nv_time_error. */
+int64_t ns_time(ns *c, sqlite3_stmt *st, int col);
+int ns_time_error(ns *c);
 void ns_progress(ns *c);
 /* StringIds value selected as (id, value) at col, col+1; a NULL id is no
  * string; an id missing from StringIds is an error naming table and row. */

@@ -366,7 +366,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          nvp_kernels(&c, NVP_TABLE("CONCURRENT_KERNEL")) || nvp_kernels(&c, NVP_TABLE("KERNEL")) ||
          nvp_memcpy(&c, NVP_TABLE("MEMCPY"), 0) || nvp_memcpy(&c, NVP_TABLE("MEMCPY2"), 1) ||
          nvp_memset(&c) || nvp_sync(&c) || nvp_cuda_events(&c) || nvp_overhead(&c) ||
-         nvp_markers(&c);
+         nvp_markers(&c) || nv_time_error(&c.src);
   if (!rc) nv_warn_unhandled(&c.src, HANDLED);
   nv_src_close(&c.src);
   tt_i64map_free(&c.streams);

@@ -24,7 +24,7 @@ int nvp_api(nvp *c, const char *table, const char *category, int driver) {
       snprintf(unknown, sizeof unknown, "cbid %lld", (long long)cbid);
       name = unknown;
     }
-    int64_t start = sqlite3_column_int64(st, 1), end = sqlite3_column_int64(st, 2);
+    int64_t start = nv_time(&c->src, st, 1, 0), end = nv_time(&c->src, st, 2, 0);
     int64_t pid = sqlite3_column_int64(st, 3);
     int64_t tid = sqlite3_column_int64(st, 4) & 0xFFFFFFFF; /* stored signed */
     nv_json_begin(&c->ext);
@@ -52,7 +52,7 @@ int nvp_overhead(nvp *c) {
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t pid, tid;
     nvp_object_ids(c, st, 1, 2, &pid, &tid);
-    int64_t start = sqlite3_column_int64(st, 3), end = sqlite3_column_int64(st, 4);
+    int64_t start = nv_time(&c->src, st, 3, 0), end = nv_time(&c->src, st, 4, 0);
     nv_json_begin(&c->ext);
     nv_rest_json(st, 5, &c->ext);
     int64_t ev = hub_event(c->w, "PROFILER_OVERHEAD", HUB_NULL, NULL);

@@ -48,8 +48,8 @@ int nvp_kernels(nvp *c, const char *table) {
     hub_kernel_row_init(&k);
     nvp_launch_decode(c, st, 17, &k.pid, &k.tid, HUB_NULL);
     int64_t corr = sqlite3_column_int64(st, 14);
-    k.start = sqlite3_column_int64(st, 1);
-    k.end = sqlite3_column_int64(st, 2);
+    k.start = nv_time(&c->src, st, 1, 0);
+    k.end = nv_time(&c->src, st, 2, 0);
     k.agent_id = nvp_agent(c, sqlite3_column_int64(st, 3));
     k.stream_id = nvp_stream(c, k.pid, sqlite3_column_int64(st, 4));
     k.kernel_id = kernel_symbol(c, k.pid, sqlite3_column_int64(st, 15), name ? name : "");
@@ -95,8 +95,8 @@ int nvp_memcpy(nvp *c, const char *table, int peer) {
     hub_copy_row r;
     hub_copy_row_init(&r);
     nvp_launch_decode(c, st, 11, &r.pid, &r.tid, HUB_NULL);
-    r.start = sqlite3_column_int64(st, 0);
-    r.end = sqlite3_column_int64(st, 1);
+    r.start = nv_time(&c->src, st, 0, 0);
+    r.end = nv_time(&c->src, st, 1, 0);
     r.stream_id = nvp_stream(c, r.pid, sqlite3_column_int64(st, 3));
     const char *src = tt_cupti_memory_kind(sqlite3_column_int64(st, 5));
     const char *dst = tt_cupti_memory_kind(sqlite3_column_int64(st, 6));
@@ -140,8 +140,8 @@ int nvp_memset(nvp *c) {
     hub_kernel_row k;
     hub_kernel_row_init(&k);
     nvp_launch_decode(c, st, 6, &k.pid, &k.tid, HUB_NULL);
-    k.start = sqlite3_column_int64(st, 0);
-    k.end = sqlite3_column_int64(st, 1);
+    k.start = nv_time(&c->src, st, 0, 0);
+    k.end = nv_time(&c->src, st, 1, 0);
     k.agent_id = nvp_agent(c, sqlite3_column_int64(st, 2));
     k.stream_id = nvp_stream(c, k.pid, sqlite3_column_int64(st, 3));
     int64_t corr = sqlite3_column_int64(st, 4);
@@ -179,11 +179,11 @@ int nvp_sync(nvp *c) {
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t pid, tid;
     nvp_launch_decode(c, st, 4, &pid, &tid, 0);
-    int64_t end = sqlite3_column_int64(st, 2);
+    int64_t end = nv_time(&c->src, st, 2, 0);
     nv_json_begin(&c->ext);
     nv_rest_json(st, 5, &c->ext);
     int64_t ev = hub_event(c->w, "CUDA_SYNC", sqlite3_column_int64(st, 3), NULL);
-    hub_region(c->w, pid, tid, sqlite3_column_int64(st, 1), end,
+    hub_region(c->w, pid, tid, nv_time(&c->src, st, 1, 0), end,
                tt_cupti_sync_type(sqlite3_column_int64(st, 0)), ev, nv_json_end(&c->ext));
     nvp_cover(c, end);
     nvp_progress(c);

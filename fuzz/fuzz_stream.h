@@ -1,0 +1,94 @@
+/* The event stream the writer harnesses feed the exporters: a hub built
+ * from the fuzzer's bytes, each record a few bytes (kind, process, thread,
+ * start delta, duration that may be negative, correlation, a name of raw
+ * bytes that may be invalid UTF-8), then the exporter's own main run on
+ * it. Included by fuzz/fuzz_db2json.c and fuzz/fuzz_db2perfetto.c. */
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hub_writer.h"
+#include "progress.h"
+#include "util.h"
+
+static size_t take(const uint8_t **p, size_t *n, size_t k, uint8_t *out) {
+  size_t got = *n < k ? *n : k;
+  memset(out, 0, k);
+  memcpy(out, *p, got);
+  *p += got;
+  *n -= got;
+  return got;
+}
+
+/* Builds the hub at path from data; returns 0 when it was written. */
+static int fuzz_hub(const char *path, const uint8_t *data, size_t size) {
+  hub_writer *w = hub_writer_create(path);
+  int64_t t = 1000000;
+  int64_t agent = HUB_NULL, stream = HUB_NULL, sym = HUB_NULL;
+  const uint8_t *p = data;
+  size_t n = size;
+  uint8_t r[12];
+  char name[9];
+  while (n >= 4) {
+    take(&p, &n, sizeof r, r);
+    int kind = r[0] % 4;
+    int64_t pid = 100 + r[1] % 3, tid = pid + r[2] % 4;
+    t += r[3] * 37;
+    int64_t dur = (int16_t)(r[4] | r[5] << 8);
+    int64_t corr = r[6] % 16;
+    memcpy(name, r + 7, 5);
+    name[5] = '\0';
+    if (kind == 0) {
+      int64_t ev = hub_event(w, "cpu_op", corr ? corr : HUB_NULL, NULL);
+      if (r[11] & 1) hub_arg(w, ev, 0, "string", name, name);
+      hub_region(w, pid, tid, t, t + dur, name, ev, NULL);
+    } else if (kind == 1) {
+      if (agent == HUB_NULL) {
+        agent = hub_gpu_agent(w, pid, 0);
+        stream = hub_stream(w, pid, "stream 7", NULL);
+        sym = hub_kernel_symbol(w, pid, name, name);
+      }
+      hub_kernel_row k;
+      hub_kernel_row_init(&k);
+      k.pid = pid;
+      k.agent_id = agent;
+      k.kernel_id = sym;
+      k.stream_id = stream;
+      k.start = t;
+      k.end = t + dur;
+      k.event_id = hub_event(w, "kernel", corr ? corr : HUB_NULL, NULL);
+      hub_kernel_dispatch(w, &k);
+    } else if (kind == 2) {
+      hub_process_name(w, pid, name);
+      hub_thread_name(w, pid, tid, name);
+    } else {
+      int64_t ev = hub_event(w, "cuda_runtime", corr ? corr : HUB_NULL, NULL);
+      hub_region(w, pid, tid, t, t + (dur < 0 ? -dur : dur), "cudaLaunchKernel", ev, NULL);
+    }
+  }
+  return hub_writer_finish(w);
+}
+
+/* Runs a tool's main (renamed tool_main) on the hub; returns its status. */
+static int fuzz_export(int (*tool_main)(int, char **), const char *tool, const char *hub,
+                       const char *out) {
+  char *argv[] = {(char *)tool, "-q", (char *)hub, "-o", (char *)out, NULL};
+  optind = 0; /* glibc: a full getopt restart for each run */
+  return tool_main(5, argv);
+}
+
+#define FUZZ_EXPORTER(tool, main_fn)                                                  \
+  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                      \
+    static char hub[64], out[64];                                                     \
+    if (!hub[0]) {                                                                    \
+      snprintf(hub, sizeof hub, "/tmp/fuzz-" tool "-%ld.db", (long)getpid());         \
+      snprintf(out, sizeof out, "/tmp/fuzz-" tool "-%ld.out", (long)getpid());        \
+    }                                                                                 \
+    tt_set_progname(tool);                                                            \
+    if (fuzz_hub(hub, data, size) == 0) fuzz_export(main_fn, tool, hub, out);             \
+    unlink(hub);                                                                      \
+    unlink(out);                                                                      \
+    return 0;                                                                         \
+  }
