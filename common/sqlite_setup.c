@@ -3,8 +3,6 @@
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
-#include <string.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +33,8 @@ int tt_sqlite_check_header(const char *path) {
     return -1;
   }
   return 0;
+}
+
 /* -shm files SQLite created beside inputs, removed at exit. */
 static char **made_shm;
 static size_t nmade_shm;
