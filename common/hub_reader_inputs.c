@@ -1,0 +1,329 @@
+/* Opening one input of the hub reader: the SQLite checks (a file that is
+ * not SQLite, a truncated one), the uuid-suffixed physical tables of every
+ * hub a file holds, its schema version, and where correlation and args
+ * lookups read (the hub's indexed tables or indexed TEMP copies). */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "hub_reader_internal.h"
+#include "input_check.h"
+#include "sqlite_setup.h"
+#include "util.h"
+
+/* Reads the first 16 bytes: a clear message for files that are not SQLite
+ * at all, before SQLite's generic "file is not a database". */
+static int check_sqlite_magic(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    tt_error("%s: cannot open: %s", path, strerror(errno));
+    return -1;
+  }
+  unsigned char head[100] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
+  long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  fclose(f);
+  if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
+    tt_input_kind k = tt_input_kind_of(path);
+    const char *tools = tt_input_kind_tools(k);
+    if (tools)
+      tt_error("%s: not a SQLite database: this is %s; import it with %s first", path,
+               tt_input_kind_name(k), tools);
+    else
+      tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
+    return -1;
+  }
+  /* A half-copied file: the header's page count (valid when its
+   * version-valid-for number matches the change counter) says how long the
+   * file must be; SQLite itself notices only when it reads a missing page.
+   * In WAL mode newer pages may live in the -wal: not checked then. */
+  if (n == sizeof head && head[18] != 2) {
+    uint32_t psz = (uint32_t)head[16] << 8 | head[17];
+    uint64_t page_size = psz == 1 ? 65536 : psz;
+    uint32_t pages = (uint32_t)head[28] << 24 | (uint32_t)head[29] << 16 | (uint32_t)head[30] << 8 | head[31];
+    int valid = memcmp(head + 24, head + 92, 4) == 0;
+    if (valid && size >= 0 && page_size * pages > (uint64_t)size) {
+      tt_error("%s: truncated: the SQLite header says %llu bytes (%u pages), the file has %ld",
+               path, (unsigned long long)(page_size * pages), pages, size);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
+  sqlite3_stmt *st = NULL;
+  if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) != SQLITE_OK) {
+    tt_error("%s: %s", d->path, sqlite3_errmsg(d->conn));
+    return NULL;
+  }
+  return st;
+}
+
+int hr_table_exists(sqlite3 *conn, const char *name) {
+  sqlite3_stmt *st;
+  int found = 0;
+  if (sqlite3_prepare_v2(conn, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
+                         -1, &st, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+  found = sqlite3_step(st) == SQLITE_ROW;
+  sqlite3_finalize(st);
+  return found;
+}
+
+static int index_on(sqlite3 *conn, const char *table, const char *column) {
+  char *sql = sqlite3_mprintf(
+      "SELECT 1 FROM sqlite_master m, pragma_index_info(m.name) i WHERE m.type='index' "
+      "AND m.tbl_name=%Q AND i.seqno=0 AND i.name=%Q",
+      table, column);
+  sqlite3_stmt *st;
+  int found = 0;
+  if (sqlite3_prepare_v2(conn, sql, -1, &st, NULL) == SQLITE_OK) {
+    found = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+  }
+  sqlite3_free(sql);
+  return found;
+}
+
+/* Physical table name of `base` in d, e.g. rocpd_region_<uuid>. */
+char *hr_tname(const hub_db *d, const char *base) {
+  return sqlite3_mprintf("%s%s", base, d->suffix);
+}
+
+/* Copies `cols` of table `src` into an indexed TEMP table, and points
+ * *name at it. One pass over the table, on disk (temp_store=FILE), done
+ * before the connection turns query_only. Returns 1 on success. */
+static int link_table(hub_db *d, char **name, const char *tag, const char *src,
+                      const char *cols, const char *where, const char *key) {
+  char *tmp = sqlite3_mprintf("tt_link_%s%s", tag, d->suffix);
+  char *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\";"
+                              "CREATE TEMP TABLE \"%w\" AS SELECT %s FROM \"%w\" WHERE %s;"
+                              "CREATE INDEX temp.\"%w_ix\" ON \"%w\"(%s);",
+                              tmp, tmp, cols, src, where, tmp, tmp, key);
+  int ok = sqlite3_exec(d->conn, sql, NULL, NULL, NULL) == SQLITE_OK;
+  sqlite3_free(sql);
+  if (ok) {
+    sqlite3_free(*name);
+    *name = sqlite3_mprintf("temp.\"%w\"", tmp);
+  }
+  sqlite3_free(tmp);
+  return ok;
+}
+
+/* Args are looked up per event: by the input's index on rocpd_arg's
+ * event_id when it has one, else through an indexed TEMP copy made in one
+ * pass (SQLite refuses a TEMP index on an input's table; the input is
+ * never written). Either way a lookup is a key search, never a scan. */
+static void args_source(hub_db *d) {
+  char *args = hr_tname(d, "rocpd_arg");
+  if (!hr_table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+      !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+                  "event_id, position"))
+    d->args_src = sqlite3_mprintf("\"%w\"", args);
+  sqlite3_free(args);
+}
+
+static void setup_db(hub_db *d) {
+  static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
+                                             "rocpd_memory_copy", "rocpd_memory_allocate",
+                                             "rocpd_sample"};
+  for (int t = 0; t < T_COUNT; t++) {
+    char *n = hr_tname(d, kinds[t]);
+    d->has_table[t] = hr_table_exists(d->conn, n);
+    sqlite3_free(n);
+  }
+  if (d->has_table[T_SAMPLE]) {
+    char *sql = sqlite3_mprintf(
+        "SELECT 1 FROM \"rocpd_track%s\" WHERE json_valid(extdata) AND "
+        "json_extract(extdata,'$.kind')='flow' LIMIT 1",
+        d->suffix);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK) {
+      d->has_flows = sqlite3_step(st) == SQLITE_ROW;
+      sqlite3_finalize(st);
+    }
+    sqlite3_free(sql);
+  }
+  char *ev = hr_tname(d, "rocpd_event");
+  char *kd = hr_tname(d, "rocpd_kernel_dispatch");
+  char *mc = hr_tname(d, "rocpd_memory_copy");
+  char *sm = hr_tname(d, "rocpd_sample");
+  d->ev_link = sqlite3_mprintf("\"%w\"", ev);
+  d->k_link = sqlite3_mprintf("\"%w\"", kd);
+  d->m_link = sqlite3_mprintf("\"%w\"", mc);
+  if (d->has_flows) {
+    d->can_link = index_on(d->conn, ev, "correlation_id") && index_on(d->conn, sm, "event_id");
+  } else {
+    d->can_link = 1;
+    if (!index_on(d->conn, ev, "correlation_id"))
+      d->can_link &= link_table(d, &d->ev_link, "ev", ev, "id, correlation_id, category_id",
+                                "correlation_id IS NOT NULL", "correlation_id");
+    if (d->has_table[T_KERNEL] && !index_on(d->conn, kd, "event_id"))
+      d->can_link &= link_table(d, &d->k_link, "k", kd, "event_id, start, pid, kernel_id",
+                                "event_id IS NOT NULL", "event_id");
+    if (d->has_table[T_COPY] && !index_on(d->conn, mc, "event_id"))
+      d->can_link &= link_table(d, &d->m_link, "m", mc, "event_id, start, pid, name_id",
+                                "event_id IS NOT NULL", "event_id");
+  }
+  sqlite3_free(ev);
+  sqlite3_free(kd);
+  sqlite3_free(mc);
+  sqlite3_free(sm);
+  args_source(d);
+}
+
+/* The rocpd schema each uuid of a file declares in its rocpd_metadata:
+ * version 3.x is read; another version, or compressed columns (rocpd 4
+ * can store extdata lz4-compressed), would be misread, so the file is
+ * refused with what was found. Returns 0 when every uuid is readable. */
+static int check_schema(sqlite3 *conn, const char *path) {
+  sqlite3_stmt *st;
+  /* The metadata of each uuid that has rocpd_event (an RPD file has a
+   * rocpd_metadata of its own, and gets open_file's message). */
+  if (sqlite3_prepare_v2(conn,
+                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
+                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
+                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
+                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
+                         -1, &st, NULL) != SQLITE_OK)
+    return 0; /* not even a readable SQLite file: open_file says so */
+  int rc = 0;
+  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
+    const char *table = (const char *)sqlite3_column_text(st, 0);
+    if (!sqlite3_column_int(st, 1)) {
+      tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
+      rc = -1;
+      break;
+    }
+    char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
+                                "OR lower(tag) GLOB '*compress*'",
+                                table);
+    sqlite3_stmt *m;
+    int have_version = 0;
+    if (sqlite3_prepare_v2(conn, sql, -1, &m, NULL) == SQLITE_OK) {
+      while (rc == 0 && sqlite3_step(m) == SQLITE_ROW) {
+        const char *tag = (const char *)sqlite3_column_text(m, 0);
+        const char *value = (const char *)sqlite3_column_text(m, 1);
+        if (!tag) continue;
+        if (!value) value = "";
+        if (strcmp(tag, "schema_version") == 0) {
+          have_version = 1;
+          char *end;
+          long major = strtol(value, &end, 10);
+          if (end == value || major != 3 || (*end && *end != '.')) {
+            tt_error("%s: rocpd schema_version '%s' in %s: this reader reads version 3.x", path,
+                     value, table);
+            rc = -1;
+          }
+        } else if (value[0] && strcmp(value, "none") != 0 && strcmp(value, "0") != 0 &&
+                   strcmp(value, "false") != 0) {
+          tt_error("%s: %s = '%s' in %s: compressed rocpd data is not supported (only "
+                   "uncompressed rocpd 3.x)",
+                   path, tag, value, table);
+          rc = -1;
+        }
+      }
+      sqlite3_finalize(m);
+    }
+    sqlite3_free(sql);
+    if (rc == 0 && !have_version) {
+      tt_error("%s: %s has no schema_version: not a rocpd 3.x database", path, table);
+      rc = -1;
+    }
+  }
+  sqlite3_finalize(st);
+  return rc;
+}
+
+/* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
+int hr_open_file(hub_reader *r, const char *path) {
+  tt_sqlite_setup();
+  if (check_sqlite_magic(path) != 0) return -1;
+  sqlite3 *conn = NULL;
+  if (tt_sqlite_open_input(path, &conn) != SQLITE_OK) {
+    tt_error("%s: cannot open: %s", path, conn ? sqlite3_errmsg(conn) : "out of memory");
+    sqlite3_close(conn);
+    return -1;
+  }
+  /* Never run SQL an input brings along (views, triggers, functions). */
+  sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+  if (check_schema(conn, path) != 0) {
+    sqlite3_close(conn);
+    return -1;
+  }
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn,
+                         "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
+                         "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name",
+                         -1, &st, NULL) != SQLITE_OK) {
+    tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(conn));
+    sqlite3_close(conn);
+    return -1;
+  }
+  size_t found = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *suffix = (const char *)sqlite3_column_text(st, 0);
+    char *s = tt_strdup(suffix ? suffix : "");
+    char *strings = sqlite3_mprintf("rocpd_string%s", s);
+    int ok = hr_table_exists(conn, strings);
+    sqlite3_free(strings);
+    if (!ok) {
+      free(s);
+      continue;
+    }
+    r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
+    hub_db *d = &r->dbs[r->ndbs++];
+    memset(d, 0, sizeof *d);
+    d->conn = conn;
+    d->owns_conn = found == 0;
+    d->path = tt_strdup(path);
+    d->suffix = s;
+    setup_db(d);
+    found++;
+  }
+  sqlite3_finalize(st);
+  /* From here on nothing may change, not even TEMP (link tables are made). */
+  sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
+  if (found == 0) {
+    tt_input_kind k = tt_input_kind_of(path);
+    if (k == TT_INPUT_RPD || k == TT_INPUT_NVPROF || k == TT_INPUT_NSYS)
+      tt_error("%s: this is %s, not a rocpd v3 hub; import it with %s first", path,
+               tt_input_kind_name(k), tt_input_kind_tools(k));
+    else
+      tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
+    sqlite3_close(conn);
+    return -1;
+  }
+  return 0;
+}
+
+/* The same hub twice would double every event: refuse the same file
+ * (any name of it) and a copy of a hub (the same uuid in two files). */
+int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+  for (size_t i = 0; i < npaths; i++) {
+    struct stat a;
+    if (stat(paths[i], &a) != 0) continue;
+    for (size_t j = 0; j < i; j++) {
+      struct stat b;
+      if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+        tt_error("%s: given twice (the same file as %s): give each hub once", paths[i], paths[j]);
+        return -1;
+      }
+    }
+  }
+  for (size_t i = 0; i < r->ndbs; i++) {
+    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(r->dbs[i].suffix, r->dbs[j].suffix) == 0) {
+        tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
+                 r->dbs[j].path, r->dbs[i].suffix);
+        return -1;
+      }
+  }
+  return 0;
+}

@@ -1,0 +1,105 @@
+/* Private to the hub reader's files (common/hub_reader*.c): the reader's
+ * state and the functions its parts share. Not a public contract: tools
+ * include hub_reader.h only. */
+#ifndef TT_HUB_READER_INTERNAL_H
+#define TT_HUB_READER_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "hashmap.h"
+#include "hub_reader.h"
+
+/* One logical hub: a connection and the uuid suffix of its physical tables
+ * (a file merged by rocpd's tools can hold several). */
+typedef struct hub_db {
+  sqlite3 *conn;
+  int owns_conn;
+  char *path;
+  char *suffix; /* "_<uuid>" or "" */
+  int has_table[HUB_KIND_COUNT];
+  int has_flows;       /* the source recorded flow ends itself */
+  int can_link;        /* indexes for correlation lookups exist */
+  /* Where launch->GPU lookups read: the hub's own tables when they carry
+   * the indexes, else indexed TEMP copies of the few columns needed
+   * (rocprofv3 databases have no such indexes; the input stays untouched). */
+  char *ev_link, *k_link, *m_link;
+  /* Where args are read by event: the hub's rocpd_arg when indexed on
+   * event_id, else an indexed TEMP copy (rocprofv3 writes no such index:
+   * a lookup per event would scan the table each time). */
+  char *args_src;
+  sqlite3_stmt *args_st, *track_st;
+} hub_db;
+
+/* The tables a cursor can read. */
+typedef enum { T_REGION, T_KERNEL, T_COPY, T_ALLOC, T_SAMPLE, T_COUNT } table_id;
+extern const char *const hr_table_names[T_COUNT];
+typedef struct cursor {
+  int db;
+  table_id table;
+  sqlite3_stmt *st;
+  int64_t start, end, row_id; /* heap key of the current row */
+} cursor;
+
+struct hub_reader {
+  hub_db *dbs;
+  size_t ndbs;
+  cursor *cursors;
+  cursor **heap;
+  size_t ncursors, heap_len;
+  cursor *to_advance; /* yielded last time; stepped on the next call */
+  hub_filter filter;
+  hub_process_info *processes; size_t nprocesses;
+  hub_thread_info *threads; size_t nthreads;
+  hub_agent_view *agents; size_t nagents;
+  hub_lane_info *lanes; size_t nlanes;
+  tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
+  sqlite3_stmt *args_iter;
+  int failed;
+  /* Launches read whose GPU work is still ahead: (db, pid, correlation)
+   * -> launch start, and -> start of that GPU work (to forget it once the
+   * stream has passed it). Bounded by the launches in flight. */
+  tt_i64map pending_launch, pending_gpu;
+  uint64_t since_sweep;
+  int has_lane_threads; /* some thread stands for a GPU lane */
+};
+
+/* JSON member of a column, NULL when the column is not valid JSON. */
+#define JX(col, path) "(CASE WHEN json_valid(" col ") THEN json_extract(" col ",'" path "') END)"
+
+static inline const char *hr_col_text(sqlite3_stmt *st, int i) {
+  const char *s = (const char *)sqlite3_column_text(st, i);
+  return s ? s : "";
+}
+
+static inline int64_t hr_col_i64_or_null(sqlite3_stmt *st, int i) {
+  return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
+}
+
+/* (db, id) as one hashed key; salt tells id spaces apart (lane kinds). */
+static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
+  return (int64_t)(((uint64_t)db << 48) ^ ((uint64_t)salt << 46) ^ (uint64_t)id);
+}
+
+/* hub_reader_inputs.c: opening and checking each input file. */
+sqlite3_stmt *hr_prep(hub_db *d, const char *sql); /* NULL (error said) on failure */
+int hr_table_exists(sqlite3 *conn, const char *name);
+char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
+int hr_open_file(hub_reader *r, const char *path);
+int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
+
+/* Columns every cursor query returns, in this order (hub_reader_sql.c
+ * writes them, hub_reader.c reads them). */
+enum {
+  C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
+  C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
+  C_MANGLED /* only in the kernel query */
+};
+
+/* hub_reader_sql.c: the SQL of one cursor (a table of one hub, filtered). */
+char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f);
+
+/* hub_reader_info.c: processes, threads, agents and lanes of every input. */
+void hr_load_info(hub_reader *r);
+
+#endif
