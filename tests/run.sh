@@ -1,32 +1,61 @@
 #!/usr/bin/env bash
 # Runs every unit test binary and every tests/test_*.sh, counts PASS/FAIL
 # lines and ends with "N passed, N failed" (non-zero exit on any failure).
+# Tests run TEST_JOBS at a time (default: the number of cores), each into
+# its own log; results are printed in a fixed order, with each test's
+# seconds, whatever order they finish in. Each test has its own temporary
+# directory (tests/lib.sh), so they do not share files.
 set -u
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
+: "${TEST_JOBS:=$(nproc 2>/dev/null || echo 1)}"
 export BUILD
-passed=0 failed=0 skipped=0
-log=$(mktemp)
-run_one() {
-  local name=$1; shift
-  "$@" >"$log" 2>&1
-  local rc=$?
-  local p f s
-  p=$(grep -c '^PASS: ' "$log"); f=$(grep -c '^FAIL: ' "$log"); s=$(grep -c '^SKIP: ' "$log")
-  grep -E '^(FAIL|SKIP): ' "$log" | sed "s|^|  $name: |"
-  if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
-    echo "  $name: FAIL: exited $rc"; tail -n 15 "$log" | sed 's/^/    /'; f=1
-  fi
-  printf '%-40s %4d passed %3d failed %3d skipped\n' "$name" "$p" "$f" "$s"
-  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-}
+logs=$(mktemp -d "${TMPDIR:-/tmp}/tt-run.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+
+names=() cmds=()
 for t in "$BUILD"/tests/unit_*; do
-  [ -x "$t" ] && run_one "$(basename "$t")" "$t"
+  [ -x "$t" ] && { names+=("$(basename "$t")"); cmds+=("$t"); }
 done
 for t in tests/test_*.sh; do
-  [ -f "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"
+  [ -f "$t" ] && { names+=("$(basename "$t" .sh)"); cmds+=("bash $t"); }
 done
-rm -f "$log"
+
+# run_one I: runs test I into $logs/I.log, its exit code and seconds after.
+run_one() {
+  local i=$1 t0 t1
+  t0=$(date +%s%N)
+  ${cmds[$i]} >"$logs/$i.log" 2>&1
+  echo $? >"$logs/$i.rc"
+  t1=$(date +%s%N)
+  echo $(((t1 - t0) / 1000000)) >"$logs/$i.ms"
+}
+
+running=0
+for i in "${!cmds[@]}"; do
+  if [ "$running" -ge "$TEST_JOBS" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+  run_one "$i" &
+  running=$((running + 1))
+done
+wait
+
+passed=0 failed=0 skipped=0
+for i in "${!cmds[@]}"; do
+  name=${names[$i]} log=$logs/$i.log
+  rc=$(cat "$logs/$i.rc" 2>/dev/null || echo 127)
+  p=$(grep -c '^PASS: ' "$log"); f=$(grep -c '^FAIL: ' "$log"); s=$(grep -c '^SKIP: ' "$log")
+  grep -E '^(FAIL|SKIP): ' "$log" | sed "s|^|  $name: |"
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "  $name: FAIL: exited $rc"; tail -n 15 "$log" | sed 's/^/    /'; f=1
+  fi
+  ms=$(cat "$logs/$i.ms" 2>/dev/null || echo 0)
+  printf '%-40s %4d passed %3d failed %3d skipped %6.1f s\n' "$name" "$p" "$f" "$s" \
+    "$(echo "$ms" | awk '{print $1 / 1000}')"
+  passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+done
 echo
 if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
 else echo "$passed passed, $failed failed"; fi

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `make bench` at a tiny size, so no benchmark rots: every bench/bench_*.sh
-# runs (BENCH_EVENTS small, one run each), none fails, and the one table
+# runs (BENCH_EVENTS small, 20 hubs for bench_many, one run each), none fails, and the one table
 # has the machine line and every row with a PASS, FAIL or SKIP result.
 # Times at this size mean nothing; only the table's shape is checked.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tt-test-bench.XXXXXX")
 out="$dir/out.txt"
-if BENCH_DIR="$dir/work" BENCH_EVENTS=4000 BENCH_RUNS=1 BUILD="$BUILD" bash bench/run.sh >"$out" 2>"$dir/err.txt"; then
+if BENCH_DIR="$dir/work" BENCH_EVENTS=4000 BENCH_HUBS=20 BENCH_RUNS=1 BUILD="$BUILD" bash bench/run.sh >"$out" 2>"$dir/err.txt"; then
   pass "bench/run.sh: every bench ran"
 else
   fail "bench/run.sh failed: $(tail -n 20 "$dir/err.txt")"
