@@ -51,7 +51,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
 .PHONY: all deps check check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
-all: $(BINS) $(UNIT_BINS) $(BENCH_BINS)
+all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub
 tools: $(BINS)
 
 deps:
@@ -87,11 +87,20 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
-# fuzz/fuzz_<tool>.c is linked with converters/<tool>/*.c but its main (<tool>.c).
+# fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
+# one tool) are linked with converters/<tool>/*.c but <tool>.c, which the
+# harness includes with its main renamed.
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(filter-out $(BUILD)/obj/converters/$$*/$$*.o,$$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters/$$*/*.c)))) $(BUILD)/libcommon.a
+fuzz_tool = $(firstword $(subst _, ,$(1)))
+fuzz_objs = $(filter-out $(BUILD)/obj/converters/$(1)/$(1).o,$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
+
+# the hub an exporter harness builds from an input (scripts/fuzz-to-case.sh)
+$(BUILD)/fuzz/stream_hub: $(BUILD)/obj/fuzz/stream_hub.o $(BUILD)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)

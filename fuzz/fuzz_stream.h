@@ -2,7 +2,10 @@
  * from the fuzzer's bytes, each record a few bytes (kind, process, thread,
  * start delta, duration that may be negative, correlation, a name of raw
  * bytes that may be invalid UTF-8), then the exporter's own main run on
- * it. Included by fuzz/fuzz_db2json.c and fuzz/fuzz_db2perfetto.c. */
+ * it. Included by fuzz/fuzz_db2json.c, fuzz_db2perfetto.c and fuzz_db2otf2.c,
+ * and by fuzz/stream_hub.c, which writes the hub of a saved input for
+ * scripts/fuzz-to-case.sh. */
+#include <ftw.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,11 +75,22 @@ static int fuzz_hub(const char *path, const uint8_t *data, size_t size) {
 }
 
 /* Runs a tool's main (renamed tool_main) on the hub; returns its status. */
-static int fuzz_export(int (*tool_main)(int, char **), const char *tool, const char *hub,
+__attribute__((unused)) static int fuzz_export(int (*tool_main)(int, char **), const char *tool, const char *hub,
                        const char *out) {
   char *argv[] = {(char *)tool, "-q", (char *)hub, "-o", (char *)out, NULL};
   optind = 0; /* glibc: a full getopt restart for each run */
   return tool_main(5, argv);
+}
+
+static int fuzz_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+/* The output, a file or a directory (an OTF2 archive), removed whole. */
+__attribute__((unused)) static void fuzz_remove(const char *path) {
+  nftw(path, fuzz_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 #define FUZZ_EXPORTER(tool, main_fn)                                                  \
@@ -89,6 +103,6 @@ static int fuzz_export(int (*tool_main)(int, char **), const char *tool, const c
     tt_set_progname(tool);                                                            \
     if (fuzz_hub(hub, data, size) == 0) fuzz_export(main_fn, tool, hub, out);             \
     unlink(hub);                                                                      \
-    unlink(out);                                                                      \
+    fuzz_remove(out);                                                                 \
     return 0;                                                                         \
   }

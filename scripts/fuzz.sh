@@ -1,25 +1,46 @@
 #!/bin/sh
-# Runs each libFuzzer harness named on the command line (fuzz_<tool>) for
-# FUZZ_SECONDS, with a corpus in $BUILD/corpus/<harness> seeded from the
-# fixtures its tool reads (the exporters' harnesses build their event
-# streams from raw bytes and need no seeds). Exit non-zero when a harness finds a crash,
-# leak or hang (its input is kept in $BUILD/artifacts/).
+# Runs each libFuzzer harness named on the command line (fuzz_<tool> or
+# fuzz_<tool>_<part>) for FUZZ_SECONDS, with a corpus in
+# $BUILD/corpus/<harness> seeded from the fixtures its tool reads (the
+# exporters' harnesses build their event streams from raw bytes and need
+# no seeds). Exit non-zero when a harness finds a crash, leak or hang (its
+# input is kept in $BUILD/artifacts/<harness>-crash-..., -leak-, -timeout-).
 set -eu
 : "${BUILD:=build-fuzz}" "${FUZZ_SECONDS:=60}"
 status=0
 for h in "$@"; do
-  tool=${h#fuzz_}
   corpus="$BUILD/corpus/$h"
+  max_len=65536
   mkdir -p "$corpus" "$BUILD/artifacts"
-  # Seeds: the fixtures of the tool's format (gunzipped), first 64 KiB.
-  case $tool in
-    kineto2db) for f in fixtures/kineto/*; do
-              case $f in *.gz) zcat "$f" ;; *.json) cat "$f" ;; *) continue ;; esac |
-                head -c 65536 >"$corpus/seed-$(basename "$f" .gz)"
-            done ;;
+  # Seeds: the fixtures of the tool's format: text formats gunzipped, first
+  # 64 KiB; SQLite files shrunk to the first rows of each table (a cut
+  # file would only be refused as truncated), under 128 KiB with their
+  # schemas; small binaries whole.
+  case $h in
+    fuzz_kineto2db)
+      for f in fixtures/kineto/*; do
+        case $f in *.gz) zcat "$f" ;; *.json) cat "$f" ;; *) continue ;; esac |
+          head -c 65536 >"$corpus/seed-$(basename "$f" .gz)"
+      done ;;
+    fuzz_etprof2db_legacy)
+      for c in main unfinished; do
+        python3 tests/etprof_gen.py "$c" "$corpus/seed-$c.bin" >/dev/null
+      done ;;
+    fuzz_etprof2db_etdump)
+      for f in fixtures/executorch/*.etdp; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
+    fuzz_rpd2db)
+      max_len=131072
+      for f in fixtures/rocm/*.rpd; do
+        python3 scripts/fuzz-seed-db.py "$f" "$corpus/seed-$(basename "$f")"
+      done ;;
+    fuzz_nvvp2db)
+      max_len=131072
+      for f in fixtures/nvprof/*; do
+        python3 scripts/fuzz-seed-db.py "$f" "$corpus/seed-$(basename "$f")"
+      done ;;
   esac
   echo "fuzz: $h for ${FUZZ_SECONDS}s" >&2
-  if ! "$BUILD/fuzz/$h" -max_total_time="$FUZZ_SECONDS" -max_len=65536 -timeout=20 \
+  if ! "$BUILD/fuzz/$h" -max_total_time="$FUZZ_SECONDS" -max_len="$max_len" -timeout=20 \
        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$BUILD/artifacts/$h-" \
        "$corpus" 2>"$BUILD/$h.log"; then
     tail -n 40 "$BUILD/$h.log" >&2
