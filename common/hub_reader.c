@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hub_reader_internal.h"
+#include "hub_writer.h"
 #include "util.h"
 
 const char *const hr_table_names[T_COUNT] = {
@@ -65,9 +66,7 @@ static void heap_sift_up(hub_reader *r, size_t i) {
 }
 
 /* A time the exporters can do arithmetic on: an integer (not text, a
- * float or a blob) within +-2^62 ns (146 years), so end - start and the
- * exporters' unit conversions cannot overflow. */
-#define HUB_TIME_LIMIT ((int64_t)1 << 62)
+ * float or a blob) within +-HUB_TIME_LIMIT (hub_writer.h). */
 static int bad_time(sqlite3_stmt *st, int col) {
   if (sqlite3_column_type(st, col) != SQLITE_INTEGER) return 1;
   int64_t v = sqlite3_column_int64(st, col);

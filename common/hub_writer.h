@@ -13,6 +13,11 @@ typedef struct hub_writer hub_writer;
 /* Value that means "no value" for optional integer columns (stored NULL). */
 #define HUB_NULL INT64_MIN
 
+/* Times are ns within +-HUB_TIME_LIMIT (146 years), so end - start and
+ * the exporters' unit conversions cannot overflow: the hub reader refuses
+ * any other, so importers refuse them first, naming the source's place. */
+#define HUB_TIME_LIMIT ((int64_t)1 << 62)
+
 /* Creates the schema in a new database at `path` (normally the temporary
  * path of a tt_output). Dies with a message on failure. */
 hub_writer *hub_writer_create(const char *path);

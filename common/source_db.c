@@ -57,11 +57,17 @@ int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset) {
   if (!s->bad_time) {
     const char *table = sqlite3_column_table_name(st, col);
     const char *column = sqlite3_column_origin_name(st, col);
+    /* the row, when the query's first column is its table's id */
+    const char *idcol = sqlite3_column_origin_name(st, 0);
+    char row[64] = "";
+    if (col != 0 && idcol && (strcmp(idcol, "id") == 0 || strcmp(idcol, "_id_") == 0) &&
+        sqlite3_column_type(st, 0) == SQLITE_INTEGER)
+      snprintf(row, sizeof row, ", row %s %lld", idcol, (long long)sqlite3_column_int64(st, 0));
     s->bad_time = sqlite3_mprintf("%s.%s: '%.40s' is not a time in ns this import can place "
-                                  "(an integer within +-2^62%s)",
+                                  "(an integer within +-2^62%s)%s",
                                   table ? table : "?", column ? column : sqlite3_column_name(st, col),
                                   (const char *)sqlite3_column_text(st, col),
-                                  offset ? " once the session start is added" : "");
+                                  offset ? " once the session start is added" : "", row);
   }
   return offset;
 }

@@ -38,7 +38,8 @@ int nv_require_columns(nv_src *s, const char *table, const char *columns);
  * start). A value that is not an integer, or leaves +-2^62 ns once offset
  * is added (no overflow, no garbage in the hub), gives offset instead and
  * the first such one is kept: nv_time_error then reports it ("FILE:
- * TABLE.column: 'VALUE' is not a time ...") and returns -1. */
+ * TABLE.column: 'VALUE' is not a time ..., row id N", the row named when
+ * the query's first column is the table's id or _id_) and returns -1. */
 int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset);
 int nv_time_error(nv_src *s);
 

@@ -37,9 +37,11 @@ output_valid() {
   esac
 }
 
-# bad TOOL NAME EXIT PATTERN MAKER [ARGS...]
+# bad TOOL[,OPTION...] NAME EXIT PATTERN MAKER [ARGS...]
 bad() {
-  local tool=$1 name=$2 want=$3 pattern=$4 maker=$5
+  local tool=${1%%,*} name=$2 want=$3 pattern=$4 maker=$5
+  local -a opts=()
+  [[ $1 == *,* ]] && IFS=, read -ra opts <<<"${1#*,}"
   shift 5
   ncases=$((ncases + 1))
   local d="$W/$tool.$ncases"
@@ -57,7 +59,7 @@ bad() {
   out="$d/out/out.$(out_ext "$tool")"
   local rc
   # Not -q: warnings are part of what a case expects.
-  timeout 120 "$BIN/$tool" "$in" -o "$out" >/dev/null 2>"$d/err"
+  timeout 120 "$BIN/$tool" "${opts[@]}" "$in" -o "$out" >/dev/null 2>"$d/err"
   rc=$?
   local err
   err=$(head -c 4000 "$d/err")

@@ -92,18 +92,18 @@ int etp_ticks_to_ns(etp *c, uint64_t ticks, uint64_t byte, int64_t *ns) {
   static const uint64_t mult[] = {1, 1000, 1000000};
   if (c->o->scale != ETP_CYCLES) {
     uint64_t m = mult[c->o->scale];
-    if (ticks > (uint64_t)INT64_MAX / m) goto overflow;
+    if (ticks > (uint64_t)HUB_TIME_LIMIT / m) goto overflow;
     *ns = (int64_t)(ticks * m);
     return 0;
   }
   /* ns = ticks * 1e9 / Hz, rounded to nearest, in 128-bit integers */
   unsigned __int128 hz = (unsigned __int128)c->o->cpu_freq;
   unsigned __int128 v = ((unsigned __int128)ticks * 1000000000u + hz / 2) / hz;
-  if (v > (unsigned __int128)INT64_MAX) goto overflow;
+  if (v > (unsigned __int128)HUB_TIME_LIMIT) goto overflow;
   *ns = (int64_t)v;
   return 0;
 overflow:
-  tt_error("%s: byte %llu: time %llu %s does not fit in 64-bit nanoseconds", c->path,
+  tt_error("%s: byte %llu: time %llu %s is beyond 2^62 ns, the hub's time range", c->path,
            (unsigned long long)byte, (unsigned long long)ticks, SCALE_NAMES[c->o->scale]);
   return -1;
 }

@@ -74,7 +74,7 @@ typedef struct etp_ev {
 } etp_ev;
 
 /* Ticks in the --time-scale unit to ns; -1 (message printed, naming
- * `byte`) when the result does not fit. */
+ * `byte`) beyond HUB_TIME_LIMIT (2^62 ns), the hub's time range. */
 int etp_ticks_to_ns(etp *c, uint64_t ticks, uint64_t byte, int64_t *ns);
 /* The block named `name` (created with its thread on first use). */
 etp_block *etp_block_get(etp *c, const char *name);

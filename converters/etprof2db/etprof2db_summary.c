@@ -12,7 +12,9 @@
  *     decimals; percentiles by linear interpolation like numpy's default)
  *   alloc  block allocator count total_bytes
  * Unfinished events (legacy end_time 0) are listed with duration
- * "unfinished" and left out of the tax and the statistics. This mode keeps
+ * "unfinished" and left out of the tax and the statistics. Sums that do
+ * not fit in 64 bits (durations near 2^63 ns, only in broken files) stop
+ * at INT64_MAX; the average is summed in floating point. This mode keeps
  * every duration in memory (the percentiles need them all). */
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +52,12 @@ etp_summary *etp_summary_new(void) {
   return s;
 }
 
+/* a + b for a, b >= 0, INT64_MAX when it does not fit */
+static int64_t add_sat(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 static void put_field(tt_buf *b, const char *s) {
   /* names are the source's bytes; tabs and newlines would break the lines */
   for (; *s; s++) tt_buf_putc(b, *s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
@@ -81,7 +89,7 @@ void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, con
     if (!s->has_exec || d > s->exec_max) s->exec_max = d;
     s->has_exec = 1;
   }
-  if (strstr(e->name, "native_call") || strstr(e->name, "delegate_execute")) s->kernel_sum += d;
+  if (strstr(e->name, "native_call") || strstr(e->name, "delegate_execute")) s->kernel_sum = add_sat(s->kernel_sum, d);
   const char *k = key2(s, block, e->name);
   int64_t *gi = tt_strmap_get(&s->gindex, k);
   if (!gi) {
@@ -122,7 +130,7 @@ void etp_summary_alloc(etp_summary *s, const char *block, const char *allocator,
     s->nagroups++;
   }
   s->agroups[*ai].count++;
-  s->agroups[*ai].total += size;
+  s->agroups[*ai].total = add_sat(s->agroups[*ai].total, size);
 }
 
 void etp_summary_iteration_end(etp_summary *s, const char *block, int64_t iteration) {
@@ -164,8 +172,8 @@ void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *un
   for (size_t i = 0; i < s->ngroups; i++) {
     group *g = &s->groups[i];
     qsort(g->d, g->n, sizeof *g->d, cmp_i64);
-    int64_t sum = 0;
-    for (size_t j = 0; j < g->n; j++) sum += g->d[j];
+    double sum = 0;
+    for (size_t j = 0; j < g->n; j++) sum += (double)g->d[j];
     tt_buf_clear(&line);
     tt_buf_puts(&line, "stat\t");
     put_field(&line, g->block);
@@ -174,7 +182,7 @@ void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *un
     tt_buf_printf(&line, "\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", g->n,
                   (double)g->d[0] / 1000.0, percentile(g->d, g->n, 10) / 1000.0,
                   percentile(g->d, g->n, 50) / 1000.0, percentile(g->d, g->n, 90) / 1000.0,
-                  (double)sum / (double)g->n / 1000.0, (double)g->d[g->n - 1] / 1000.0);
+                  sum / (double)g->n / 1000.0, (double)g->d[g->n - 1] / 1000.0);
     fputs(line.data, f);
   }
   fputs("# alloc\tblock\tallocator\tcount\ttotal_bytes\n", f);

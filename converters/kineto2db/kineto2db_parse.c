@@ -107,6 +107,13 @@ static const char *scalar_json(kineto *k, kv_type t, const char *s, size_t n) {
   return k->tmp.data;
 }
 
+/* "traceEvents" holds the events: anything but an array is refused, not
+ * kept as a metadata value that would hide a trace's events. */
+static int not_an_array(kineto *k) {
+  snprintf(k->err, sizeof k->err, "traceEvents is not an array");
+  return 0;
+}
+
 static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
   if (k->capturing) {
     if (t == KV_STRING)
@@ -121,7 +128,10 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
   case ST_NONE:
     snprintf(k->err, sizeof k->err, "the top level is not an object or an array");
     return 0;
-  case ST_ROOT_OBJ: kineto_metadata(k, k->key.data, scalar_json(k, t, s, n)); break;
+  case ST_ROOT_OBJ:
+    if (key_is(k, "traceEvents")) return not_an_array(k);
+    kineto_metadata(k, k->key.data, scalar_json(k, t, s, n));
+    break;
   case ST_EVENTS: /* not an event object: counted, not mapped */
     k->warn_bad_event++;
     k->nevents++;
@@ -163,6 +173,7 @@ static int on_open(kineto *k, char bracket) {
   case ST_ROOT_OBJ:
     if (bracket == '[' && key_is(k, "traceEvents")) return push(k, ST_EVENTS);
     if (bracket == '[' && key_is(k, "deviceProperties")) return push(k, ST_DEVPROPS);
+    if (key_is(k, "traceEvents")) return not_an_array(k);
     begin_capture(k, CAP_META, bracket);
     return 1;
   case ST_EVENTS:

@@ -100,7 +100,7 @@ static int load_row(nvp *c, sqlite3_stmt *st, pending *p) {
     return -1;
   p->active = 1;
   p->id = sqlite3_column_int64(st, C_ID);
-  p->ts = sqlite3_column_int64(st, C_TS);
+  p->ts = nv_time(&c->src, st, C_TS, 0);
   nvp_object_ids(c, st, C_OKIND, C_OBJ, &p->pid, &p->tid);
   p->name = name ? tt_strdup(name) : NULL;
   p->domain = domain && sqlite3_column_int64(st, C_DOM) != 0 ? tt_strdup(domain) : NULL;
@@ -150,8 +150,10 @@ int nvp_markers(nvp *c) {
   /* Unclosed ranges end at the last timestamp: known before the id-ordered
    * pass (the timestamp index makes this cheap). */
   sqlite3_stmt *mx = nv_prepare(&c->src, "SELECT max(timestamp) FROM " NVP_TABLE("MARKER"));
-  if (mx && sqlite3_step(mx) == SQLITE_ROW && sqlite3_column_type(mx, 0) != SQLITE_NULL)
-    nvp_cover(c, sqlite3_column_int64(mx, 0));
+  if (mx && sqlite3_step(mx) == SQLITE_ROW && sqlite3_column_type(mx, 0) == SQLITE_INTEGER) {
+    int64_t v = sqlite3_column_int64(mx, 0), lim = (int64_t)1 << 62;
+    if (v >= -lim && v <= lim) nvp_cover(c, v); /* else the pass reports it */
+  }
   sqlite3_finalize(mx);
   pending p = {0}, row = {0};
   int64_t unclosed = 0, unopened = 0, last_row = INT64_MIN;
@@ -161,7 +163,7 @@ int nvp_markers(nvp *c) {
     if (r == last_row) continue; /* a second MARKER_DATA row for one marker */
     last_row = r;
     int64_t flags = sqlite3_column_int64(st, C_FLAGS), id = sqlite3_column_int64(st, C_ID);
-    int64_t ts = sqlite3_column_int64(st, C_TS);
+    int64_t ts = nv_time(&c->src, st, C_TS, 0); /* as every nvprof time: +-2^62 */
     nvp_cover(c, ts);
     nvp_progress(c);
     if (p.active && (id != p.id || !(flags & F_END))) { /* start never closed */

@@ -441,7 +441,7 @@ static int import_file(rpd *c, const char *file, const char *path) {
    * grouped api_ops relies on SQLite's automatic (transient) index. */
   sqlite3_exec(c->src.db, "PRAGMA automatic_index=ON;", NULL, NULL, NULL);
   int rc = check_format(c) || copy_metadata(c) || strides(c) || processes(c);
-  if (!rc) rc = rpd_apis(c) || rpd_ops(c) || rpd_monitor(c);
+  if (!rc) rc = rpd_apis(c) || rpd_ops(c) || rpd_monitor(c) || nv_time_error(&c->src);
   if (!rc) {
     hub_writer_metadata(c->w, "rpd2db.schema_version", c->version == 3 ? "3" : "2");
     if (c->placeholder_used)

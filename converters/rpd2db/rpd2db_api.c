@@ -141,7 +141,9 @@ int rpd_apis(rpd *c) {
     const char *cat = domain && *domain ? domain : marker ? "UserMarker" : fallback_category;
     int64_t pid = rpd_pid(c, sqlite3_column_int64(st, C_PID));
     int64_t tid = rpd_tid(c, sqlite3_column_int64(st, C_TID));
-    int64_t start = sqlite3_column_int64(st, C_START), end = sqlite3_column_int64(st, C_END);
+    /* nv_time: a time outside +-2^62 ns is refused (at the end of the
+     * import), never carried into arithmetic that could overflow */
+    int64_t start = nv_time(&c->src, st, C_START, 0), end = nv_time(&c->src, st, C_END, 0);
     int launches = rpd_side_at(&linked, id);
     int64_t ev = hub_event(c->w, cat, launches ? id : HUB_NULL, NULL);
     int pos = 0;

@@ -40,7 +40,7 @@ int rpd_monitor(rpd *c) {
     const char *mtype = (const char *)sqlite3_column_text(st, C_MTYPE);
     const char *value = (const char *)sqlite3_column_text(st, C_VALUE);
     int64_t raw_dev = sqlite3_column_int64(st, C_DEV);
-    int64_t start = sqlite3_column_int64(st, C_START);
+    int64_t start = nv_time(&c->src, st, C_START, 0);
     char *end = NULL;
     double v = value ? strtod(value, &end) : 0;
     if (!value || end == value || *end) { /* not a number: no counter value */
@@ -71,7 +71,7 @@ int rpd_monitor(rpd *c) {
     hub_counter_sample(c->w, p.track, start, v, "RPD_MONITOR");
     p.active = 1;
     p.start = start;
-    p.end = sqlite3_column_int64(st, C_END);
+    p.end = nv_time(&c->src, st, C_END, 0);
     p.value = v;
     rpd_progress(c);
   }

@@ -232,7 +232,7 @@ int rpd_ops(rpd *c) {
       rpd_arg_int(c, ev, &pos, "inputSignal_from_op", sqlite3_column_int64(signals.st, 1));
       rpd_side_next(&signals);
     }
-    int64_t start = sqlite3_column_int64(st, C_START), end = sqlite3_column_int64(st, C_END);
+    int64_t start = nv_time(&c->src, st, C_START, 0), end = nv_time(&c->src, st, C_END, 0);
     if (is_copy) {
       hub_copy_row r;
       hub_copy_row_init(&r);
