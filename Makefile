@@ -12,6 +12,8 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 FUZZ ?= 0
 FUZZ_SECONDS ?= 60
+# make check's short run: this many seconds shared evenly by the harnesses
+FUZZ_CHECK_SECONDS ?= 48
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (fuzz/): everything built with clang, instrumented.
@@ -109,16 +111,18 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 check: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
-	$(MAKE) fuzz FUZZ_SECONDS=15
+	$(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS)
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
-# from the fixtures (scripts/fuzz.sh); a crash leaves its input in
-# build-fuzz/artifacts/ and fails.
+# from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares
+# T seconds evenly (make check: FUZZ_CHECK_SECONDS). A crash, leak or hang
+# leaves its input in build-fuzz/artifacts/ and fails.
 fuzz: deps
 	$(MAKE) FUZZ=1 fuzz-run
 
 fuzz-run: $(addprefix $(BUILD)/fuzz/,$(FUZZ_HARNESSES))
-	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) sh scripts/fuzz.sh $(FUZZ_HARNESSES)
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TOTAL_SECONDS=$(FUZZ_TOTAL_SECONDS) \
+	  sh scripts/fuzz.sh $(FUZZ_HARNESSES)
 
 # make memcheck: valgrind memcheck over every tool on the fixtures.
 memcheck: deps

@@ -6,7 +6,12 @@
 # no seeds). Exit non-zero when a harness finds a crash, leak or hang (its
 # input is kept in $BUILD/artifacts/<harness>-crash-..., -leak-, -timeout-).
 set -eu
-: "${BUILD:=build-fuzz}" "${FUZZ_SECONDS:=60}"
+# FUZZ_TOTAL_SECONDS, when set, is shared evenly instead (make check).
+: "${BUILD:=build-fuzz}" "${FUZZ_SECONDS:=60}" "${FUZZ_TOTAL_SECONDS:=}"
+if [ -n "$FUZZ_TOTAL_SECONDS" ] && [ $# -gt 0 ]; then
+  FUZZ_SECONDS=$((FUZZ_TOTAL_SECONDS / $#))
+  [ "$FUZZ_SECONDS" -ge 1 ] || FUZZ_SECONDS=1
+fi
 status=0
 for h in "$@"; do
   corpus="$BUILD/corpus/$h"
