@@ -14,46 +14,6 @@
 #include "sqlite_setup.h"
 #include "util.h"
 
-/* Reads the first 16 bytes: a clear message for files that are not SQLite
- * at all, before SQLite's generic "file is not a database". */
-static int check_sqlite_magic(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    tt_error("%s: cannot open: %s", path, strerror(errno));
-    return -1;
-  }
-  unsigned char head[100] = {0};
-  size_t n = fread(head, 1, sizeof head, f);
-  long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-  fclose(f);
-  if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
-    tt_input_kind k = tt_input_kind_of(path);
-    const char *tools = tt_input_kind_tools(k);
-    if (tools)
-      tt_error("%s: not a SQLite database: this is %s; import it with %s first", path,
-               tt_input_kind_name(k), tools);
-    else
-      tt_error("%s: not a SQLite database (byte 0: no SQLite header)", path);
-    return -1;
-  }
-  /* A half-copied file: the header's page count (valid when its
-   * version-valid-for number matches the change counter) says how long the
-   * file must be; SQLite itself notices only when it reads a missing page.
-   * In WAL mode newer pages may live in the -wal: not checked then. */
-  if (n == sizeof head && head[18] != 2) {
-    uint32_t psz = (uint32_t)head[16] << 8 | head[17];
-    uint64_t page_size = psz == 1 ? 65536 : psz;
-    uint32_t pages = (uint32_t)head[28] << 24 | (uint32_t)head[29] << 16 | (uint32_t)head[30] << 8 | head[31];
-    int valid = memcmp(head + 24, head + 92, 4) == 0;
-    if (valid && size >= 0 && page_size * pages > (uint64_t)size) {
-      tt_error("%s: truncated: the SQLite header says %llu bytes (%u pages), the file has %ld",
-               path, (unsigned long long)(page_size * pages), pages, size);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
   sqlite3_stmt *st = NULL;
   if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) != SQLITE_OK) {
@@ -243,7 +203,7 @@ static int check_schema(sqlite3 *conn, const char *path) {
 /* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
 int hr_open_file(hub_reader *r, const char *path) {
   tt_sqlite_setup();
-  if (check_sqlite_magic(path) != 0) return -1;
+  if (tt_sqlite_check_header(path, NULL) != 0) return -1;
   sqlite3 *conn = NULL;
   if (tt_sqlite_open_input(path, &conn) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, conn ? sqlite3_errmsg(conn) : "out of memory");

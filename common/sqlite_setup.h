@@ -9,11 +9,17 @@
 
 void tt_sqlite_setup(void);
 
-/* Reads a file's first 16 bytes: a clear message ("PATH: not a SQLite
- * database (byte 0: no SQLite header)", or why it cannot be opened) for a
- * file that is not SQLite at all, before SQLite's generic "file is not a
- * database". Returns 0 when the header is SQLite's, else -1. */
-int tt_sqlite_check_header(const char *path);
+/* The check every SQLite input gets before SQLite opens it, with a clear
+ * message naming `name` (the file itself when NULL: a decompressed copy is
+ * reported by its original's name), where SQLite would say "file is not a
+ * database" or read a cut file until it needs a missing page:
+ *   "NAME: not a SQLite database (byte 0: no SQLite header)", or "...: this
+ *   is JSON or gzip (a Kineto trace?); import it with kineto2db first";
+ *   "NAME: truncated: N bytes, shorter than the SQLite header (100)";
+ *   "NAME: truncated: N bytes, the SQLite header says M (P pages of S)"
+ *   (not in WAL mode, where pages may live in the -wal).
+ * Returns 0 when the file passes, else -1. */
+int tt_sqlite_check_header(const char *file, const char *name);
 /* SQLite's hard heap limit for the whole process (bytes), set by the first
  * tt_sqlite_open_input; TT_SQLITE_HEAP_LIMIT in the environment overrides it. */
 #define TT_SQLITE_HEAP_LIMIT (1024LL * 1024 * 1024)

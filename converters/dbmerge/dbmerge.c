@@ -325,7 +325,7 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
     return -1;
   for (size_t i = 0; i < n; i++) {
     tt_progress("hubs", i, n);
-    if (tt_sqlite_check_header(m->inputs[i])) return -1;
+    if (tt_sqlite_check_header(m->inputs[i], NULL)) return -1;
     char *uri = readonly_uri(m->inputs[i]);
     int rc = exec_out(m, m->inputs[i], "ATTACH %Q AS src", uri);
     free(uri);

@@ -13,6 +13,7 @@
 #include "import_cli.h"
 #include "progress.h"
 #include "rpd2db_parts.h"
+#include "sqlite_setup.h"
 
 /* Tables this importer reads; any other non-empty table is reported. */
 static const char HANDLED[] =
@@ -195,46 +196,6 @@ void rpd_launch_joins(rpd *c, tt_buf *q, const char *api_id) {
 }
 
 /* ---- opening ----------------------------------------------------------- */
-
-static uint32_t be32(const unsigned char *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* The SQLite header, and the file as long as the header says: SQLite
- * reads a cut-off file without complaint until it needs a missing page. */
-static int check_sqlite_file(const char *file, const char *path) {
-  FILE *f = fopen(file, "rb");
-  if (!f) {
-    tt_error("%s: cannot open: %s", path, strerror(errno));
-    return -1;
-  }
-  unsigned char h[100] = {0};
-  size_t n = fread(h, 1, sizeof h, f);
-  struct stat st;
-  int have_size = fstat(fileno(f), &st) == 0;
-  fclose(f);
-  if (n < 16 || memcmp(h, "SQLite format 3", 16) != 0) {
-    tt_error("%s: not an RPD file: byte 0 is not an SQLite header (%s)", path,
-             n < 16 ? "file shorter than 16 bytes" : "wrong magic");
-    return -1;
-  }
-  if (n < 100) {
-    tt_error("%s: truncated SQLite header: %zu of 100 bytes", path, n);
-    return -1;
-  }
-  uint32_t page = (uint32_t)h[16] << 8 | h[17];
-  if (page == 1) page = 65536;
-  uint32_t pages = be32(h + 28);
-  if (have_size && pages > 0 && be32(h + 24) == be32(h + 92)) {
-    unsigned long long want = (unsigned long long)page * pages;
-    if ((unsigned long long)st.st_size < want) {
-      tt_error("%s: truncated: %lld bytes, the SQLite header says %llu (%u pages of %u)", path,
-               (long long)st.st_size, want, pages, page);
-      return -1;
-    }
-  }
-  return 0;
-}
 
 static int is_gzip(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -436,7 +397,7 @@ static int processes(rpd *c) {
 /* ---- the import -------------------------------------------------------- */
 
 static int import_file(rpd *c, const char *file, const char *path) {
-  if (check_sqlite_file(file, path) || nv_src_open_named(&c->src, file, path)) return -1;
+  if (tt_sqlite_check_header(file, path) || nv_src_open_named(&c->src, file, path)) return -1;
   /* RPD files rarely carry indexes: the op query's one lookup into the
    * grouped api_ops relies on SQLite's automatic (transient) index. */
   sqlite3_exec(c->src.db, "PRAGMA automatic_index=ON;", NULL, NULL, NULL);
