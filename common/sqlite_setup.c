@@ -106,18 +106,40 @@ static void set_heap_limit(void) {
   sqlite3_hard_heap_limit64(limit);
 }
 
-int tt_sqlite_open_input(const char *path, sqlite3 **db) {
-  tt_sqlite_setup();
-  set_heap_limit();
-  *db = NULL;
-  /* A URI so that immutable can be asked for; every character but the
-   * unreserved ones is %-escaped so the path is taken as it is. */
+char *tt_sqlite_input_uri(const char *path, int *refused) {
+  *refused = 0;
   int wal = is_wal_mode(path);
   char *wal_path = sqlite3_mprintf("%s-wal", path);
   char *shm_path = sqlite3_mprintf("%s-shm", path);
   struct stat st;
   int wal_content = wal && wal_path && stat(wal_path, &st) == 0 && st.st_size > 0;
   int had_shm = shm_path && access(shm_path, F_OK) == 0;
+  if (wal_content && !had_shm) {
+    /* Reading through the -wal needs a -shm; SQLite can create one only
+     * in a writable directory, and the one it creates is ours to remove. */
+    char *dir = sqlite3_mprintf("%s", path);
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    int dir_ok = dir && access(slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".", W_OK) == 0;
+    sqlite3_free(dir);
+    if (!dir_ok) {
+      tt_error("%s: WAL-mode database with a non-empty %s in a directory that cannot be "
+               "written: SQLite cannot read it without creating %s; checkpoint it where it "
+               "was written, or copy both files to a writable directory",
+               path, wal_path, shm_path);
+      *refused = 1;
+    } else if (shm_path) {
+      if (!made_shm) atexit(remove_made_shm);
+      made_shm = tt_realloc(made_shm, (nmade_shm + 1) * sizeof *made_shm);
+      made_shm[nmade_shm++] = shm_path;
+      shm_path = NULL;
+    }
+  }
+  sqlite3_free(wal_path);
+  sqlite3_free(shm_path);
+  /* Every character but the unreserved ones is %-escaped so the path is
+   * taken as it is. immutable: no locks and no -wal/-shm, right when
+   * everything is in the main file (not WAL, or WAL checkpointed); a live
+   * -wal must be read. */
   tt_buf uri = {0};
   tt_buf_puts(&uri, "file:");
   for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
@@ -127,12 +149,20 @@ int tt_sqlite_open_input(const char *path, sqlite3 **db) {
     else
       tt_buf_printf(&uri, "%%%02X", *p);
   }
-  /* immutable: no locks and no -wal/-shm, right when everything is in the
-   * main file (not WAL, or WAL checkpointed); a live -wal must be read. */
   tt_buf_puts(&uri, wal && !wal_content ? "?immutable=1" : "?mode=ro");
-  int rc = sqlite3_open_v2(uri.data, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+  return uri.data;
+}
+
+int tt_sqlite_open_input(const char *path, sqlite3 **db) {
+  tt_sqlite_setup();
+  set_heap_limit();
+  *db = NULL;
+  int refused;
+  char *uri = tt_sqlite_input_uri(path, &refused);
+  /* refused: the message is printed; SQLite's own error follows the open */
+  int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
                            NULL);
-  tt_buf_free(&uri);
+  free(uri);
   if (rc == SQLITE_OK) {
     sqlite3 *c = *db;
     sqlite3_db_config(c, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
@@ -141,27 +171,6 @@ int tt_sqlite_open_input(const char *path, sqlite3 **db) {
     sqlite3_db_config(c, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
     sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
     rc = sqlite3_exec(c, "PRAGMA cell_size_check=ON; PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
-    if (wal_content && !had_shm) {
-      /* Reading through the -wal needs a -shm; SQLite can create one only
-       * in a writable directory, and the one it creates is ours to remove. */
-      char *dir = sqlite3_mprintf("%s", path);
-      char *slash = dir ? strrchr(dir, '/') : NULL;
-      int dir_ok = dir && access(slash ? (slash == dir ? "/" : (*slash = '\0', dir)) : ".", W_OK) == 0;
-      sqlite3_free(dir);
-      if (!dir_ok) {
-        tt_error("%s: WAL-mode database with a non-empty %s in a directory that cannot be "
-                 "written: SQLite cannot read it without creating %s; checkpoint it where it "
-                 "was written, or copy both files to a writable directory",
-                 path, wal_path, shm_path);
-      } else if (shm_path) {
-        if (!made_shm) atexit(remove_made_shm);
-        made_shm = tt_realloc(made_shm, (nmade_shm + 1) * sizeof *made_shm);
-        made_shm[nmade_shm++] = shm_path;
-        shm_path = NULL;
-      }
-    }
   }
-  sqlite3_free(wal_path);
-  sqlite3_free(shm_path);
   return rc;
 }

@@ -36,4 +36,11 @@ int tt_sqlite_check_header(const char *file, const char *name);
  * non-empty -wal is read through it, and a -shm SQLite has to create for
  * that is removed at exit. */
 int tt_sqlite_open_input(const char *path, sqlite3 **db);
+
+/* The URI tt_sqlite_open_input opens an input with (immutable=1 or
+ * mode=ro, as above), for a caller that ATTACHes inputs (dbmerge): free()
+ * it. *refused is set, after a message naming the file, when the input is
+ * a WAL database with a non-empty -wal in a directory that cannot be
+ * written; a -shm that reading it will create is removed at exit. */
+char *tt_sqlite_input_uri(const char *path, int *refused);
 #endif

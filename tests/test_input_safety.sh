@@ -116,6 +116,28 @@ expect_fail "live, read-only directory: refused, naming the file" "liro/h\.db: W
   as_other db2json -q "$TMP/liro/h.db" -o "$TMP/out/liro.json"
 expect_eq "live, read-only directory: nothing written" "h.db-wal" "$(sidecars "$TMP/liro")"
 
+# dbmerge attaches its inputs the same way: a WAL hub in a read-only
+# directory merges with no -wal/-shm beside it; a live -wal is read in a
+# writable one (its -shm removed) and refused in a read-only one.
+"$GEN" "$TMP/out/other.db" 50 2 >/dev/null && chmod 644 "$TMP/out/other.db"
+regions() { q "$1" "SELECT count(*) FROM rocpd_region$2"; }
+uuid_of() { q "$1" "SELECT value FROM rocpd_metadata WHERE tag='uuid'"; }
+expect_ok "ro: dbmerge merges a WAL hub in a read-only directory" \
+  as_other dbmerge -q "$TMP/ro/wal.db" "$TMP/out/other.db" -o "$TMP/out/m-ro.db"
+expect_eq "ro: dbmerge: every region of the WAL hub merged" "$(regions "$TMP/plain.db" "$(uuid_of "$TMP/plain.db")")" \
+  "$(regions "$TMP/out/m-ro.db" "$(uuid_of "$TMP/plain.db")")"
+expect_eq "ro: dbmerge: no -wal/-shm beside the input" "" "$(sidecars "$TMP/ro")"
+expect_eq "ro: dbmerge: input byte-identical" "$ro_before" "$(sha "$TMP/ro/wal.db")"
+expect_ok "live: dbmerge reads through the -wal" dbmerge -q "$TMP/live/h.db" "$TMP/out/other.db" -o "$TMP/out/m-live.db"
+expect_eq "live: dbmerge: the 100 regions only in the -wal are merged" "400" \
+  "$(regions "$TMP/out/m-live.db" "$(uuid_of "$TMP/plain.db")")"
+expect_eq "live: dbmerge: no -shm left, the -wal unchanged" "h.db-wal $wal_before" \
+  "$(sidecars "$TMP/live") $(sha "$TMP/live/h.db-wal")"
+expect_fail "live, read-only directory: dbmerge refuses, naming the file" "liro/h\.db: WAL-mode database with a non-empty" \
+  as_other dbmerge -q "$TMP/liro/h.db" "$TMP/out/other.db" -o "$TMP/out/m-liro.db"
+expect_eq "live, read-only directory: dbmerge wrote nothing beside it, no output" "h.db-wal" \
+  "$(sidecars "$TMP/liro")$(ls "$TMP/out" | grep -c m-liro | sed 's/^0$//')"
+
 # Importers of SQLite exports (common/source_db.c) open inputs the same way.
 nsys=$(ls "$FIX"/nsys/*.sqlite | head -1)
 cp "$nsys" "$TMP/ro2.sqlite" 2>/dev/null; mkdir -p "$TMP/ro2"; mv "$TMP/ro2.sqlite" "$TMP/ro2/n.sqlite"

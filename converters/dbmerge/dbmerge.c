@@ -8,8 +8,10 @@
  * input. Unlike rocpd's merge, an input's views and triggers are never
  * copied: they are SQL the input brings along.
  *
- * Inputs are attached one at a time, read-only (SQLite's attach limit and
- * memory do not grow with the number of inputs). The output is built under
+ * Inputs are attached one at a time (SQLite's attach limit and memory do
+ * not grow with the number of inputs), read-only as every input is opened
+ * (common/sqlite_setup.h: immutable when a WAL file holds all its pages,
+ * so no -wal/-shm appears beside it). The output is built under
  * a temporary name with no journal (the rename is what makes it atomic; a
  * failed run leaves nothing) and ends in rollback-journal mode: no WAL side
  * files for readers to need. */
@@ -65,22 +67,6 @@ static void usage(FILE *f) {
 }
 
 /* --- checks on an input ----------------------------------------------- */
-
-/* "file:" URI of a path, read-only: characters a URI gives meaning to are
- * percent-encoded. */
-static char *readonly_uri(const char *path) {
-  tt_buf b = {0};
-  tt_buf_puts(&b, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-        strchr("/._-~", *p))
-      tt_buf_putc(&b, (char)*p);
-    else
-      tt_buf_printf(&b, "%%%02X", *p);
-  }
-  tt_buf_puts(&b, "?mode=ro");
-  return b.data;
-}
 
 /* Runs one statement with printf-style SQL on the output; 0 ok. */
 static int exec_out(merge *m, const char *what, const char *fmt, ...) {
@@ -314,6 +300,11 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
     tt_error("%s: cannot create: %s", final_path, m->out ? sqlite3_errmsg(m->out) : "no memory");
     return -1;
   }
+  /* Inputs are attached to this connection: no trigger of theirs fires,
+   * their schema cannot be made writable, corrupt cells are refused. */
+  sqlite3_db_config(m->out, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+  sqlite3_db_config(m->out, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
+  sqlite3_db_config(m->out, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
   /* Nothing an input brings may run here; the rename makes the output
    * atomic, so the build needs no journal. Each CREATE TABLE scans the
    * whole schema table (SQLite re-reads the new entry by name, without an
@@ -321,13 +312,16 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
    * inputs (20 tables each) instead of re-reading it from the file. */
   if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = OFF; "
                             "PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; "
-                            "PRAGMA cache_size = -65536"))
+                            "PRAGMA cache_size = -65536; PRAGMA cell_size_check = ON"))
     return -1;
   for (size_t i = 0; i < n; i++) {
     tt_progress("hubs", i, n);
     if (tt_sqlite_check_header(m->inputs[i], NULL)) return -1;
-    char *uri = readonly_uri(m->inputs[i]);
-    int rc = exec_out(m, m->inputs[i], "ATTACH %Q AS src", uri);
+    /* read-only as every input is opened: immutable when a WAL file's
+     * pages are all in it, so no -wal/-shm appears beside it */
+    int refused;
+    char *uri = tt_sqlite_input_uri(m->inputs[i], &refused);
+    int rc = refused ? -1 : exec_out(m, m->inputs[i], "ATTACH %Q AS src", uri);
     free(uri);
     if (rc) return -1;
     rc = copy_input(m, i);
