@@ -32,10 +32,15 @@ int tt_sqlite_check_header(const char *file, const char *name) {
     tt_error("%s: cannot open: %s", name, strerror(errno));
     return -1;
   }
-  unsigned char head[100] = {0};
-  size_t n = fread(head, 1, sizeof head, f);
   struct stat st;
   int have_size = fstat(fileno(f), &st) == 0;
+  if (have_size && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    tt_error("%s: is a directory, not a database", name);
+    return -1;
+  }
+  unsigned char head[100] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
   fclose(f);
   if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
     tt_input_kind k = tt_input_kind_of(file);

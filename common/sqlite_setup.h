@@ -13,6 +13,7 @@ void tt_sqlite_setup(void);
  * message naming `name` (the file itself when NULL: a decompressed copy is
  * reported by its original's name), where SQLite would say "file is not a
  * database" or read a cut file until it needs a missing page:
+ *   "NAME: is a directory, not a database";
  *   "NAME: not a SQLite database (byte 0: no SQLite header)", or "...: this
  *   is JSON or gzip (a Kineto trace?); import it with kineto2db first";
  *   "NAME: truncated: N bytes, shorter than the SQLite header (100)";

@@ -19,7 +19,7 @@ mkdir -p "$W"
 ncases=0
 
 out_ext() {
-  case $1 in db2json) echo json ;; db2perfetto) echo pftrace ;; db2otf2) echo otf2 ;; *) echo db ;; esac
+  case $1 in db2json) echo json ;; db2perfetto) echo pftrace ;; db2otf2) echo otf2 ;; db2summary) echo txt ;; *) echo db ;; esac
 }
 sha_of() { if [ -f "$1" ]; then sha256sum "$1" | cut -d' ' -f1; else echo "-"; fi; }
 
@@ -29,6 +29,9 @@ output_valid() {
     db2json) check_trace chrome-json-check "$2" -q ;;
     db2perfetto) check_trace pftrace-check "$2" -q ;;
     db2otf2) check_trace otf2-check "$2/traces.otf2" -q ;; # the archive is a directory
+    db2summary) [ -s "$2" ] && grep -q . "$2" ;; # a flat profile (its numbers: tests/test_summary.sh)
+    dbmerge) # a merged copy: a sound SQLite file, the input's tables and rows as they were
+      [ "$(sqlite3 "$2" "PRAGMA integrity_check")" = ok ] ;;
     *) # A hub that holds no events exports to an empty but valid trace.
       db2json -q "$2" -o "$2.json" || return 1
       local v; v=$(check_trace chrome-json-check "$2.json" -q 2>&1) && return 0

@@ -25,6 +25,7 @@
 
 #include "atomic_output.h"
 #include "hashmap.h"
+#include "input_check.h"
 #include "progress.h"
 #include "sqlite_setup.h"
 #include "util.h"
@@ -164,8 +165,12 @@ static int input_suffixes(merge *m, const char *path, char ***out, size_t *nout)
   if (*nout == 0) {
     char *plain = query_text(m, "SELECT name FROM src.sqlite_master WHERE type = 'table' AND "
                                 "name = 'rocpd_event'");
+    tt_input_kind foreign = plain ? TT_INPUT_HUB : tt_input_kind_of(path); /* a profiler's file */
     if (plain)
       tt_error("%s: its rocpd tables have no uuid suffix (rocpd_event): cannot be merged", path);
+    else if (foreign == TT_INPUT_RPD || foreign == TT_INPUT_NVPROF || foreign == TT_INPUT_NSYS)
+      tt_error("%s: not a rocpd hub database: this is %s; import it with %s first", path,
+               tt_input_kind_name(foreign), tt_input_kind_tools(foreign));
     else
       tt_error("%s: not a rocpd hub database (no rocpd_event_<uuid>/rocpd_string_<uuid> "
                "tables)", path);
