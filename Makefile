@@ -71,7 +71,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-unused-parameter -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*/*.h fuzz/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
