@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hub_reader_internal.h"
+#include "sqlite_setup.h"
 #include "util.h"
 
 const char *const hr_table_names[T_COUNT] = {
@@ -100,6 +101,7 @@ static int cursor_step(hub_reader *r, cursor *c) {
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
+  tt_sqlite_expect_inputs(npaths);
   if (hr_refuse_duplicates(r, paths, npaths) != 0) {
     hub_reader_close(r);
     return NULL;
