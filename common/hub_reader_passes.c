@@ -43,6 +43,8 @@ struct hr_passes {
   const char *args_at; /* next arg of the current record in its payload */
   uint32_t args_left;
   int failed;
+  int span_any; /* time span of all inputs, taken while each group is open */
+  int64_t span_lo, span_hi;
 };
 
 /* Descriptors the reader may hold: the soft limit less room for the
@@ -227,6 +229,12 @@ static int write_group(hub_reader *r, const char *const *paths, size_t n) {
   if (!g) return -1;
   int base = (int)r->ndbs;
   take_info(r, g, base);
+  int64_t lo, hi;
+  if (hub_reader_time_span(g, &lo, &hi)) {
+    if (!p->span_any || lo < p->span_lo) p->span_lo = lo;
+    if (!p->span_any || hi > p->span_hi) p->span_hi = hi;
+    p->span_any = 1;
+  }
   stream *s = tt_calloc(1, sizeof *s);
   s->f = temp_stream();
   p->open[p->nopen++] = s;
@@ -416,23 +424,12 @@ static hub_reader *group_reader(hub_reader *r, size_t i) {
 }
 
 int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  int any = 0;
-  int64_t lo = INT64_MAX, hi = INT64_MIN;
-  for (size_t i = 0; i < r->passes->npaths; i += r->passes->group) {
-    hub_reader *g = group_reader(r, i);
-    int64_t a, b;
-    if (g && hub_reader_time_span(g, &a, &b)) {
-      any = 1;
-      if (a < lo) lo = a;
-      if (b > hi) hi = b;
-    }
-    hub_reader_close(g);
+  struct hr_passes *p = r->passes;
+  if (p->span_any) {
+    *min_start = p->span_lo;
+    *max_end = p->span_hi;
   }
-  if (any) {
-    *min_start = lo;
-    *max_end = hi;
-  }
-  return any;
+  return p->span_any;
 }
 
 int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
