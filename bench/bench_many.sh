@@ -4,7 +4,9 @@
 # 20: about 46 intervals per hub) read as one stream under `ulimit -n 1024`:
 # db2json and db2summary (events/s, peak RSS), and dbmerge of all of them
 # into one file. Issue 13's target: peak RSS <= 256 MB at 1000 hubs.
-# Timing numbers are for the report, never a pass/fail test.
+# Timing numbers are for the report; the table rows check peak RSS
+# (<= 256 MB; above 512 inputs, or past the descriptor budget, the reader
+# merges in passes).
 set -eu
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -32,7 +34,9 @@ printf '%-34s %8s %10s %12s %10s\n' "$HUBS hubs, $events intervals" seconds even
 for tool in db2json db2summary; do
   read -r secs kb < <(ulimit -n 1024; measure "$BIN/$tool" -q "$DIR"/h*.db -o "$WORK/many.$tool")
   printf '%-34s %8s %10s %12s %10s\n' "$tool (one stream)" "$secs" "$(rate "$events" "$secs")" \
-    "$((kb / 1024))" 1024
+    "$((kb / 1024))" 1024  # Issue 13's target for 1000 hubs as one stream: peak RSS <= 256 MB.
+  bench_row "$tool" "$HUBS rocprofv3-shaped hubs, ulimit -n 1024" "$events" "$secs" 0 "$kb" \
+    "$((kb / 1024))" '<=' 256 "MB peak RSS"
 done
 rm -f "$WORK/many.db"
 read -r secs kb < <(measure "$BIN/dbmerge" -q "$DIR"/h*.db -o "$WORK/many.db")

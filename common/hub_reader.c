@@ -8,6 +8,7 @@
 
 #include "hub_reader_internal.h"
 #include "hub_writer.h"
+#include "sqlite_setup.h"
 #include "util.h"
 
 const char *const hr_table_names[T_COUNT] = {
@@ -97,8 +98,11 @@ static int cursor_step(hub_reader *r, cursor *c) {
 }
 
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
+  size_t group = hr_passes_group(npaths);
+  if (group) return hr_passes_open(paths, npaths, f, group);
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
+  tt_sqlite_expect_inputs(npaths);
   if (hr_refuse_duplicates(r, paths, npaths) != 0) {
     hub_reader_close(r);
     return NULL;
@@ -144,7 +148,7 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
   return r;
 }
 
-static int64_t mix_link_id(int db, const char *cat, int64_t id) {
+int64_t hr_link_id(int db, const char *cat, int64_t id) {
   uint64_t h = tt_hash_bytes(cat, strlen(cat));
   h ^= (uint64_t)id + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
   h ^= (uint64_t)db * 0xff51afd7ed558ccdULL;
@@ -264,10 +268,11 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
       remember_launch(r, ev);
   }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
-    ev->link_id = mix_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
+    ev->link_id = hr_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
 }
 
 int hub_reader_next(hub_reader *r, hub_record *ev) {
+  if (r->passes) return hr_passes_next(r, ev);
   if (r->failed) return -1;
   if (r->to_advance) {
     cursor *c = r->to_advance;
@@ -290,6 +295,7 @@ int hub_reader_next(hub_reader *r, hub_record *ev) {
 }
 
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+  if (r->passes) return hr_passes_time_span(r, min_start, max_end);
   int any = 0;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (size_t i = 0; i < r->ndbs; i++) {
@@ -334,6 +340,7 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
 }
 
 int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
+  if (r->passes) return hr_passes_pid_has_events(r, pid);
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
@@ -356,6 +363,10 @@ int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
 }
 
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
+  if (r->passes) {
+    hr_passes_args_begin(r, db, event_id);
+    return;
+  }
   hub_db *d = &r->dbs[db];
   if (!d->args_st) {
     char *sql = sqlite3_mprintf(
@@ -371,6 +382,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
 }
 
 int hub_args_next(hub_reader *r, hub_arg_view *a) {
+  if (r->passes) return hr_passes_args_next(r, a);
   if (!r->args_iter) return 0;
   if (sqlite3_step(r->args_iter) != SQLITE_ROW) {
     sqlite3_reset(r->args_iter);
@@ -384,6 +396,7 @@ int hub_args_next(hub_reader *r, hub_arg_view *a) {
 }
 
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
+  if (r->passes) return hr_passes_track_name(r, db, track_id);
   hub_db *d = &r->dbs[db];
   if (!d->track_st) {
     char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%s\" t JOIN \"rocpd_string%s\" "
@@ -401,6 +414,7 @@ const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
 
 void hub_reader_close(hub_reader *r) {
   if (!r) return;
+  hr_passes_free(r);
   for (size_t i = 0; i < r->ncursors; i++) sqlite3_finalize(r->cursors[i].st);
   for (size_t i = 0; i < r->ndbs; i++) {
     sqlite3_finalize(r->dbs[i].args_st);

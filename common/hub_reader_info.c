@@ -177,6 +177,7 @@ static int cmp_category(const void *a, const void *b) {
 }
 
 int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  if (r->passes) return hr_passes_category_counts(r, out, n);
   static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
   *out = NULL;
   *n = 0;
@@ -218,6 +219,7 @@ void hub_category_counts_free(hub_category_count *c, size_t n) {
 }
 
 int64_t hub_reader_row_count(hub_reader *r) {
+  if (r->passes) return hr_passes_row_count(r);
   int64_t total = 0;
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];

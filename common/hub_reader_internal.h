@@ -62,6 +62,7 @@ struct hub_reader {
   tt_i64map pending_launch, pending_gpu;
   uint64_t since_sweep;
   int has_lane_threads; /* some thread stands for a GPU lane */
+  struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
 };
 
 /* JSON member of a column, NULL when the column is not valid JSON. */
@@ -96,10 +97,32 @@ enum {
   C_MANGLED /* only in the kernel query */
 };
 
+/* hub_reader.c: the id of the arrow of correlation `id` in input `db`
+ * (category `cat` for recorded flows, "" for launch links). */
+int64_t hr_link_id(int db, const char *cat, int64_t id);
+
 /* hub_reader_sql.c: the SQL of one cursor (a table of one hub, filtered). */
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f);
 
 /* hub_reader_info.c: processes, threads, agents and lanes of every input. */
 void hr_load_info(hub_reader *r);
+
+/* hub_reader_passes.c: more inputs than may be open at once (descriptors
+ * under RLIMIT_NOFILE less a reserve, or HR_MAX_OPEN_INPUTS for memory)
+ * are merged group by group into temporary record streams, then those
+ * merged: the same records, in the same order, as a direct merge. */
+#define HR_MAX_OPEN_INPUTS 512
+size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
+hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t group);
+int hr_passes_next(hub_reader *r, hub_record *ev);
+void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id);
+int hr_passes_args_next(hub_reader *r, hub_arg_view *a);
+const char *hr_passes_track_name(hub_reader *r, int db, int64_t track_id);
+int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
+int hr_passes_pid_has_events(hub_reader *r, int64_t pid);
+int64_t hr_passes_row_count(hub_reader *r);
+int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
+void hr_passes_free(hub_reader *r);
 
 #endif

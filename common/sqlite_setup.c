@@ -19,6 +19,22 @@ void tt_sqlite_setup(void) {
   /* Both fail harmlessly (SQLITE_MISUSE) if SQLite was already initialized. */
   sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+  /* No page-cache memory handed out up front: by default every pager (each
+   * connection's main and TEMP database) allocates 20 pages in bulk at its
+   * first read, ~90 KB per connection whether it needs them or not. */
+  sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
+}
+
+static size_t expected_inputs;
+
+void tt_sqlite_expect_inputs(size_t n) { expected_inputs = n; }
+
+/* With many inputs open at once, each connection's fixed memory is what
+ * grows with them: no lookaside (120 KB each by default), and a small page
+ * cache for the main and TEMP databases (a merge reads each page once;
+ * lookups read along an index). Called right after open, before any SQL. */
+static void small_connection(sqlite3 *c) {
+  sqlite3_db_config(c, SQLITE_DBCONFIG_LOOKASIDE, NULL, 0, 0);
 }
 
 static uint32_t be32(const unsigned char *p) {
@@ -175,7 +191,22 @@ int tt_sqlite_open_input(const char *path, sqlite3 **db) {
     sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_VIEW, 0, (int *)NULL);
     sqlite3_db_config(c, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
     sqlite3_db_config(c, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+    int many = expected_inputs >= TT_SQLITE_MANY_INPUTS;
+    if (many) small_connection(c);
     rc = sqlite3_exec(c, "PRAGMA cell_size_check=ON; PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
+    if (rc == SQLITE_OK && many) {
+      /* One page-cache budget shared by every input (a merge reads each
+       * page once; SQLite's default is 2 MB per connection). TEMP keeps a
+       * fixed cap: the indexed link copies of a small hub stay in memory,
+       * as a TEMP database spilled to a file costs one more descriptor. */
+      long long kib = TT_SQLITE_CACHE_BUDGET / 1024 / (long long)expected_inputs;
+      if (kib < TT_SQLITE_MIN_CACHE / 1024) kib = TT_SQLITE_MIN_CACHE / 1024;
+      if (kib > 2000) kib = 2000; /* SQLite's default */
+      char *sql = sqlite3_mprintf("PRAGMA main.cache_size=-%lld; PRAGMA temp.cache_size=-%lld;",
+                                  kib, TT_SQLITE_TEMP_CACHE / 1024);
+      rc = sqlite3_exec(c, sql, NULL, NULL, NULL);
+      sqlite3_free(sql);
+    }
   }
   return rc;
 }

@@ -6,6 +6,7 @@
 #ifndef TT_SQLITE_SETUP_H
 #define TT_SQLITE_SETUP_H
 #include <sqlite3.h>
+#include <stddef.h>
 
 void tt_sqlite_setup(void);
 
@@ -44,4 +45,16 @@ int tt_sqlite_open_input(const char *path, sqlite3 **db);
  * a WAL database with a non-empty -wal in a directory that cannot be
  * written; a -shm that reading it will create is removed at exit. */
 char *tt_sqlite_input_uri(const char *path, int *refused);
+
+/* How many inputs the caller is about to keep open at once (the hub
+ * reader's k-way merge keeps every one). From TT_SQLITE_MANY_INPUTS on,
+ * tt_sqlite_open_input makes each connection small: no lookaside, a main
+ * page cache of TT_SQLITE_CACHE_BUDGET / n (at least TT_SQLITE_MIN_CACHE)
+ * and a TEMP cache of at most TT_SQLITE_TEMP_CACHE, so memory per input
+ * stays near 200 KB (measured in tests/test_many.sh). */
+void tt_sqlite_expect_inputs(size_t n);
+#define TT_SQLITE_MANY_INPUTS 16
+#define TT_SQLITE_CACHE_BUDGET (16LL * 1024 * 1024)
+#define TT_SQLITE_MIN_CACHE (16LL * 1024)
+#define TT_SQLITE_TEMP_CACHE (256LL * 1024)
 #endif

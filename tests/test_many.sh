@@ -51,6 +51,45 @@ expect_eq "the stream is in time order" ok \
 expect_eq "one descriptor per input: $NH hubs read under ulimit -n $((NH + 30))" 0 \
   "$(ulimit -n $((NH + 30)); db2json -q "${HUBS[@]}" -o "$TMP/ulimit.json" 2>/dev/null; echo $?)"
 
+# --- memory per open input: peak RSS at N and 2N hubs (one budget of page
+# cache shared by all; no lookaside). The bound is loose under ASan. ----------
+rss100=$($PY "$ROOT/tests/peak_rss.py" "$BIN/db2json" -q "${HUBS[@]:0:100}" -o "$TMP/rss.json")
+rss200=$($PY "$ROOT/tests/peak_rss.py" "$BIN/db2json" -q "${HUBS[@]}" -o "$TMP/rss.json")
+per_hub=$(( (rss200 - rss100) / 100 ))
+limit=400
+[ "${SANITIZE:-0}" = 1 ] && limit=4000
+echo "memory per open input: $per_hub KB (peak RSS $rss100 KB at 100 hubs, $rss200 KB at 200)"
+expect_eq "memory per open input <= $limit KB (measured: $per_hub KB)" yes \
+  "$([ "$per_hub" -le "$limit" ] && echo yes || echo "no: $per_hub KB")"
+
+# --- beyond the descriptor budget: merge in passes, the same bytes ------------------
+# 50 hubs under ulimit -n 40 and 24: groups merged into temporary record
+# streams (in TMPDIR, gone at the end), then those merged.
+P=("${HUBS[@]:0:50}")
+mkdir "$TMP/pass" "$TMP/passtmp"
+for tool in db2json db2perfetto db2summary; do
+  $tool -q "${P[@]}" -o "$TMP/pass/direct.$tool"
+  for u in 40 24; do
+    (ulimit -n $u; TMPDIR="$TMP/passtmp" $tool -q "${P[@]}" -o "$TMP/pass/u$u.$tool")
+    expect_eq "$tool, 50 hubs under ulimit -n $u (in passes) = the direct run, byte for byte" \
+      "$(sha256sum <"$TMP/pass/direct.$tool")" "$(sha256sum <"$TMP/pass/u$u.$tool")"
+  done
+done
+db2otf2 -q "${P[@]}" -o "$TMP/pass/direct.otf2"
+(ulimit -n 40; TMPDIR="$TMP/passtmp" db2otf2 -q "${P[@]}" -o "$TMP/pass/u40.otf2")
+# (traces.otf2, the anchor file, differs run to run by itself.)
+expect_eq "db2otf2, 50 hubs under ulimit -n 40 = the direct run, file for file" \
+  "$(cd "$TMP/pass/direct.otf2" && find . -type f ! -name traces.otf2 | sort | xargs sha256sum)" \
+  "$(cd "$TMP/pass/u40.otf2" && find . -type f ! -name traces.otf2 | sort | xargs sha256sum)"
+db2json -q "${P[@]}" --split window --windows 3 -o "$TMP/pass/wd.json"
+(ulimit -n 40; TMPDIR="$TMP/passtmp" db2json -q "${P[@]}" --split window --windows 3 -o "$TMP/pass/wu.json")
+expect_eq "a window split in passes = the direct split" \
+  "$(cd "$TMP/pass" && sha256sum wd.w*)" "$(cd "$TMP/pass" && sha256sum wu.w* | sed 's/wu\.w/wd.w/')"
+printf 'junk' >"$TMP/junk0.db"
+expect_fail "in passes, a bad input is named" "junk0.db: not a SQLite database" \
+  bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]:0:45} '$TMP/junk0.db' -o '$TMP/pass/bad.json'"
+expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
+
 # --- split by window: every window in one pass, exact counts --------------------
 expect_ok "split into 7 windows" db2json -q "${HUBS[@]}" --split window --windows 7 -o "$TMP/w.json"
 expect_eq "intervals per window (those crossing a boundary in each window they overlap)" "$per_win" \

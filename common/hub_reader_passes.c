@@ -1,0 +1,514 @@
+/* The hub reader beyond its descriptor and memory budget: more inputs than
+ * can be open at once are read in groups, each group merged as usual into
+ * a temporary record stream (every field of each record, its args and its
+ * track name), and those streams merged by the same order as the cursors.
+ * The records come out as a direct merge would give them, so exporters
+ * write the same bytes. Temporary files are unlinked as soon as they are
+ * made: nothing is left behind, on success, error or crash. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "hub_reader_internal.h"
+#include "util.h"
+
+/* The fixed part of a record on disk; strings follow as one payload of
+ * NUL-terminated strings: name, kernel_name, category, track name, then
+ * name, type and value of each arg. */
+typedef struct disk_rec {
+  int64_t start, sort_end, row_id, event_id, end, pid, tid, agent_id, lane_id, track_id;
+  int64_t correlation_id, size, link_ts, link_id;
+  double value;
+  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase;
+  uint32_t nargs, payload;
+} disk_rec;
+
+typedef struct stream {
+  FILE *f;
+  disk_rec rec;
+  tt_buf payload;
+} stream;
+
+struct hr_passes {
+  const char **paths;
+  size_t npaths, group;
+  stream **open; /* streams written and not yet merged away */
+  size_t nopen;
+  stream **heap;
+  size_t heap_len;
+  stream *current;
+  const char *args_at; /* next arg of the current record in its payload */
+  uint32_t args_left;
+  int failed;
+  int span_any; /* time span of all inputs, taken while each group is open */
+  int64_t span_lo, span_hi;
+};
+
+/* Descriptors the reader may hold: the soft limit less room for the
+ * tool's own files (outputs, one per window of a split). */
+static size_t fd_budget(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return 1u << 20;
+  size_t n = (size_t)rl.rlim_cur, reserve = 16 + n / 8;
+  return n > reserve + 2 ? n - reserve : 2;
+}
+
+size_t hr_passes_group(size_t npaths) {
+  size_t budget = fd_budget();
+  if (npaths <= budget && npaths <= HR_MAX_OPEN_INPUTS) return 0;
+  size_t g = budget / 2; /* the rest for the streams written so far */
+  if (g > HR_MAX_OPEN_INPUTS) g = HR_MAX_OPEN_INPUTS;
+  if (g < 1) g = 1;
+  size_t ngroups = (npaths + g - 1) / g;
+  return (npaths + ngroups - 1) / ngroups; /* groups of even size */
+}
+
+static FILE *temp_stream(void) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  char *path = sqlite3_mprintf("%s/tt-passes-XXXXXX", dir);
+  int fd = path ? mkstemp(path) : -1;
+  FILE *f = NULL;
+  if (fd >= 0) {
+    unlink(path); /* gone with the descriptor, whatever happens */
+    f = fdopen(fd, "w+b");
+    if (!f) close(fd);
+  }
+  if (!f) tt_error("%s: cannot make a temporary file for merging in passes: %s", dir, strerror(errno));
+  sqlite3_free(path);
+  return f;
+}
+
+static void put_str(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s) + 1); }
+
+static int write_rec(FILE *f, const disk_rec *d, const tt_buf *payload) {
+  return fwrite(d, sizeof *d, 1, f) == 1 &&
+         (d->payload == 0 || fwrite(payload->data, d->payload, 1, f) == 1);
+}
+
+/* 1 record read, 0 at the end, -1 on error. */
+static int stream_step(stream *s) {
+  size_t n = fread(&s->rec, sizeof s->rec, 1, s->f);
+  if (n != 1) return ferror(s->f) ? -1 : 0;
+  tt_buf_clear(&s->payload);
+  tt_buf_reserve(&s->payload, s->rec.payload + 1);
+  if (s->rec.payload && fread(s->payload.data, s->rec.payload, 1, s->f) != 1) return -1;
+  s->payload.len = s->rec.payload;
+  s->payload.data[s->payload.len] = '\0';
+  return 1;
+}
+
+/* The cursors' order (hub_reader.c cursor_less), on the records. */
+static int rec_less(const stream *a, const stream *b) {
+  const disk_rec *x = &a->rec, *y = &b->rec;
+  if (x->start != y->start) return x->start < y->start;
+  if (x->table != y->table) return x->table < y->table;
+  if (x->sort_end != y->sort_end) return x->sort_end > y->sort_end;
+  if (x->db != y->db) return x->db < y->db;
+  return x->row_id < y->row_id;
+}
+
+static void sift_down(stream **h, size_t len, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, rr = l + 1, m = i;
+    if (l < len && rec_less(h[l], h[m])) m = l;
+    if (rr < len && rec_less(h[rr], h[m])) m = rr;
+    if (m == i) return;
+    stream *t = h[i];
+    h[i] = h[m];
+    h[m] = t;
+    i = m;
+  }
+}
+
+static void stream_free(stream *s) {
+  if (!s) return;
+  if (s->f) fclose(s->f);
+  tt_buf_free(&s->payload);
+  free(s);
+}
+
+/* Rewinds streams and makes a heap of those with a record. */
+static int heap_init(stream **in, size_t n, stream **heap, size_t *len) {
+  *len = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (fflush(in[i]->f) != 0 || fseek(in[i]->f, 0, SEEK_SET) != 0) return -1;
+    int rc = stream_step(in[i]);
+    if (rc < 0) return -1;
+    if (rc) heap[(*len)++] = in[i];
+  }
+  for (size_t i = *len / 2; i-- > 0;) sift_down(heap, *len, i);
+  return 0;
+}
+
+/* Merges every open stream into one (when the next group would not fit). */
+static int merge_open(struct hr_passes *p) {
+  stream *out = tt_calloc(1, sizeof *out);
+  out->f = temp_stream();
+  stream **heap = tt_calloc(p->nopen, sizeof *heap);
+  size_t len = 0;
+  int ok = out->f && heap_init(p->open, p->nopen, heap, &len) == 0;
+  while (ok && len) {
+    stream *top = heap[0];
+    ok = write_rec(out->f, &top->rec, &top->payload);
+    int rc = ok ? stream_step(top) : -1;
+    if (rc < 0) ok = 0;
+    else if (rc == 0) heap[0] = heap[--len];
+    if (len) sift_down(heap, len, 0);
+  }
+  free(heap);
+  for (size_t i = 0; i < p->nopen; i++) stream_free(p->open[i]);
+  p->nopen = 0;
+  if (!ok) {
+    tt_error("merging in passes: cannot write a temporary stream: %s", strerror(errno));
+    stream_free(out);
+    return -1;
+  }
+  p->open[p->nopen++] = out;
+  return 0;
+}
+
+/* Copies the info tables and the inputs' names of a group's reader into
+ * r, its db indexes moved by base, in the order a direct open reads them. */
+static void take_info(hub_reader *r, const hub_reader *g, int base) {
+  for (size_t i = 0; i < g->ndbs; i++) {
+    r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
+    hub_db *d = &r->dbs[r->ndbs++];
+    memset(d, 0, sizeof *d);
+    d->path = tt_strdup(g->dbs[i].path);
+    d->suffix = tt_strdup(g->dbs[i].suffix);
+    memcpy(d->has_table, g->dbs[i].has_table, sizeof d->has_table);
+  }
+  for (size_t i = 0; i < g->nprocesses; i++) {
+    r->processes = tt_realloc(r->processes, (r->nprocesses + 1) * sizeof *r->processes);
+    hub_process_info *p = &r->processes[r->nprocesses++];
+    *p = g->processes[i];
+    p->db += base;
+    p->name = tt_strdup(p->name);
+    p->labels = tt_strdup(p->labels);
+    p->hostname = tt_strdup(p->hostname);
+    if (!tt_i64map_get(&r->process_ix, p->pid))
+      tt_i64map_put(&r->process_ix, p->pid, (int64_t)r->nprocesses - 1);
+  }
+  for (size_t i = 0; i < g->nthreads; i++) {
+    r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
+    hub_thread_info *t = &r->threads[r->nthreads];
+    *t = g->threads[i];
+    t->db += base;
+    t->name = tt_strdup(t->name);
+    tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->tid, 0), (int64_t)r->nthreads++);
+  }
+  for (size_t i = 0; i < g->nagents; i++) {
+    r->agents = tt_realloc(r->agents, (r->nagents + 1) * sizeof *r->agents);
+    hub_agent_view *a = &r->agents[r->nagents];
+    *a = g->agents[i];
+    a->db += base;
+    a->type = tt_strdup(a->type);
+    a->name = tt_strdup(a->name);
+    a->product_name = tt_strdup(a->product_name);
+    tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
+  }
+  for (size_t i = 0; i < g->nlanes; i++) {
+    r->lanes = tt_realloc(r->lanes, (r->nlanes + 1) * sizeof *r->lanes);
+    hub_lane_info *l = &r->lanes[r->nlanes];
+    *l = g->lanes[i];
+    l->db += base;
+    l->name = tt_strdup(l->name);
+    tt_i64map_put(&r->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)r->nlanes++);
+  }
+  r->has_lane_threads |= g->has_lane_threads;
+}
+
+/* Reads one group through a direct reader into a new stream. */
+static int write_group(hub_reader *r, const char *const *paths, size_t n) {
+  struct hr_passes *p = r->passes;
+  hub_reader *g = hub_reader_open(paths, n, &r->filter);
+  if (!g) return -1;
+  int base = (int)r->ndbs;
+  take_info(r, g, base);
+  int64_t lo, hi;
+  if (hub_reader_time_span(g, &lo, &hi)) {
+    if (!p->span_any || lo < p->span_lo) p->span_lo = lo;
+    if (!p->span_any || hi > p->span_hi) p->span_hi = hi;
+    p->span_any = 1;
+  }
+  stream *s = tt_calloc(1, sizeof *s);
+  s->f = temp_stream();
+  p->open[p->nopen++] = s;
+  int rc = s->f ? 1 : -1;
+  hub_record ev;
+  tt_buf pay = {0};
+  while (rc > 0 && (rc = hub_reader_next(g, &ev)) > 0) {
+    const cursor *c = g->to_advance; /* the row's cursor: its raw sort key */
+    disk_rec d;
+    memset(&d, 0, sizeof d); /* no stray padding bytes on disk */
+    d.start = ev.start;
+    d.sort_end = c->end;
+    d.row_id = ev.row_id;
+    d.event_id = ev.event_id;
+    d.end = ev.end;
+    d.pid = ev.pid;
+    d.tid = ev.tid;
+    d.agent_id = ev.agent_id;
+    d.lane_id = ev.lane_id;
+    d.track_id = ev.track_id;
+    d.correlation_id = ev.correlation_id;
+    d.size = ev.size;
+    d.link_ts = ev.link_ts;
+    /* The arrow's id hashes its input's index: the index in all inputs. */
+    d.link_id = ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL
+                    ? hr_link_id(ev.db + base, ev.kind == HUB_FLOW ? ev.category : "",
+                                 ev.correlation_id)
+                    : ev.link_id;
+    d.value = ev.value;
+    d.kind = ev.kind;
+    d.db = ev.db + base;
+    d.table = c->table;
+    d.clipped = (int32_t)ev.clipped;
+    d.lane_is_queue = ev.lane_is_queue;
+    d.flow_bind_enclosing = ev.flow_bind_enclosing;
+    d.flow_phase = ev.flow_phase;
+    tt_buf_clear(&pay);
+    put_str(&pay, ev.name);
+    put_str(&pay, ev.kernel_name);
+    put_str(&pay, ev.category);
+    put_str(&pay, ev.track_id != HUB_NULL ? hub_reader_track_name(g, ev.db, ev.track_id) : "");
+    if (ev.event_id != HUB_NULL) {
+      hub_arg_view a;
+      hub_args_begin(g, ev.db, ev.event_id);
+      while (hub_args_next(g, &a)) {
+        put_str(&pay, a.name);
+        put_str(&pay, a.type);
+        put_str(&pay, a.value);
+        d.nargs++;
+      }
+    }
+    d.payload = (uint32_t)pay.len;
+    if (!write_rec(s->f, &d, &pay)) {
+      tt_error("merging in passes: cannot write a temporary stream: %s", strerror(errno));
+      rc = -1;
+    }
+  }
+  tt_buf_free(&pay);
+  hub_reader_close(g);
+  return rc;
+}
+
+hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t group) {
+  hub_reader *r = tt_calloc(1, sizeof *r);
+  r->filter = *f;
+  struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
+  p->group = group;
+  p->paths = tt_calloc(npaths, sizeof *p->paths);
+  for (size_t i = 0; i < npaths; i++) p->paths[i] = tt_strdup(paths[i]);
+  p->npaths = npaths;
+  size_t ngroups = (npaths + group - 1) / group;
+  size_t max_open = fd_budget() - group; /* streams open beside a group's inputs */
+  if (max_open < 2) max_open = 2;
+  p->open = tt_calloc(ngroups + 1, sizeof *p->open);
+  int ok = hr_refuse_duplicates(r, paths, npaths) == 0;
+  for (size_t i = 0; ok && i < npaths; i += group) {
+    if (p->nopen >= max_open && merge_open(p) != 0) ok = 0;
+    size_t n = npaths - i < group ? npaths - i : group;
+    if (ok && write_group(r, paths + i, n) < 0) ok = 0;
+  }
+  ok = ok && hr_refuse_duplicates(r, paths, npaths) == 0;
+  if (ok) {
+    p->heap = tt_calloc(p->nopen, sizeof *p->heap);
+    if (heap_init(p->open, p->nopen, p->heap, &p->heap_len) != 0) {
+      tt_error("merging in passes: cannot read a temporary stream: %s", strerror(errno));
+      ok = 0;
+    }
+  }
+  if (!ok) {
+    hub_reader_close(r);
+    return NULL;
+  }
+  return r;
+}
+
+int hr_passes_next(hub_reader *r, hub_record *ev) {
+  struct hr_passes *p = r->passes;
+  if (p->failed) return -1;
+  p->args_left = 0;
+  if (p->current) {
+    stream *s = p->current;
+    p->current = NULL;
+    int rc = stream_step(s);
+    if (rc < 0) {
+      tt_error("merging in passes: cannot read a temporary stream: %s", strerror(errno));
+      p->failed = 1;
+      return -1;
+    }
+    if (rc == 0) p->heap[0] = p->heap[--p->heap_len];
+    if (p->heap_len) sift_down(p->heap, p->heap_len, 0);
+  }
+  if (!p->heap_len) return 0;
+  stream *s = p->current = p->heap[0];
+  const disk_rec *d = &s->rec;
+  memset(ev, 0, sizeof *ev);
+  ev->kind = (hub_kind)d->kind;
+  ev->db = d->db;
+  ev->row_id = d->row_id;
+  ev->event_id = d->event_id;
+  ev->start = d->start;
+  ev->end = d->end;
+  ev->clipped = (unsigned)d->clipped;
+  ev->pid = d->pid;
+  ev->tid = d->tid;
+  ev->agent_id = d->agent_id;
+  ev->lane_id = d->lane_id;
+  ev->lane_is_queue = d->lane_is_queue;
+  ev->track_id = d->track_id;
+  ev->correlation_id = d->correlation_id;
+  ev->size = d->size;
+  ev->value = d->value;
+  ev->flow_phase = (char)d->flow_phase;
+  ev->flow_bind_enclosing = d->flow_bind_enclosing;
+  ev->link_ts = d->link_ts;
+  ev->link_id = d->link_id;
+  const char *at = s->payload.data;
+  ev->name = at;
+  at += strlen(at) + 1;
+  ev->kernel_name = at;
+  at += strlen(at) + 1;
+  ev->category = at;
+  return 1;
+}
+
+/* The payload's string number k (0: name ... 3: track name, 4 on: args). */
+static const char *payload_str(const stream *s, unsigned k) {
+  const char *at = s->payload.data;
+  while (k--) at += strlen(at) + 1;
+  return at;
+}
+
+void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id) {
+  struct hr_passes *p = r->passes;
+  p->args_left = 0;
+  const stream *s = p->current;
+  /* Args travel with their record: those of the record read last. */
+  if (!s || s->rec.db != db || s->rec.event_id != event_id || event_id == HUB_NULL) return;
+  p->args_at = payload_str(s, 4);
+  p->args_left = s->rec.nargs;
+}
+
+int hr_passes_args_next(hub_reader *r, hub_arg_view *a) {
+  struct hr_passes *p = r->passes;
+  if (!p->args_left) return 0;
+  p->args_left--;
+  a->name = p->args_at;
+  p->args_at += strlen(p->args_at) + 1;
+  a->type = p->args_at;
+  p->args_at += strlen(p->args_at) + 1;
+  a->value = p->args_at;
+  p->args_at += strlen(p->args_at) + 1;
+  return 1;
+}
+
+const char *hr_passes_track_name(hub_reader *r, int db, int64_t track_id) {
+  const stream *s = r->passes->current;
+  if (!s || s->rec.db != db || s->rec.track_id != track_id) return "";
+  return payload_str(s, 3);
+}
+
+/* The questions about all inputs, asked group by group. */
+static hub_reader *group_reader(hub_reader *r, size_t i) {
+  struct hr_passes *p = r->passes;
+  size_t n = p->npaths - i < p->group ? p->npaths - i : p->group;
+  return hub_reader_open((const char *const *)p->paths + i, n, &r->filter);
+}
+
+int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+  struct hr_passes *p = r->passes;
+  if (p->span_any) {
+    *min_start = p->span_lo;
+    *max_end = p->span_hi;
+  }
+  return p->span_any;
+}
+
+int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
+  int found = 0;
+  for (size_t i = 0; !found && i < r->passes->npaths; i += r->passes->group) {
+    hub_reader *g = group_reader(r, i);
+    found = g && hub_reader_pid_has_events(g, pid);
+    hub_reader_close(g);
+  }
+  return found;
+}
+
+int64_t hr_passes_row_count(hub_reader *r) {
+  int64_t total = 0;
+  for (size_t i = 0; i < r->passes->npaths; i += r->passes->group) {
+    hub_reader *g = group_reader(r, i);
+    if (g) total += hub_reader_row_count(g);
+    hub_reader_close(g);
+  }
+  return total;
+}
+
+static int cmp_category(const void *a, const void *b) {
+  return strcmp(((const hub_category_count *)a)->category,
+                ((const hub_category_count *)b)->category);
+}
+
+/* Sums the groups' counts; a category's kinds in the order first seen, as
+ * a direct read lists them. */
+int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  *out = NULL;
+  *n = 0;
+  tt_strmap ix = {0};
+  for (size_t i = 0; i < r->passes->npaths; i += r->passes->group) {
+    hub_reader *g = group_reader(r, i);
+    hub_category_count *c = NULL;
+    size_t nc = 0;
+    if (!g || hub_reader_category_counts(g, &c, &nc) != 0) {
+      hub_reader_close(g);
+      tt_strmap_free(&ix);
+      return -1;
+    }
+    hub_reader_close(g);
+    for (size_t k = 0; k < nc; k++) {
+      int64_t *at = tt_strmap_get(&ix, c[k].category);
+      if (!at) {
+        *out = tt_realloc(*out, (*n + 1) * sizeof **out);
+        (*out)[*n] = (hub_category_count){tt_strdup(c[k].category), 0, tt_strdup("")};
+        tt_strmap_put(&ix, c[k].category, (int64_t)*n);
+        at = tt_strmap_get(&ix, c[k].category);
+        (*n)++;
+      }
+      hub_category_count *t = &(*out)[*at];
+      t->count += c[k].count;
+      char *kinds = tt_strdup(c[k].kinds);
+      for (char *kind = strtok(kinds, ", "); kind; kind = strtok(NULL, ", ")) {
+        if (strstr(t->kinds, kind)) continue;
+        tt_buf b = {0};
+        tt_buf_printf(&b, "%s%s%s", t->kinds, t->kinds[0] ? ", " : "", kind);
+        free(t->kinds);
+        t->kinds = b.data;
+      }
+      free(kinds);
+    }
+    hub_category_counts_free(c, nc);
+  }
+  tt_strmap_free(&ix);
+  if (*n) qsort(*out, *n, sizeof **out, cmp_category);
+  return 0;
+}
+
+void hr_passes_free(hub_reader *r) {
+  struct hr_passes *p = r->passes;
+  if (!p) return;
+  for (size_t i = 0; i < p->nopen; i++) stream_free(p->open[i]);
+  for (size_t i = 0; i < p->npaths; i++) free((char *)p->paths[i]);
+  free(p->paths);
+  free(p->open);
+  free(p->heap);
+  free(p);
+  r->passes = NULL;
+}
