@@ -27,6 +27,10 @@ for f in fixtures/*/*; do
   "$BUILD/bin/$t" -q "$f" -o "$hub"
   g=$(sqlite3 "$hub" "SELECT value FROM rocpd_metadata WHERE tag='guid'")
   u=$(sqlite3 "$hub" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
-  sqlite3 "$hub" .dump | sed -e "s/$u/_GUID/g" -e "s/$g/GUID/g" >"$out/$(basename "$f").sql"
+  # sqlite_sequence rows by name: their order only says which table's
+  # first batch of rows SQLite wrote first.
+  { sqlite3 "$hub" .dump | grep -av '^INSERT INTO sqlite_sequence '
+    sqlite3 "$hub" "SELECT name, seq FROM sqlite_sequence ORDER BY name"
+  } | sed -e "s/$u/_GUID/g" -e "s/$g/GUID/g" >"$out/$(basename "$f").sql"
   rm -f "$hub"
 done
