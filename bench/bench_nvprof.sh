@@ -58,13 +58,8 @@ read -r tb rb < <(measure sqlite3 -batch "$IN" "SELECT * FROM CUPTI_ACTIVITY_KIN
 # empty hub (the same schema and indexes, taken from nvvp2db's output) with
 # INSERT ... SELECT from the attached source, the same rows and extdata
 # (json_object) but no launch lookup: no bind/step per row, no C code.
-U=$(sqlite3 "$DIR/out.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
-hub_schema "$DIR/out.db" >"$DIR/hub.sql"
-cat >"$DIR/floor.sql" <<SQL
-PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;
-.read $DIR/hub.sql
-ATTACH '$IN' AS s;
-BEGIN;
+U=$(hub_uuid "$DIR/out.db")
+ceiling_script "$DIR/out.db" "$IN" "$DIR/floor.sql" <<SQL
 INSERT INTO rocpd_event$U(category_id, stack_id, correlation_id, extdata)
   SELECT 1, _id_, correlationId, '{}' FROM s.CUPTI_ACTIVITY_KIND_RUNTIME;
 INSERT INTO rocpd_region$U(nid, pid, tid, start, end, name_id, event_id, extdata)
@@ -86,7 +81,6 @@ INSERT INTO rocpd_kernel_dispatch$U(nid, pid, tid, agent_id, kernel_id, dispatch
            'dynamicSharedMemory', dynamicSharedMemory, 'localMemoryTotal', localMemoryTotal,
            'gridId', gridId)
   FROM s.CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-COMMIT;
 SQL
 vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
 tt=$TOOL_S tf=$CEIL_S rt=$TOOL_KIB

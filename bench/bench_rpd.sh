@@ -6,16 +6,12 @@
 # N/100 monitor rows). Usage:
 #   RPD2TRACING=path/to/rpd2tracing.py BUILD=build bash bench/bench_rpd.sh [N]
 #   (N defaults to BENCH_EVENTS/2 or 200000; BENCH_RUNS=N runs, median, default 3)
-# Without RPD2TRACING the row is skipped with a note: rpd2tracing.py is not
+# Without RPD2TRACING that row is skipped with a note: rpd2tracing.py is not
 # part of this project (git clone https://github.com/ROCm/rocmProfileData).
+# rpd2db alone is always compared with SQLite's insert ceiling.
 set -eu
 source "$(dirname "$0")/lib.sh"
 N=${1:-${BENCH_RPD_OPS:-$(( ${BENCH_EVENTS:-400000} / 2 ))}}
-if [ -z "${RPD2TRACING:-}" ] || [ ! -f "${RPD2TRACING:-}" ]; then
-  echo "bench_rpd: skipped: set RPD2TRACING=path/to/rpd2tracing.py (rocmProfileData's tools/) to compare"
-  bench_row "rpd2db + db2json" "RPD (rocmProfileData)" $((2 * N)) - 0 0 - '<=' 0.1 "not run: RPD2TRACING unset"
-  exit 0
-fi
 for t in rpd2db db2json; do
   [ -x "$BIN/$t" ] || { echo "bench_rpd: build $BIN/$t first (make tools)" >&2; exit 1; }
 done
@@ -51,6 +47,68 @@ INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value)
 SELECT 'gpu', 0, 'sclk', 1600000000000000000 + id * 500000, 1600000000000000000 + (id + 1) * 500000, 800 + id % 900
   FROM rocpd_api WHERE id <= $N / 100;
 SQL
+
+# rpd2db alone against SQLite's own ceiling: the same hub rows (an event and
+# a region per API call; an event and a kernel dispatch or copy per op,
+# found through api_ops with its kernelapi / copyapi row; the kernelapi and
+# copyapi columns without a hub column as args; monitor rows as samples)
+# written by INSERT ... SELECT into an empty hub with the same schema.
+rm -f "$DIR/hub.db"
+"$BIN/rpd2db" -q "$IN" -o "$DIR/hub.db" # the schema for the ceiling
+U=$(hub_uuid "$DIR/hub.db")
+ceiling_script "$DIR/hub.db" "$IN" "$DIR/floor.sql" <<SQL
+CREATE TEMP TABLE l(id INTEGER PRIMARY KEY, api_id INTEGER);
+INSERT INTO l SELECT op_id, min(api_id) FROM s.rocpd_api_ops GROUP BY op_id;
+INSERT INTO rocpd_event$U(category_id, stack_id, correlation_id, extdata)
+  SELECT 1, id, id, '{}' FROM s.rocpd_api;
+INSERT INTO rocpd_region$U(nid, pid, tid, start, end, name_id, event_id, extdata)
+  SELECT 1, pid, tid, start, end, apiName_id, id, '{}' FROM s.rocpd_api;
+INSERT INTO rocpd_event$U(category_id, stack_id, correlation_id, extdata)
+  SELECT CASE WHEN o.opType_id = 4 THEN 4 ELSE 6 END, l.api_id, l.api_id, '{}'
+  FROM s.rocpd_op o LEFT JOIN l ON l.id = o.id;
+INSERT INTO rocpd_kernel_dispatch$U(nid, pid, tid, agent_id, kernel_id, dispatch_id, queue_id,
+  start, end, private_segment_size, group_segment_size, workgroup_size_x, workgroup_size_y,
+  workgroup_size_z, grid_size_x, grid_size_y, grid_size_z, region_name_id, event_id, extdata)
+  SELECT 1, a.pid, a.tid, o.gpuId + 1, k.kernelName_id - 100, o.id, o.gpuId + 1, o.start, o.end,
+         k.privateSegmentSize, k.groupSegmentSize, k.workgroupX, k.workgroupY, k.workgroupZ,
+         k.gridX * k.workgroupX, k.gridY * k.workgroupY, k.gridZ * k.workgroupZ, 5, o.id + $N, '{}'
+  FROM s.rocpd_op o LEFT JOIN l ON l.id = o.id LEFT JOIN s.rocpd_api a ON a.id = l.api_id
+  LEFT JOIN s.rocpd_kernelapi k ON k.api_ptr_id = l.api_id WHERE o.opType_id = 4;
+INSERT INTO rocpd_arg$U(event_id, position, type, name, value)
+  SELECT o.id + $N, 0, 'string', 'stream', k.stream
+  FROM s.rocpd_op o LEFT JOIN l ON l.id = o.id LEFT JOIN s.rocpd_kernelapi k ON k.api_ptr_id = l.api_id
+  WHERE o.opType_id = 4;
+INSERT INTO rocpd_memory_copy$U(nid, pid, tid, start, end, name_id, dst_agent_id, dst_address,
+  src_agent_id, src_address, size, queue_id, region_name_id, event_id, extdata)
+  SELECT 1, a.pid, a.tid, o.start, o.end, 7, o.gpuId + 1, CAST(c.dst AS INTEGER), 3,
+         CAST(c.src AS INTEGER), c.size, o.gpuId + 1, NULL, o.id + $N, '{}'
+  FROM s.rocpd_op o LEFT JOIN l ON l.id = o.id LEFT JOIN s.rocpd_api a ON a.id = l.api_id
+  LEFT JOIN s.rocpd_copyapi c ON c.api_ptr_id = l.api_id WHERE o.opType_id = 5;
+INSERT INTO rocpd_arg$U(event_id, position, type, name, value)
+  SELECT o.id + $N, p.p, p.t, p.n, CASE p.p WHEN 0 THEN c.stream WHEN 1 THEN c.kind
+         WHEN 2 THEN c.dstDevice WHEN 3 THEN c.srcDevice WHEN 4 THEN c.sync ELSE c.pinned END
+  FROM s.rocpd_op o LEFT JOIN l ON l.id = o.id LEFT JOIN s.rocpd_copyapi c ON c.api_ptr_id = l.api_id
+  CROSS JOIN (SELECT 0 AS p, 'string' AS t, 'stream' AS n UNION ALL SELECT 1, 'int', 'kind'
+    UNION ALL SELECT 2, 'int', 'dstDevice' UNION ALL SELECT 3, 'int', 'srcDevice'
+    UNION ALL SELECT 4, 'int', 'sync' UNION ALL SELECT 5, 'int', 'pinned') p
+  WHERE o.opType_id = 5;
+INSERT INTO rocpd_event$U(category_id, extdata) SELECT 9, '{}' FROM s.rocpd_monitor;
+INSERT INTO rocpd_sample$U(track_id, timestamp, event_id, extdata)
+  SELECT 1, start, rowid + 2 * $N, json_object('value', value) FROM s.rocpd_monitor;
+SQL
+vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$BIN/rpd2db" -q "$IN" -o "$DIR/hub.db"
+rows=$(sqlite3 "$IN" "SELECT (SELECT count(*) FROM rocpd_api) + (SELECT count(*) FROM rocpd_op) + (SELECT count(*) FROM rocpd_monitor)")
+bench_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_S" "$(stat -c %s "$IN")" "$TOOL_KIB" "$(ratio "$TOOL_S" "$CEIL_S")" '<=' 1.2 "x SQLite insert ceiling"
+echo "rpd2db on $rows rows, median of $RUNS:"
+echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${CEIL_S}s"
+echo "  rpd2db: ${TOOL_S}s ($(ratio "$TOOL_S" "$CEIL_S")x the ceiling), peak RSS $((TOOL_KIB / 1024)) MB"
+
+if [ -z "${RPD2TRACING:-}" ] || [ ! -f "${RPD2TRACING:-}" ]; then
+  echo "bench_rpd: skipped: set RPD2TRACING=path/to/rpd2tracing.py (rocmProfileData's tools/) to compare"
+  bench_row "rpd2db + db2json" "RPD (rocmProfileData)" $((2 * N)) - 0 0 - '<=' 0.1 "not run: RPD2TRACING unset"
+  [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"
+  exit 0
+fi
 tts=(); trs=(); rt=0; rr=0
 for _ in $(seq "$RUNS"); do
   rm -f "$DIR/hub.db" "$DIR/ours.json"

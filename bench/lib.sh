@@ -56,6 +56,25 @@ best() { if [ -z "$1" ]; then echo "$2"; else $PY -c "import sys; print(min(floa
 median() { $PY -c "import sys, statistics as s; a = sys.argv[1:]; print('TIMEOUT' if 'TIMEOUT' in a else '%.3f' % s.median(map(float, a)))" "$@"; }
 # hub_schema DB: the hub's schema as SQL, for a ceiling that fills an empty copy.
 hub_schema() { sqlite3 "$1" .schema | grep -v '^CREATE TABLE sqlite_sequence'; }
+# hub_uuid HUB: the table-name suffix of a hub the tool wrote ("_" + guid).
+hub_uuid() { sqlite3 "$1" "SELECT value FROM rocpd_metadata WHERE tag='uuid'"; }
+
+# ceiling_script HUB SOURCE OUT.sql < BODY: SQLite's own ceiling for an
+# importer, as a script for the sqlite3 shell: the settings the hub writer
+# uses, the schema and indexes of HUB (the tool's output), SOURCE attached
+# as `s`, then BODY (INSERT ... SELECT of the same rows, naming tables with
+# $(hub_uuid HUB)) in one transaction: no bind/step per row, no C code.
+ceiling_script() {
+  hub_schema "$1" >"$3.schema"
+  {
+    echo "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; PRAGMA cache_size=-8192;"
+    echo ".read $3.schema"
+    echo "ATTACH '$2' AS s;"
+    echo "BEGIN;"
+    cat
+    echo "COMMIT;"
+  } >"$3"
+}
 
 # alternate CMD_A... --- CMD_B...: runs A then B, RUNS times (the machine's
 # speed drifts by tens of percent over a minute, so tool and baseline take

@@ -20,24 +20,32 @@ enum {
   ST_SAMPLE, ST_METADATA, ST_COUNT
 };
 
-/* Rows are staged and inserted ROWS_PER_INSERT at a time with one
- * multi-row INSERT: SQLite's per-statement cost (AUTOINCREMENT
- * bookkeeping, VDBE setup) is paid once per batch. The writer numbers
- * every row itself (the tables are new), so callers get ids at once; the
+/* Rows are staged and inserted ROWS_PER_INSERT at a time by one
+ * INSERT ... SELECT from a virtual table that reads the staged cells
+ * (temp.tt_rows_<table>, below): SQLite's per-statement cost
+ * (AUTOINCREMENT bookkeeping, VDBE setup) is paid once per batch, and each
+ * value goes straight into SQLite's register (sqlite3_result_*) where a
+ * multi-row INSERT ... VALUES cost a bind call and a copy per value
+ * (nvvp2db: 9% of all instructions in binds). The writer numbers every
+ * row itself (the tables are new), so callers get ids at once; the
  * INSERTs leave the id to SQLite, whose next rowid is that same number
  * (checked on every batch), because an explicit id costs SQLite a b-tree
  * search per row to prove it unique. */
-#define ROWS_PER_INSERT 64
+#define ROWS_PER_INSERT 256
 
+/* 16 bytes: a row of 21 columns is cleared and read in a few cache lines. */
 typedef struct cell {
-  unsigned char type; /* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT */
-  int64_t i;
-  double d;
-  size_t off, len; /* text: a slice of the batch's arena */
+  union {
+    int64_t i;
+    double d;
+    size_t off; /* text: a slice of the batch's arena... */
+  } v;
+  uint32_t len; /* ...of this many bytes */
+  unsigned char type; /* SQLITE_NULL (0 after the row's memset), INTEGER, FLOAT, TEXT */
 } cell;
 
 typedef struct table_batch {
-  sqlite3_stmt *one, *many;
+  sqlite3_stmt *ins; /* INSERT ... SELECT * FROM temp.tt_rows_<which> */
   int ncols;       /* including id */
   int explicit_id; /* the caller sets column 0 (pid, tid) */
   int nrows;
@@ -51,6 +59,15 @@ typedef struct rowref {
   table_batch *b;
   cell *c;
 } rowref;
+
+/* The queue of kernels written without one, per (process, agent, stream):
+ * a direct-mapped cache in front of the map, as most imports name a few
+ * streams on every kernel. */
+#define QUEUE_CACHE 64
+typedef struct queue_slot {
+  int64_t pid, agent, stream, id;
+  int used;
+} queue_slot;
 
 typedef struct entity {
   int64_t pid, tid;
@@ -70,6 +87,8 @@ struct hub_writer {
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
   tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
+  queue_slot queue_cache[QUEUE_CACHE];
+  tt_i64map gpu_agents; /* GPU type_index -> agent id (hub_gpu_agent) */
   int64_t next_lane_tid;
   /* What hub_writer_finish has to complete (see complete_joins). */
   int gpu_rows_without_tid, copies_without_agent;
@@ -137,20 +156,118 @@ char *hub_schema_expand(const char *tmpl, const char *guid) {
   return b.data;
 }
 
-static sqlite3_stmt *prepare_insert(hub_writer *w, const char *table, const char *cols,
-                                    int ncols, int nrows) {
+/* --- the staged rows as a virtual table ------------------------------
+ * temp.tt_rows_<which> USING tt_rows(<which>): one row per staged row of
+ * that table, its columns c0.. the cells after the id (from the id on
+ * where the caller chose it). Read only, scanned whole. */
+typedef struct rows_vtab {
+  sqlite3_vtab base;
+  const table_batch *b;
+} rows_vtab;
+
+typedef struct rows_cursor {
+  sqlite3_vtab_cursor base;
+  int row;
+} rows_cursor;
+
+static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                        sqlite3_vtab **out, char **err) {
+  (void)err;
+  hub_writer *w = aux;
+  int which = argc > 3 ? atoi(argv[3]) : -1;
+  if (which < 0 || which >= ST_COUNT) return SQLITE_ERROR;
+  const table_batch *b = &w->batch[which];
   tt_buf sql = {0};
-  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) VALUES ", table, w->suffix, cols);
-  for (int r = 0; r < nrows; r++) {
-    tt_buf_puts(&sql, r ? ",(" : "(");
-    for (int i = 0; i < ncols; i++) tt_buf_puts(&sql, i ? ",?" : "?");
-    tt_buf_putc(&sql, ')');
-  }
-  sqlite3_stmt *st = NULL;
-  if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+  tt_buf_puts(&sql, "CREATE TABLE x(");
+  for (int i = 0; i < b->ncols - !b->explicit_id; i++) tt_buf_printf(&sql, "%sc%d", i ? "," : "", i);
+  tt_buf_putc(&sql, ')');
+  int rc = sqlite3_declare_vtab(db, sql.data);
   tt_buf_free(&sql);
-  return st;
+  if (rc != SQLITE_OK) return rc;
+  rows_vtab *v = sqlite3_malloc(sizeof *v);
+  if (!v) return SQLITE_NOMEM;
+  memset(v, 0, sizeof *v);
+  v->b = b;
+  *out = &v->base;
+  return SQLITE_OK;
 }
+
+static int rows_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+
+static int rows_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+  (void)v;
+  info->estimatedCost = ROWS_PER_INSERT;
+  info->estimatedRows = ROWS_PER_INSERT;
+  return SQLITE_OK;
+}
+
+static int rows_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+  (void)v;
+  rows_cursor *c = sqlite3_malloc(sizeof *c);
+  if (!c) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *out = &c->base;
+  return SQLITE_OK;
+}
+
+static int rows_close(sqlite3_vtab_cursor *c) {
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+
+static int rows_filter(sqlite3_vtab_cursor *c, int idx, const char *idx_str, int argc,
+                       sqlite3_value **argv) {
+  (void)idx, (void)idx_str, (void)argc, (void)argv;
+  ((rows_cursor *)c)->row = 0;
+  return SQLITE_OK;
+}
+
+static int rows_next(sqlite3_vtab_cursor *c) {
+  ((rows_cursor *)c)->row++;
+  return SQLITE_OK;
+}
+
+static int rows_eof(sqlite3_vtab_cursor *c) {
+  return ((rows_cursor *)c)->row >= ((rows_vtab *)c->pVtab)->b->nrows;
+}
+
+static int rows_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
+  const table_batch *b = ((rows_vtab *)c->pVtab)->b;
+  const cell *x =
+      &b->cells[(size_t)((rows_cursor *)c)->row * (size_t)b->ncols + (size_t)(col + !b->explicit_id)];
+  switch (x->type) {
+  case SQLITE_INTEGER: sqlite3_result_int64(ctx, x->v.i); break;
+  case SQLITE_FLOAT: sqlite3_result_double(ctx, x->v.d); break;
+  case SQLITE_TEXT:
+    sqlite3_result_text(ctx, b->arena.data + x->v.off, (int)x->len, SQLITE_STATIC);
+    break;
+  default: break; /* NULL */
+  }
+  return SQLITE_OK;
+}
+
+static int rows_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid) {
+  *rowid = ((rows_cursor *)c)->row;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module rows_module = {
+    .xCreate = rows_connect,
+    .xConnect = rows_connect,
+    .xBestIndex = rows_best_index,
+    .xDisconnect = rows_disconnect,
+    .xDestroy = rows_disconnect,
+    .xOpen = rows_open,
+    .xClose = rows_close,
+    .xFilter = rows_filter,
+    .xNext = rows_next,
+    .xEof = rows_eof,
+    .xColumn = rows_column,
+    .xRowid = rows_rowid,
+};
 
 /* `cols` lists the columns after id, or starts with "id," when the caller
  * gives the id (processes and threads are keyed by pid and tid). */
@@ -159,28 +276,16 @@ static void setup_table(hub_writer *w, int which, const char *table, const char 
   table_batch *b = &w->batch[which];
   b->explicit_id = strncmp(cols, "id,", 3) == 0;
   b->ncols = ncols + (b->explicit_id ? 0 : 1);
-  b->one = prepare_insert(w, table, cols, ncols, 1);
-  b->many = prepare_insert(w, table, cols, ncols, ROWS_PER_INSERT);
   b->cells = tt_calloc((size_t)ROWS_PER_INSERT * (size_t)b->ncols, sizeof *b->cells);
   b->next_id = 1;
-}
-
-/* Binds staged row `row` from parameter first_param on; the id column
- * only where the caller chose the id (processes, threads). */
-static void bind_cells(sqlite3_stmt *st, const table_batch *b, int row, int first_param) {
-  const cell *c = &b->cells[(size_t)row * (size_t)b->ncols];
-  int skip = !b->explicit_id;
-  for (int i = skip; i < b->ncols; i++) {
-    int p = first_param + i - skip;
-    switch (c[i].type) {
-    case SQLITE_INTEGER: sqlite3_bind_int64(st, p, c[i].i); break;
-    case SQLITE_FLOAT: sqlite3_bind_double(st, p, c[i].d); break;
-    case SQLITE_TEXT:
-      sqlite3_bind_text(st, p, b->arena.data + c[i].off, (int)c[i].len, SQLITE_STATIC);
-      break;
-    default: sqlite3_bind_null(st, p);
-    }
-  }
+  tt_buf sql = {0};
+  tt_buf_printf(&sql, "CREATE VIRTUAL TABLE temp.tt_rows_%d USING tt_rows(%d)", which, which);
+  exec(w, sql.data);
+  tt_buf_clear(&sql);
+  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) SELECT * FROM temp.tt_rows_%d", table, w->suffix,
+                cols, which);
+  if (sqlite3_prepare_v2(w->db, sql.data, -1, &b->ins, NULL) != SQLITE_OK) fail(w, sql.data);
+  tt_buf_free(&sql);
 }
 
 static void run(hub_writer *w, sqlite3_stmt *st) {
@@ -191,17 +296,8 @@ static void run(hub_writer *w, sqlite3_stmt *st) {
 /* Inserts every staged row of one table. */
 static void flush_table(hub_writer *w, table_batch *b) {
   if (b->nrows == 0) return;
-  int params = b->ncols - !b->explicit_id;
-  if (b->nrows == ROWS_PER_INSERT) {
-    for (int r = 0; r < b->nrows; r++) bind_cells(b->many, b, r, r * params + 1);
-    run(w, b->many);
-  } else {
-    for (int r = 0; r < b->nrows; r++) {
-      bind_cells(b->one, b, r, 1);
-      run(w, b->one);
-    }
-  }
-  int64_t last = b->cells[(size_t)(b->nrows - 1) * (size_t)b->ncols].i;
+  run(w, b->ins);
+  int64_t last = b->cells[(size_t)(b->nrows - 1) * (size_t)b->ncols].v.i;
   if (!b->explicit_id && sqlite3_last_insert_rowid(w->db) != last)
     tt_die(1, "internal: hub row ids out of step (SQLite gave %lld, expected %lld)",
            (long long)sqlite3_last_insert_rowid(w->db), (long long)last);
@@ -225,11 +321,11 @@ static int64_t row_commit(hub_writer *w, rowref r) {
   table_batch *b = r.b;
   int64_t id;
   if (b->explicit_id) {
-    id = r.c[0].i;
+    id = r.c[0].v.i;
   } else {
     id = b->next_id++;
     r.c[0].type = SQLITE_INTEGER;
-    r.c[0].i = id;
+    r.c[0].v.i = id;
   }
   w->rows++;
   if (++b->nrows == ROWS_PER_INSERT) flush_table(w, b);
@@ -257,6 +353,8 @@ hub_writer *hub_writer_create(const char *path) {
    * peak RSS at 14 MB instead of 75. */
   exec(w, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
           "PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;");
+  if (sqlite3_create_module(w->db, "tt_rows", &rows_module, w) != SQLITE_OK)
+    fail(w, "tt_rows module");
   exec(w, "BEGIN");
   char *schema = hub_schema_expand(hub_schema_sql, w->guid);
   exec(w, schema);
@@ -317,7 +415,7 @@ static void bind_i64(rowref r, int i, int64_t v) {
   if (r.b->explicit_id) i--; /* the caller's column list starts with id */
   if (v != HUB_NULL) {
     r.c[i].type = SQLITE_INTEGER;
-    r.c[i].i = v;
+    r.c[i].v.i = v;
   }
 }
 
@@ -327,9 +425,10 @@ static void bind_text(rowref r, int i, const char *s) {
   if (!s) return;
   if (r.b->explicit_id) i--;
   size_t n = strlen(s);
+  if (n > INT32_MAX) tt_die(1, "internal: a hub text value of %zu bytes", n);
   r.c[i].type = SQLITE_TEXT;
-  r.c[i].off = r.b->arena.len;
-  r.c[i].len = n;
+  r.c[i].v.off = r.b->arena.len;
+  r.c[i].len = (uint32_t)n;
   tt_buf_append(&r.b->arena, s, n);
 }
 
@@ -441,19 +540,25 @@ void hub_touch_process(hub_writer *w, int64_t pid, int64_t start, int64_t end) {
   cover(process_entity(w, pid), start, end);
 }
 
-/* Key for the dedup maps: fields joined by a separator that cannot occur
- * in numbers. */
+/* Keys for the dedup maps, built in w->key without printf (they are built
+ * for every row that names a stream, queue or kernel): numbers each
+ * followed by a separator that cannot occur in them, then a string. */
+static void key_num(hub_writer *w, int64_t v) {
+  tt_buf_put_i64(&w->key, v);
+  tt_buf_putc(&w->key, '\x1f');
+}
+
 static const char *key2(hub_writer *w, int64_t a, const char *s) {
   tt_buf_clear(&w->key);
-  tt_buf_printf(&w->key, "%lld\x1f%s", (long long)a, s ? s : "");
+  key_num(w, a);
+  tt_buf_puts(&w->key, s ? s : "");
   return w->key.data;
 }
 
 int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
-  char idx[32];
-  snprintf(idx, sizeof idx, "%lld", (long long)a->type_index);
   tt_buf_clear(&w->key);
-  tt_buf_printf(&w->key, "%s\x1f%s", a->type, idx);
+  key_num(w, a->type_index);
+  tt_buf_puts(&w->key, a->type);
   int64_t *id = tt_strmap_get(&w->agents, w->key.data);
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
@@ -476,10 +581,16 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
 }
 
 int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index) {
+  /* Called for every GPU row: agents are never removed, so the first
+   * answer for an index stays the answer. */
+  int64_t *known = tt_i64map_get(&w->gpu_agents, gpu_index);
+  if (known) return *known;
   char name[48];
   snprintf(name, sizeof name, "GPU %lld", (long long)gpu_index);
   hub_agent_info a = {.pid = pid, .type = "GPU", .type_index = gpu_index, .name = name};
-  return hub_agent(w, &a);
+  int64_t id = hub_agent(w, &a);
+  tt_i64map_put(&w->gpu_agents, gpu_index, id);
+  return id;
 }
 
 static int64_t named_row(hub_writer *w, tt_strmap *map, int which, int64_t pid,
@@ -526,7 +637,9 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name,
 int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
                   const char *extdata) {
   tt_buf_clear(&w->key);
-  tt_buf_printf(&w->key, "%lld\x1f%lld\x1f%s", (long long)pid, (long long)tid, name);
+  key_num(w, pid);
+  key_num(w, tid);
+  tt_buf_puts(&w->key, name);
   int64_t *id = tt_strmap_get(&w->tracks, w->key.data);
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
@@ -577,8 +690,8 @@ void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
 }
 
 void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v) {
-  char text[32];
-  snprintf(text, sizeof text, "%lld", (long long)v);
+  char text[TT_I64_CHARS + 1];
+  *tt_format_i64(text, v) = '\0';
   hub_arg(w, event_id, position, "int", name, text);
 }
 
@@ -620,11 +733,20 @@ void hub_kernel_row_init(hub_kernel_row *k) {
  * GPU), extdata {"agent_id":A,"stream_id":S}; hub_writer_reassign_gpu_pid
  * moves it with its kernels. */
 static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
+  uint64_t h = tt_hash_mix(tt_hash_mix(tt_hash_mix(0, (uint64_t)pid), (uint64_t)agent_id),
+                           (uint64_t)stream_id);
+  queue_slot *slot = &w->queue_cache[h % QUEUE_CACHE];
+  if (slot->used && slot->pid == pid && slot->agent == agent_id && slot->stream == stream_id)
+    return slot->id;
   tt_buf_clear(&w->key);
-  tt_buf_printf(&w->key, "%lld\x1f%lld\x1f%lld", (long long)pid, (long long)agent_id,
-                (long long)stream_id);
+  key_num(w, pid);
+  key_num(w, agent_id);
+  key_num(w, stream_id);
   int64_t *known = tt_strmap_get(&w->kernel_queues, w->key.data);
-  if (known) return *known;
+  if (known) {
+    *slot = (queue_slot){pid, agent_id, stream_id, *known, 1};
+    return *known;
+  }
   char *key = tt_strdup(w->key.data);
   tt_buf label = {0}, ext = {0};
   lane_label(w, &label, agent_id, stream_id);
@@ -638,6 +760,7 @@ static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   bind_json(q, 4, ext.data);
   int64_t id = row_commit(w, q);
   tt_strmap_put(&w->kernel_queues, key, id);
+  *slot = (queue_slot){pid, agent_id, stream_id, id, 1};
   free(key);
   tt_buf_free(&label);
   tt_buf_free(&ext);
@@ -941,10 +1064,13 @@ static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t str
 
 int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
   tt_buf_clear(&w->key);
-  if (agent_id == HUB_NULL && stream_id == HUB_NULL)
-    tt_buf_printf(&w->key, "p%lld", (long long)pid);
-  else
-    tt_buf_printf(&w->key, "%lld\x1f%lld", (long long)agent_id, (long long)stream_id);
+  if (agent_id == HUB_NULL && stream_id == HUB_NULL) {
+    tt_buf_putc(&w->key, 'p');
+    key_num(w, pid);
+  } else {
+    key_num(w, agent_id);
+    key_num(w, stream_id);
+  }
   int64_t *known = tt_strmap_get(&w->lane_threads, w->key.data);
   if (known) return *known;
   char *key = tt_strdup(w->key.data);
@@ -1135,8 +1261,7 @@ static void write_entities(hub_writer *w) {
 
 static void free_writer(hub_writer *w) {
   for (int i = 0; i < ST_COUNT; i++) {
-    sqlite3_finalize(w->batch[i].one);
-    sqlite3_finalize(w->batch[i].many);
+    sqlite3_finalize(w->batch[i].ins);
     free(w->batch[i].cells);
     tt_buf_free(&w->batch[i].arena);
   }
@@ -1149,6 +1274,7 @@ static void free_writer(hub_writer *w) {
   tt_strmap_free(&w->tracks);
   tt_strmap_free(&w->lane_threads);
   tt_strmap_free(&w->kernel_queues);
+  tt_i64map_free(&w->gpu_agents);
   tt_i64map_free(&w->process_index);
   tt_i64map_free(&w->thread_index);
   for (size_t i = 0; i < w->nprocesses; i++) {
