@@ -36,8 +36,7 @@ expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
 expect_rows db2json "rocprofv3-shaped hubs, ulimit" 1
 expect_rows db2summary "rocprofv3-shaped hubs, ulimit" 1
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 23 "$(printf '%s
-' "$rows" | grep -c .)"
+expect_eq "table rows" 23 "$(printf '%s\n' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
 printf "%s\n" "$rows" | grep -q CRASH && fail "a bench crashed: $rows" || pass "no bench crashed"
