@@ -422,7 +422,10 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_finalize(r->dbs[i].track_st);
   }
   for (size_t i = 0; i < r->ndbs; i++) {
-    if (r->dbs[i].owns_conn) sqlite3_close(r->dbs[i].conn);
+    if (r->dbs[i].owns_conn) {
+      hr_schema_free(r->dbs[i].schema);
+      sqlite3_close(r->dbs[i].conn);
+    }
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
     sqlite3_free(r->dbs[i].ev_link);

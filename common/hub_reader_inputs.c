@@ -63,31 +63,12 @@ sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
   return st;
 }
 
-int hr_table_exists(sqlite3 *conn, const char *name) {
-  sqlite3_stmt *st;
-  int found = 0;
-  if (sqlite3_prepare_v2(conn, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
-                         -1, &st, NULL) != SQLITE_OK)
-    return 0;
-  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  found = sqlite3_step(st) == SQLITE_ROW;
-  sqlite3_finalize(st);
-  return found;
+int hr_table_exists(const hub_db *d, const char *name) {
+  return hr_schema_has_table(d->schema, name);
 }
 
-static int index_on(sqlite3 *conn, const char *table, const char *column) {
-  char *sql = sqlite3_mprintf(
-      "SELECT 1 FROM sqlite_master m, pragma_index_info(m.name) i WHERE m.type='index' "
-      "AND m.tbl_name=%Q AND i.seqno=0 AND i.name=%Q",
-      table, column);
-  sqlite3_stmt *st;
-  int found = 0;
-  if (sqlite3_prepare_v2(conn, sql, -1, &st, NULL) == SQLITE_OK) {
-    found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-  }
-  sqlite3_free(sql);
-  return found;
+static int index_on(const hub_db *d, const char *table, const char *column) {
+  return hr_schema_has_index_on(d->schema, table, column);
 }
 
 /* Physical table name of `base` in d, e.g. rocpd_region_<uuid>. */
@@ -121,7 +102,7 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
  * never written). Either way a lookup is a key search, never a scan. */
 static void args_source(hub_db *d) {
   char *args = hr_tname(d, "rocpd_arg");
-  if (!hr_table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+  if (!hr_table_exists(d, args) || index_on(d, args, "event_id") ||
       !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
                   "event_id, position"))
     d->args_src = sqlite3_mprintf("\"%w\"", args);
@@ -134,7 +115,7 @@ static void setup_db(hub_db *d) {
                                              "rocpd_sample"};
   for (int t = 0; t < T_COUNT; t++) {
     char *n = hr_tname(d, kinds[t]);
-    d->has_table[t] = hr_table_exists(d->conn, n);
+    d->has_table[t] = hr_table_exists(d, n);
     sqlite3_free(n);
   }
   if (d->has_table[T_SAMPLE]) {
@@ -157,16 +138,16 @@ static void setup_db(hub_db *d) {
   d->k_link = sqlite3_mprintf("\"%w\"", kd);
   d->m_link = sqlite3_mprintf("\"%w\"", mc);
   if (d->has_flows) {
-    d->can_link = index_on(d->conn, ev, "correlation_id") && index_on(d->conn, sm, "event_id");
+    d->can_link = index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id");
   } else {
     d->can_link = 1;
-    if (!index_on(d->conn, ev, "correlation_id"))
+    if (!index_on(d, ev, "correlation_id"))
       d->can_link &= link_table(d, &d->ev_link, "ev", ev, "id, correlation_id, category_id",
                                 "correlation_id IS NOT NULL", "correlation_id");
-    if (d->has_table[T_KERNEL] && !index_on(d->conn, kd, "event_id"))
+    if (d->has_table[T_KERNEL] && !index_on(d, kd, "event_id"))
       d->can_link &= link_table(d, &d->k_link, "k", kd, "event_id, start, pid, kernel_id",
                                 "event_id IS NOT NULL", "event_id");
-    if (d->has_table[T_COPY] && !index_on(d->conn, mc, "event_id"))
+    if (d->has_table[T_COPY] && !index_on(d, mc, "event_id"))
       d->can_link &= link_table(d, &d->m_link, "m", mc, "event_id, start, pid, name_id",
                                 "event_id IS NOT NULL", "event_id");
   }
@@ -181,21 +162,20 @@ static void setup_db(hub_db *d) {
  * version 3.x is read; another version, or compressed columns (rocpd 4
  * can store extdata lz4-compressed), would be misread, so the file is
  * refused with what was found. Returns 0 when every uuid is readable. */
-static int check_schema(sqlite3 *conn, const char *path) {
+static int check_schema(sqlite3 *conn, const hr_schema *schema, const char *path) {
   sqlite3_stmt *st;
   /* The metadata of each uuid that has rocpd_event (an RPD file has a
    * rocpd_metadata of its own, and gets open_file's message). */
   if (sqlite3_prepare_v2(conn,
-                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
-                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
-                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
-                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
+                         "SELECT 'rocpd_metadata' || substr(name, 12) FROM sqlite_master WHERE "
+                         "type = 'table' AND (name GLOB 'rocpd_event_*' OR name = 'rocpd_event')",
                          -1, &st, NULL) != SQLITE_OK)
     return 0; /* not even a readable SQLite file: open_file says so */
   int rc = 0;
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     const char *table = (const char *)sqlite3_column_text(st, 0);
-    if (!sqlite3_column_int(st, 1)) {
+    if (!table) continue;
+    if (!hr_schema_has_table(schema, table)) {
       tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
       rc = -1;
       break;
@@ -252,7 +232,9 @@ int hr_open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
-  if (check_schema(conn, path) != 0) {
+  hr_schema *schema = hr_schema_load(conn);
+  if (check_schema(conn, schema, path) != 0) {
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
@@ -262,6 +244,7 @@ int hr_open_file(hub_reader *r, const char *path) {
                          "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name",
                          -1, &st, NULL) != SQLITE_OK) {
     tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(conn));
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
@@ -270,7 +253,7 @@ int hr_open_file(hub_reader *r, const char *path) {
     const char *suffix = (const char *)sqlite3_column_text(st, 0);
     char *s = tt_strdup(suffix ? suffix : "");
     char *strings = sqlite3_mprintf("rocpd_string%s", s);
-    int ok = hr_table_exists(conn, strings);
+    int ok = hr_schema_has_table(schema, strings);
     sqlite3_free(strings);
     if (!ok) {
       free(s);
@@ -281,6 +264,7 @@ int hr_open_file(hub_reader *r, const char *path) {
     memset(d, 0, sizeof *d);
     d->conn = conn;
     d->owns_conn = found == 0;
+    d->schema = schema;
     d->path = tt_strdup(path);
     d->suffix = s;
     setup_db(d);
@@ -296,6 +280,7 @@ int hr_open_file(hub_reader *r, const char *path) {
                tt_input_kind_name(k), tt_input_kind_tools(k));
     else
       tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }

@@ -10,11 +10,21 @@
 #include "hashmap.h"
 #include "hub_reader.h"
 
+/* hub_reader_schema.c: the table names of one file and the first column
+ * of each index, read once per connection (hashed: lookups per uuid stay
+ * linear in a merged file of thousands of tables). */
+typedef struct hr_schema hr_schema;
+hr_schema *hr_schema_load(sqlite3 *conn);
+void hr_schema_free(hr_schema *s);
+int hr_schema_has_table(const hr_schema *s, const char *name);
+int hr_schema_has_index_on(const hr_schema *s, const char *table, const char *column);
+
 /* One logical hub: a connection and the uuid suffix of its physical tables
  * (a file merged by rocpd's tools can hold several). */
 typedef struct hub_db {
   sqlite3 *conn;
-  int owns_conn;
+  int owns_conn; /* and its schema */
+  hr_schema *schema; /* shared by the hubs of one file */
   char *path;
   char *suffix; /* "_<uuid>" or "" */
   int has_table[HUB_KIND_COUNT];
@@ -84,7 +94,7 @@ static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
 
 /* hub_reader_inputs.c: opening and checking each input file. */
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql); /* NULL (error said) on failure */
-int hr_table_exists(sqlite3 *conn, const char *name);
+int hr_table_exists(const hub_db *d, const char *name);
 char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
 int hr_open_file(hub_reader *r, const char *path);
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
