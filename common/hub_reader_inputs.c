@@ -248,29 +248,38 @@ int hr_open_file(hub_reader *r, const char *path) {
     sqlite3_close(conn);
     return -1;
   }
-  size_t found = 0;
+  size_t found = 0, first = r->ndbs;
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *suffix = (const char *)sqlite3_column_text(st, 0);
     char *s = tt_strdup(suffix ? suffix : "");
     char *strings = sqlite3_mprintf("rocpd_string%s", s);
     int ok = hr_schema_has_table(schema, strings);
     sqlite3_free(strings);
-    if (!ok) {
+    /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
+    if (!ok || (r->slice_count && (found < r->slice_first ||
+                                   found >= r->slice_first + r->slice_count))) {
       free(s);
+      found += ok;
       continue;
     }
     r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
     d->conn = conn;
-    d->owns_conn = found == 0;
+    d->owns_conn = r->ndbs - 1 == first;
     d->schema = schema;
     d->path = tt_strdup(path);
     d->suffix = s;
-    setup_db(d);
     found++;
   }
   sqlite3_finalize(st);
+  /* Hundreds of hubs on one connection: SQLite walks every open cursor of
+   * a connection each time it opens one, so reading them all at once is
+   * quadratic; the caller reads such a file in slices instead. */
+  if (!r->slice_count && found > HR_MAX_HUBS_PER_CONN)
+    r->crowded = 1;
+  else
+    for (size_t i = first; i < r->ndbs; i++) setup_db(&r->dbs[i]);
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {

@@ -73,6 +73,10 @@ struct hub_reader {
   uint64_t since_sweep;
   int has_lane_threads; /* some thread stands for a GPU lane */
   struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
+  /* A slice reader: of its one file, only the uuids first..first+count-1
+   * (in name order). 0: every uuid. */
+  size_t slice_first, slice_count;
+  int crowded; /* a file holds more than HR_MAX_HUBS_PER_CONN uuids */
 };
 
 /* JSON member of a column, NULL when the column is not valid JSON. */
@@ -122,9 +126,19 @@ void hr_load_info(hub_reader *r);
  * are merged group by group into temporary record streams, then those
  * merged: the same records, in the same order, as a direct merge. */
 #define HR_MAX_OPEN_INPUTS 512
+#define HR_MAX_HUBS_PER_CONN 100 /* uuids of one file read at once */
 size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
+/* hubs[i]: uuids in paths[i] (NULL: one each); a file of more than
+ * HR_MAX_HUBS_PER_CONN is read in slices, each its own group. */
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
-                           size_t group);
+                           size_t group, const size_t *hubs);
+/* hub_reader.c: a direct reader; with slice_count, of paths[0]'s uuids
+ * slice_first.. only. */
+hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t slice_first, size_t slice_count);
+/* A direct reader found a file of more than HR_MAX_HUBS_PER_CONN uuids:
+ * closes it and reads the same paths in passes. */
+hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths);
 int hr_passes_next(hub_reader *r, hub_record *ev);
 void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id);
 int hr_passes_args_next(hub_reader *r, hub_arg_view *a);
