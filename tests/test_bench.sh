@@ -31,8 +31,8 @@ expect_rows db2otf2 "gen_hub hub" 2
 expect_rows nvvp2db "nvprof-shaped .nvvp" 2
 expect_rows etprof2db "ExecuTorch legacy buffer" 2
 expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
-expect_rows db2json "rocprofv3-shaped hubs, ulimit" 1
-expect_rows db2summary "rocprofv3-shaped hubs, ulimit" 1
+expect_rows db2json "per-process hubs, ulimit" 1
+expect_rows db2summary "per-process hubs, ulimit" 1
 rows=$(sed -n "$((head + 1)),\$p" "$out")
 expect_eq "table rows" 20 "$(printf '%s\n' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
