@@ -4,6 +4,7 @@
  * lookups read (the hub's indexed tables or indexed TEMP copies). */
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,27 +298,59 @@ int hr_open_file(hub_reader *r, const char *path) {
 }
 
 /* The same hub twice would double every event: refuse the same file
- * (any name of it) and a copy of a hub (the same uuid in two files). */
+ * (any name of it) and a copy of a hub (the same uuid in two files).
+ * Sorted and hashed, so a thousand inputs cost no million comparisons. */
+typedef struct file_id {
+  dev_t dev;
+  ino_t ino;
+  size_t ix;
+} file_id;
+
+static int cmp_file_id(const void *pa, const void *pb) {
+  const file_id *a = pa, *b = pb;
+  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+  if (a->ino != b->ino) return a->ino < b->ino ? -1 : 1;
+  return (a->ix > b->ix) - (a->ix < b->ix);
+}
+
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+  file_id *ids = tt_malloc((npaths ? npaths : 1) * sizeof *ids);
+  size_t n = 0;
   for (size_t i = 0; i < npaths; i++) {
     struct stat a;
-    if (stat(paths[i], &a) != 0) continue;
-    for (size_t j = 0; j < i; j++) {
-      struct stat b;
-      if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-        tt_error("%s: given twice (the same file as %s): give each hub once", paths[i], paths[j]);
-        return -1;
-      }
+    if (stat(paths[i], &a) == 0) ids[n++] = (file_id){a.st_dev, a.st_ino, i};
+  }
+  qsort(ids, n, sizeof *ids, cmp_file_id);
+  /* The first input that repeats an earlier one, named with the earliest. */
+  size_t dup = SIZE_MAX, first = 0;
+  for (size_t k = 1, run = 0; k < n; k++) {
+    if (ids[k].dev != ids[run].dev || ids[k].ino != ids[run].ino) {
+      run = k;
+      continue;
+    }
+    if (ids[k].ix < dup) {
+      dup = ids[k].ix;
+      first = ids[run].ix;
     }
   }
-  for (size_t i = 0; i < r->ndbs; i++) {
-    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(r->dbs[i].suffix, r->dbs[j].suffix) == 0) {
-        tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
-                 r->dbs[j].path, r->dbs[i].suffix);
-        return -1;
-      }
+  free(ids);
+  if (dup != SIZE_MAX) {
+    tt_error("%s: given twice (the same file as %s): give each hub once", paths[dup], paths[first]);
+    return -1;
   }
-  return 0;
+  tt_strmap seen = {0};
+  int rc = 0;
+  for (size_t i = 0; i < r->ndbs && rc == 0; i++) {
+    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    int64_t *j = tt_strmap_get(&seen, r->dbs[i].suffix);
+    if (j) {
+      tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
+               r->dbs[*j].path, r->dbs[i].suffix);
+      rc = -1;
+    } else {
+      tt_strmap_put(&seen, r->dbs[i].suffix, (int64_t)i);
+    }
+  }
+  tt_strmap_free(&seen);
+  return rc;
 }

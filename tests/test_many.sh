@@ -89,6 +89,10 @@ printf 'junk' >"$TMP/junk0.db"
 expect_fail "in passes, a bad input is named" "junk0.db: not a SQLite database" \
   bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]:0:45} '$TMP/junk0.db' -o '$TMP/pass/bad.json'"
 expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
+cp "${P[3]}" "$TMP/copy3.db"
+expect_fail "in passes, a copy of a hub in another group is refused" "copy3.db: the same hub as .*h0003.db" \
+  bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]} '$TMP/copy3.db' -o '$TMP/pass/bad.json'"
+expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
 
 # --- split by window: every window in one pass, exact counts --------------------
 expect_ok "split into 7 windows" db2json -q "${HUBS[@]}" --split window --windows 7 -o "$TMP/w.json"
