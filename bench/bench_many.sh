@@ -35,7 +35,7 @@ for tool in db2json db2summary; do
   read -r secs kb < <(ulimit -n 1024; measure "$BIN/$tool" -q "$DIR"/h*.db -o "$WORK/many.$tool")
   printf '%-34s %8s %10s %12s %10s\n' "$tool (one stream)" "$secs" "$(rate "$events" "$secs")" \
     "$((kb / 1024))" 1024  # Issue 13's target for 1000 hubs as one stream: peak RSS <= 256 MB.
-  bench_row "$tool" "$HUBS rocprofv3-shaped hubs, ulimit -n 1024" "$events" "$secs" 0 "$kb" \
+  bench_row "$tool" "$HUBS per-process hubs, ulimit -n 1024" "$events" "$secs" 0 "$kb" \
     "$((kb / 1024))" '<=' 256 "MB peak RSS"
 done
 rm -f "$WORK/many.db"

@@ -99,9 +99,16 @@ static int cursor_step(hub_reader *r, cursor *c) {
 
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
   size_t group = hr_passes_group(npaths);
-  if (group) return hr_passes_open(paths, npaths, f, group);
+  if (group) return hr_passes_open(paths, npaths, f, group, NULL);
+  return hr_open_direct(paths, npaths, f, 0, 0);
+}
+
+hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t slice_first, size_t slice_count) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
+  r->slice_first = slice_first;
+  r->slice_count = slice_count;
   tt_sqlite_expect_inputs(npaths);
   if (hr_refuse_duplicates(r, paths, npaths) != 0) {
     hub_reader_close(r);
@@ -117,6 +124,7 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
     hub_reader_close(r);
     return NULL;
   }
+  if (r->crowded) return hr_passes_crowded(r, paths, npaths);
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
@@ -421,7 +429,10 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_finalize(r->dbs[i].track_st);
   }
   for (size_t i = 0; i < r->ndbs; i++) {
-    if (r->dbs[i].owns_conn) sqlite3_close(r->dbs[i].conn);
+    if (r->dbs[i].owns_conn) {
+      hr_schema_free(r->dbs[i].schema);
+      sqlite3_close(r->dbs[i].conn);
+    }
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
     sqlite3_free(r->dbs[i].ev_link);

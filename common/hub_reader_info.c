@@ -12,7 +12,7 @@
 
 static sqlite3_stmt *info_query(hub_db *d, const char *table, const char *cols) {
   char *t = hr_tname(d, table);
-  int exists = hr_table_exists(d->conn, t);
+  int exists = hr_table_exists(d, t);
   sqlite3_free(t);
   if (!exists) return NULL;
   char *sql = sqlite3_mprintf("SELECT %s FROM \"%s%s\"", cols, table, d->suffix);
@@ -30,7 +30,7 @@ void hr_load_info(hub_reader *r) {
     /* The host a process ran on: its node row, when the hub has one. */
     char *nodes = hr_tname(d, "rocpd_info_node");
     sqlite3_stmt *host_st = NULL;
-    if (hr_table_exists(d->conn, nodes)) {
+    if (hr_table_exists(d, nodes)) {
       char *sql = sqlite3_mprintf("SELECT COALESCE(n.hostname,'') FROM \"rocpd_info_process%s\" "
                                   "p JOIN \"rocpd_info_node%s\" n ON n.id = p.nid WHERE p.pid = ?1",
                                   d->suffix, d->suffix);

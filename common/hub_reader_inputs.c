@@ -4,6 +4,7 @@
  * lookups read (the hub's indexed tables or indexed TEMP copies). */
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,31 +24,12 @@ sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
   return st;
 }
 
-int hr_table_exists(sqlite3 *conn, const char *name) {
-  sqlite3_stmt *st;
-  int found = 0;
-  if (sqlite3_prepare_v2(conn, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?1",
-                         -1, &st, NULL) != SQLITE_OK)
-    return 0;
-  sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-  found = sqlite3_step(st) == SQLITE_ROW;
-  sqlite3_finalize(st);
-  return found;
+int hr_table_exists(const hub_db *d, const char *name) {
+  return hr_schema_has_table(d->schema, name);
 }
 
-static int index_on(sqlite3 *conn, const char *table, const char *column) {
-  char *sql = sqlite3_mprintf(
-      "SELECT 1 FROM sqlite_master m, pragma_index_info(m.name) i WHERE m.type='index' "
-      "AND m.tbl_name=%Q AND i.seqno=0 AND i.name=%Q",
-      table, column);
-  sqlite3_stmt *st;
-  int found = 0;
-  if (sqlite3_prepare_v2(conn, sql, -1, &st, NULL) == SQLITE_OK) {
-    found = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
-  }
-  sqlite3_free(sql);
-  return found;
+static int index_on(const hub_db *d, const char *table, const char *column) {
+  return hr_schema_has_index_on(d->schema, table, column);
 }
 
 /* Physical table name of `base` in d, e.g. rocpd_region_<uuid>. */
@@ -81,7 +63,7 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
  * never written). Either way a lookup is a key search, never a scan. */
 static void args_source(hub_db *d) {
   char *args = hr_tname(d, "rocpd_arg");
-  if (!hr_table_exists(d->conn, args) || index_on(d->conn, args, "event_id") ||
+  if (!hr_table_exists(d, args) || index_on(d, args, "event_id") ||
       !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
                   "event_id, position"))
     d->args_src = sqlite3_mprintf("\"%w\"", args);
@@ -94,7 +76,7 @@ static void setup_db(hub_db *d) {
                                              "rocpd_sample"};
   for (int t = 0; t < T_COUNT; t++) {
     char *n = hr_tname(d, kinds[t]);
-    d->has_table[t] = hr_table_exists(d->conn, n);
+    d->has_table[t] = hr_table_exists(d, n);
     sqlite3_free(n);
   }
   if (d->has_table[T_SAMPLE]) {
@@ -117,16 +99,16 @@ static void setup_db(hub_db *d) {
   d->k_link = sqlite3_mprintf("\"%w\"", kd);
   d->m_link = sqlite3_mprintf("\"%w\"", mc);
   if (d->has_flows) {
-    d->can_link = index_on(d->conn, ev, "correlation_id") && index_on(d->conn, sm, "event_id");
+    d->can_link = index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id");
   } else {
     d->can_link = 1;
-    if (!index_on(d->conn, ev, "correlation_id"))
+    if (!index_on(d, ev, "correlation_id"))
       d->can_link &= link_table(d, &d->ev_link, "ev", ev, "id, correlation_id, category_id",
                                 "correlation_id IS NOT NULL", "correlation_id");
-    if (d->has_table[T_KERNEL] && !index_on(d->conn, kd, "event_id"))
+    if (d->has_table[T_KERNEL] && !index_on(d, kd, "event_id"))
       d->can_link &= link_table(d, &d->k_link, "k", kd, "event_id, start, pid, kernel_id",
                                 "event_id IS NOT NULL", "event_id");
-    if (d->has_table[T_COPY] && !index_on(d->conn, mc, "event_id"))
+    if (d->has_table[T_COPY] && !index_on(d, mc, "event_id"))
       d->can_link &= link_table(d, &d->m_link, "m", mc, "event_id, start, pid, name_id",
                                 "event_id IS NOT NULL", "event_id");
   }
@@ -141,21 +123,20 @@ static void setup_db(hub_db *d) {
  * version 3.x is read; another version, or compressed columns (rocpd 4
  * can store extdata lz4-compressed), would be misread, so the file is
  * refused with what was found. Returns 0 when every uuid is readable. */
-static int check_schema(sqlite3 *conn, const char *path) {
+static int check_schema(sqlite3 *conn, const hr_schema *schema, const char *path) {
   sqlite3_stmt *st;
   /* The metadata of each uuid that has rocpd_event (an RPD file has a
    * rocpd_metadata of its own, and gets open_file's message). */
   if (sqlite3_prepare_v2(conn,
-                         "SELECT 'rocpd_metadata' || substr(e.name, 12), m.name IS NOT NULL FROM "
-                         "sqlite_master e LEFT JOIN sqlite_master m ON m.type = 'table' AND "
-                         "m.name = 'rocpd_metadata' || substr(e.name, 12) WHERE e.type = 'table' "
-                         "AND (e.name GLOB 'rocpd_event_*' OR e.name = 'rocpd_event')",
+                         "SELECT 'rocpd_metadata' || substr(name, 12) FROM sqlite_master WHERE "
+                         "type = 'table' AND (name GLOB 'rocpd_event_*' OR name = 'rocpd_event')",
                          -1, &st, NULL) != SQLITE_OK)
     return 0; /* not even a readable SQLite file: open_file says so */
   int rc = 0;
   while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
     const char *table = (const char *)sqlite3_column_text(st, 0);
-    if (!sqlite3_column_int(st, 1)) {
+    if (!table) continue;
+    if (!hr_schema_has_table(schema, table)) {
       tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
       rc = -1;
       break;
@@ -212,7 +193,9 @@ int hr_open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
-  if (check_schema(conn, path) != 0) {
+  hr_schema *schema = hr_schema_load(conn);
+  if (check_schema(conn, schema, path) != 0) {
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
@@ -222,31 +205,42 @@ int hr_open_file(hub_reader *r, const char *path) {
                          "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name",
                          -1, &st, NULL) != SQLITE_OK) {
     tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(conn));
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
-  size_t found = 0;
+  size_t found = 0, first = r->ndbs;
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *suffix = (const char *)sqlite3_column_text(st, 0);
     char *s = tt_strdup(suffix ? suffix : "");
     char *strings = sqlite3_mprintf("rocpd_string%s", s);
-    int ok = hr_table_exists(conn, strings);
+    int ok = hr_schema_has_table(schema, strings);
     sqlite3_free(strings);
-    if (!ok) {
+    /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
+    if (!ok || (r->slice_count && (found < r->slice_first ||
+                                   found >= r->slice_first + r->slice_count))) {
       free(s);
+      found += ok;
       continue;
     }
     r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
     d->conn = conn;
-    d->owns_conn = found == 0;
+    d->owns_conn = r->ndbs - 1 == first;
+    d->schema = schema;
     d->path = tt_strdup(path);
     d->suffix = s;
-    setup_db(d);
     found++;
   }
   sqlite3_finalize(st);
+  /* Hundreds of hubs on one connection: SQLite walks every open cursor of
+   * a connection each time it opens one, so reading them all at once is
+   * quadratic; the caller reads such a file in slices instead. */
+  if (!r->slice_count && found > HR_MAX_HUBS_PER_CONN)
+    r->crowded = 1;
+  else
+    for (size_t i = first; i < r->ndbs; i++) setup_db(&r->dbs[i]);
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
@@ -256,6 +250,7 @@ int hr_open_file(hub_reader *r, const char *path) {
                tt_input_kind_name(k), tt_input_kind_tools(k));
     else
       tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
+    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
@@ -263,27 +258,59 @@ int hr_open_file(hub_reader *r, const char *path) {
 }
 
 /* The same hub twice would double every event: refuse the same file
- * (any name of it) and a copy of a hub (the same uuid in two files). */
+ * (any name of it) and a copy of a hub (the same uuid in two files).
+ * Sorted and hashed, so a thousand inputs cost no million comparisons. */
+typedef struct file_id {
+  dev_t dev;
+  ino_t ino;
+  size_t ix;
+} file_id;
+
+static int cmp_file_id(const void *pa, const void *pb) {
+  const file_id *a = pa, *b = pb;
+  if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+  if (a->ino != b->ino) return a->ino < b->ino ? -1 : 1;
+  return (a->ix > b->ix) - (a->ix < b->ix);
+}
+
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+  file_id *ids = tt_malloc((npaths ? npaths : 1) * sizeof *ids);
+  size_t n = 0;
   for (size_t i = 0; i < npaths; i++) {
     struct stat a;
-    if (stat(paths[i], &a) != 0) continue;
-    for (size_t j = 0; j < i; j++) {
-      struct stat b;
-      if (stat(paths[j], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-        tt_error("%s: given twice (the same file as %s): give each hub once", paths[i], paths[j]);
-        return -1;
-      }
+    if (stat(paths[i], &a) == 0) ids[n++] = (file_id){a.st_dev, a.st_ino, i};
+  }
+  qsort(ids, n, sizeof *ids, cmp_file_id);
+  /* The first input that repeats an earlier one, named with the earliest. */
+  size_t dup = SIZE_MAX, first = 0;
+  for (size_t k = 1, run = 0; k < n; k++) {
+    if (ids[k].dev != ids[run].dev || ids[k].ino != ids[run].ino) {
+      run = k;
+      continue;
+    }
+    if (ids[k].ix < dup) {
+      dup = ids[k].ix;
+      first = ids[run].ix;
     }
   }
-  for (size_t i = 0; i < r->ndbs; i++) {
-    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
-    for (size_t j = 0; j < i; j++)
-      if (strcmp(r->dbs[i].suffix, r->dbs[j].suffix) == 0) {
-        tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
-                 r->dbs[j].path, r->dbs[i].suffix);
-        return -1;
-      }
+  free(ids);
+  if (dup != SIZE_MAX) {
+    tt_error("%s: given twice (the same file as %s): give each hub once", paths[dup], paths[first]);
+    return -1;
   }
-  return 0;
+  tt_strmap seen = {0};
+  int rc = 0;
+  for (size_t i = 0; i < r->ndbs && rc == 0; i++) {
+    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    int64_t *j = tt_strmap_get(&seen, r->dbs[i].suffix);
+    if (j) {
+      tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
+               r->dbs[*j].path, r->dbs[i].suffix);
+      rc = -1;
+    } else {
+      tt_strmap_put(&seen, r->dbs[i].suffix, (int64_t)i);
+    }
+  }
+  tt_strmap_free(&seen);
+  return rc;
 }

@@ -10,11 +10,21 @@
 #include "hashmap.h"
 #include "hub_reader.h"
 
+/* hub_reader_schema.c: the table names of one file and the first column
+ * of each index, read once per connection (hashed: lookups per uuid stay
+ * linear in a merged file of thousands of tables). */
+typedef struct hr_schema hr_schema;
+hr_schema *hr_schema_load(sqlite3 *conn);
+void hr_schema_free(hr_schema *s);
+int hr_schema_has_table(const hr_schema *s, const char *name);
+int hr_schema_has_index_on(const hr_schema *s, const char *table, const char *column);
+
 /* One logical hub: a connection and the uuid suffix of its physical tables
  * (a file merged by rocpd's tools can hold several). */
 typedef struct hub_db {
   sqlite3 *conn;
-  int owns_conn;
+  int owns_conn; /* and its schema */
+  hr_schema *schema; /* shared by the hubs of one file */
   char *path;
   char *suffix; /* "_<uuid>" or "" */
   int has_table[HUB_KIND_COUNT];
@@ -63,6 +73,10 @@ struct hub_reader {
   uint64_t since_sweep;
   int has_lane_threads; /* some thread stands for a GPU lane */
   struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
+  /* A slice reader: of its one file, only the uuids first..first+count-1
+   * (in name order). 0: every uuid. */
+  size_t slice_first, slice_count;
+  int crowded; /* a file holds more than HR_MAX_HUBS_PER_CONN uuids */
 };
 
 /* JSON member of a column, NULL when the column is not valid JSON. */
@@ -84,7 +98,7 @@ static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
 
 /* hub_reader_inputs.c: opening and checking each input file. */
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql); /* NULL (error said) on failure */
-int hr_table_exists(sqlite3 *conn, const char *name);
+int hr_table_exists(const hub_db *d, const char *name);
 char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
 int hr_open_file(hub_reader *r, const char *path);
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
@@ -112,9 +126,19 @@ void hr_load_info(hub_reader *r);
  * are merged group by group into temporary record streams, then those
  * merged: the same records, in the same order, as a direct merge. */
 #define HR_MAX_OPEN_INPUTS 512
+#define HR_MAX_HUBS_PER_CONN 100 /* uuids of one file read at once */
 size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
+/* hubs[i]: uuids in paths[i] (NULL: one each); a file of more than
+ * HR_MAX_HUBS_PER_CONN is read in slices, each its own group. */
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
-                           size_t group);
+                           size_t group, const size_t *hubs);
+/* hub_reader.c: a direct reader; with slice_count, of paths[0]'s uuids
+ * slice_first.. only. */
+hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t slice_first, size_t slice_count);
+/* A direct reader found a file of more than HR_MAX_HUBS_PER_CONN uuids:
+ * closes it and reads the same paths in passes. */
+hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths);
 int hr_passes_next(hub_reader *r, hub_record *ev);
 void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id);
 int hr_passes_args_next(hub_reader *r, hub_arg_view *a);

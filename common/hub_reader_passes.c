@@ -32,9 +32,17 @@ typedef struct stream {
   tt_buf payload;
 } stream;
 
+/* A group: paths path0.. (npaths of them), or a slice of one file's uuids
+ * (count > 0: first..first+count-1). */
+typedef struct group {
+  size_t path0, npaths, first, count;
+} group;
+
 struct hr_passes {
   const char **paths;
-  size_t npaths, group;
+  size_t npaths;
+  group *groups;
+  size_t ngroups;
   stream **open; /* streams written and not yet merged away */
   size_t nopen;
   stream **heap;
@@ -222,10 +230,30 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
   r->has_lane_threads |= g->has_lane_threads;
 }
 
-/* Reads one group through a direct reader into a new stream. */
-static int write_group(hub_reader *r, const char *const *paths, size_t n) {
+static hub_reader *group_reader(hub_reader *r, size_t i) {
   struct hr_passes *p = r->passes;
-  hub_reader *g = hub_reader_open(paths, n, &r->filter);
+  const group *gr = &p->groups[i];
+  const char *const *paths = (const char *const *)p->paths + gr->path0;
+  if (gr->count) return hr_open_direct(paths, 1, &r->filter, gr->first, gr->count);
+  return hub_reader_open(paths, gr->npaths, &r->filter);
+}
+
+/* The raw sort key of the record g returned last (the reader of a group
+ * may itself read in passes, for a file of many uuids among many files). */
+static void last_key(const hub_reader *g, int64_t *sort_end, int32_t *table) {
+  if (g->passes) {
+    *sort_end = g->passes->current->rec.sort_end;
+    *table = g->passes->current->rec.table;
+  } else {
+    *sort_end = g->to_advance->end;
+    *table = (int32_t)g->to_advance->table;
+  }
+}
+
+/* Reads one group through a reader of its own into a new stream. */
+static int write_group(hub_reader *r, size_t gi) {
+  struct hr_passes *p = r->passes;
+  hub_reader *g = group_reader(r, gi);
   if (!g) return -1;
   int base = (int)r->ndbs;
   take_info(r, g, base);
@@ -242,11 +270,10 @@ static int write_group(hub_reader *r, const char *const *paths, size_t n) {
   hub_record ev;
   tt_buf pay = {0};
   while (rc > 0 && (rc = hub_reader_next(g, &ev)) > 0) {
-    const cursor *c = g->to_advance; /* the row's cursor: its raw sort key */
     disk_rec d;
     memset(&d, 0, sizeof d); /* no stray padding bytes on disk */
     d.start = ev.start;
-    d.sort_end = c->end;
+    last_key(g, &d.sort_end, &d.table);
     d.row_id = ev.row_id;
     d.event_id = ev.event_id;
     d.end = ev.end;
@@ -266,7 +293,6 @@ static int write_group(hub_reader *r, const char *const *paths, size_t n) {
     d.value = ev.value;
     d.kind = ev.kind;
     d.db = ev.db + base;
-    d.table = c->table;
     d.clipped = (int32_t)ev.clipped;
     d.lane_is_queue = ev.lane_is_queue;
     d.flow_bind_enclosing = ev.flow_bind_enclosing;
@@ -298,23 +324,40 @@ static int write_group(hub_reader *r, const char *const *paths, size_t n) {
 }
 
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
-                           size_t group) {
+                           size_t group_size, const size_t *hubs) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
-  p->group = group;
   p->paths = tt_calloc(npaths, sizeof *p->paths);
   for (size_t i = 0; i < npaths; i++) p->paths[i] = tt_strdup(paths[i]);
   p->npaths = npaths;
-  size_t ngroups = (npaths + group - 1) / group;
-  size_t max_open = fd_budget() - group; /* streams open beside a group's inputs */
-  if (max_open < 2) max_open = 2;
-  p->open = tt_calloc(ngroups + 1, sizeof *p->open);
+  /* Whole files in groups of group_size; a file of many uuids in slices. */
+  size_t cap = 0, widest = 1;
+  for (size_t i = 0; i < npaths;) {
+    if (p->ngroups + 1 > cap) p->groups = tt_realloc(p->groups, (cap = 2 * cap + 8) * sizeof *p->groups);
+    size_t h = hubs ? hubs[i] : 1;
+    if (h > HR_MAX_HUBS_PER_CONN) {
+      for (size_t first = 0; first < h; first += HR_MAX_HUBS_PER_CONN) {
+        if (p->ngroups + 1 > cap) p->groups = tt_realloc(p->groups, (cap = 2 * cap + 8) * sizeof *p->groups);
+        size_t n = h - first < HR_MAX_HUBS_PER_CONN ? h - first : HR_MAX_HUBS_PER_CONN;
+        p->groups[p->ngroups++] = (group){i, 1, first, n};
+      }
+      i++;
+      continue;
+    }
+    size_t n = 0;
+    while (i + n < npaths && n < group_size && (!hubs || hubs[i + n] <= HR_MAX_HUBS_PER_CONN)) n++;
+    p->groups[p->ngroups++] = (group){i, n, 0, 0};
+    if (n > widest) widest = n;
+    i += n;
+  }
+  size_t budget = fd_budget();
+  size_t max_open = budget > widest + 2 ? budget - widest : 2; /* streams beside a group's inputs */
+  p->open = tt_calloc(p->ngroups + 1, sizeof *p->open);
   int ok = hr_refuse_duplicates(r, paths, npaths) == 0;
-  for (size_t i = 0; ok && i < npaths; i += group) {
+  for (size_t i = 0; ok && i < p->ngroups; i++) {
     if (p->nopen >= max_open && merge_open(p) != 0) ok = 0;
-    size_t n = npaths - i < group ? npaths - i : group;
-    if (ok && write_group(r, paths + i, n) < 0) ok = 0;
+    if (ok && write_group(r, i) < 0) ok = 0;
   }
   ok = ok && hr_refuse_duplicates(r, paths, npaths) == 0;
   if (ok) {
@@ -329,6 +372,21 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
     return NULL;
   }
   return r;
+}
+
+hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths) {
+  size_t *hubs = tt_calloc(npaths, sizeof *hubs);
+  size_t d = 0;
+  for (size_t i = 0; i < npaths; i++)
+    while (d < r->ndbs && strcmp(r->dbs[d].path, paths[i]) == 0) {
+      hubs[i]++;
+      d++;
+    }
+  hub_filter f = r->filter;
+  hub_reader_close(r);
+  hub_reader *p = hr_passes_open(paths, npaths, &f, npaths, hubs);
+  free(hubs);
+  return p;
 }
 
 int hr_passes_next(hub_reader *r, hub_record *ev) {
@@ -417,12 +475,6 @@ const char *hr_passes_track_name(hub_reader *r, int db, int64_t track_id) {
 }
 
 /* The questions about all inputs, asked group by group. */
-static hub_reader *group_reader(hub_reader *r, size_t i) {
-  struct hr_passes *p = r->passes;
-  size_t n = p->npaths - i < p->group ? p->npaths - i : p->group;
-  return hub_reader_open((const char *const *)p->paths + i, n, &r->filter);
-}
-
 int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   struct hr_passes *p = r->passes;
   if (p->span_any) {
@@ -434,7 +486,7 @@ int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
 
 int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
   int found = 0;
-  for (size_t i = 0; !found && i < r->passes->npaths; i += r->passes->group) {
+  for (size_t i = 0; !found && i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
     found = g && hub_reader_pid_has_events(g, pid);
     hub_reader_close(g);
@@ -444,7 +496,7 @@ int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
 
 int64_t hr_passes_row_count(hub_reader *r) {
   int64_t total = 0;
-  for (size_t i = 0; i < r->passes->npaths; i += r->passes->group) {
+  for (size_t i = 0; i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
     if (g) total += hub_reader_row_count(g);
     hub_reader_close(g);
@@ -463,7 +515,7 @@ int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n
   *out = NULL;
   *n = 0;
   tt_strmap ix = {0};
-  for (size_t i = 0; i < r->passes->npaths; i += r->passes->group) {
+  for (size_t i = 0; i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
     hub_category_count *c = NULL;
     size_t nc = 0;
@@ -507,6 +559,7 @@ void hr_passes_free(hub_reader *r) {
   for (size_t i = 0; i < p->nopen; i++) stream_free(p->open[i]);
   for (size_t i = 0; i < p->npaths; i++) free((char *)p->paths[i]);
   free(p->paths);
+  free(p->groups);
   free(p->open);
   free(p->heap);
   free(p);

@@ -200,7 +200,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   case T_COPY: {
     /* The copy's GPU agent: the other side may be the host's CPU agent. */
     char *agents = hr_tname(d, "rocpd_info_agent");
-    int typed = hr_table_exists(d->conn, agents);
+    int typed = hr_table_exists(d, agents);
     sqlite3_free(agents);
     tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
                     "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");

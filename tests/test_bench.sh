@@ -33,8 +33,8 @@ expect_rows nsys2db "nsys-shaped .sqlite" 2
 expect_rows etprof2db "ExecuTorch legacy buffer" 2
 expect_rows rpd2db "RPD (rocmProfileData)" 1
 expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
-expect_rows db2json "rocprofv3-shaped hubs, ulimit" 1
-expect_rows db2summary "rocprofv3-shaped hubs, ulimit" 1
+expect_rows db2json "per-process hubs, ulimit" 1
+expect_rows db2summary "per-process hubs, ulimit" 1
 rows=$(sed -n "$((head + 1)),\$p" "$out")
 expect_eq "table rows" 23 "$(printf '%s\n' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)

@@ -89,6 +89,10 @@ printf 'junk' >"$TMP/junk0.db"
 expect_fail "in passes, a bad input is named" "junk0.db: not a SQLite database" \
   bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]:0:45} '$TMP/junk0.db' -o '$TMP/pass/bad.json'"
 expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
+cp "${P[3]}" "$TMP/copy3.db"
+expect_fail "in passes, a copy of a hub in another group is refused" "copy3.db: the same hub as .*h0003.db" \
+  bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]} '$TMP/copy3.db' -o '$TMP/pass/bad.json'"
+expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
 
 # --- split by window: every window in one pass, exact counts --------------------
 expect_ok "split into 7 windows" db2json -q "${HUBS[@]}" --split window --windows 7 -o "$TMP/w.json"
@@ -113,7 +117,34 @@ db2summary -q --format csv --top 0 --by-process "${HUBS[@]}" -o "$TMP/s.csv"
 expect_eq "db2summary --by-process: one launch-latency row per process" $NH \
   "$(grep -c '^launch_latency,[0-9]' "$TMP/s.csv")"
 expect_eq "db2summary --by-process: every interval of every process counted once" "$total" \
-  "$(awk -F, '$1 ~ /^(kernels|copies|allocations|hip_api|hsa_api|ccl_api|markers|region:PYTHON)$/ && $2 ~ /^[0-9]+$/ {s += $3} END {print s}' "$TMP/s.csv")"
+  "$(awk -F, '$1 ~ /^(kernels|copies|allocations|hip_api|hsa_api|ccl_api|markers|region:PYTHON)$/ && $2 ~ /^[0-9]+$/ {s += $4} END {print s}' "$TMP/s.csv")"
+expect_eq "db2summary --by-process: each process's host (its rocpd_info_node row)" \
+  "$($PY - "${HUBS[@]}" <<'EOF'
+import sqlite3, sys
+rows = set()
+for p in sys.argv[1:]:
+    con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+    for (t,) in con.execute("SELECT name FROM sqlite_master WHERE name GLOB 'rocpd_info_process_*'"):
+        u = t[len("rocpd_info_process"):]
+        rows |= set(con.execute(f'SELECT p.pid, n.hostname FROM "{t}" p JOIN "rocpd_info_node{u}" n ON n.id = p.nid'))
+print("\n".join(f"{pid},{h}" for pid, h in sorted(rows)))
+EOF
+)" "$(awk -F, '$1 == "kernels" && $2 ~ /^[0-9]+$/ {print $2 "," $3}' "$TMP/s.csv" | sort -u -t, -k1,1n)"
+db2summary -q --format csv --top 0 --mangled "${HUBS[@]:0:20}" -o "$TMP/mangled.csv"
+expect_eq "db2summary --mangled: kernels by the symbol's kernel_name, calls and total" \
+  "$($PY - "${HUBS[@]:0:20}" <<'EOF'
+import sqlite3, sys
+agg = {}
+for p in sys.argv[1:]:
+    con = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+    for (t,) in con.execute("SELECT name FROM sqlite_master WHERE name GLOB 'rocpd_kernel_dispatch_*'"):
+        u = t[len("rocpd_kernel_dispatch"):]
+        for k, d in con.execute(f'SELECT s.kernel_name, x."end" - x.start FROM "{t}" x JOIN "rocpd_info_kernel_symbol{u}" s ON s.id = x.kernel_id'):
+            c, tot = agg.get(k, (0, 0))
+            agg[k] = (c + 1, tot + d)
+print("\n".join(f"{k},{c},{t}" for k, (c, t) in sorted(agg.items())))
+EOF
+)" "$(awk -F, '$1 == "kernels" && $2 ~ /^[0-9]+$/ {print $9 "," $2 "," $3}' "$TMP/mangled.csv" | LC_ALL=C sort)"
 expect_ok "dbmerge merges the $NH hubs" dbmerge -q "${HUBS[@]}" -o "$TMP/merged.db"
 expect_eq "rocpd_region view of the merged file: every region" \
   "$($PY -c "
@@ -121,7 +152,7 @@ import sqlite3,sys
 print(sum(sqlite3.connect(p).execute('SELECT count(*) FROM rocpd_region').fetchone()[0] for p in sys.argv[1:]))" "${HUBS[@]}")" \
   "$(q "$TMP/merged.db" "SELECT count(*) FROM rocpd_region")"
 db2json -q "$TMP/merged.db" -o "$TMP/merged.json"
-expect_eq "db2json of the merged file = db2json of the $NH hubs, byte for byte" \
+expect_eq "db2json of the merged file ($NH uuids: read in slices of 100) = db2json of the $NH hubs, byte for byte" \
   "$(sha256sum <"$TMP/all.json")" "$(sha256sum <"$TMP/merged.json")"
 
 # --- scripts/convert-parallel.sh: parts as parallel jobs, same bytes --------------

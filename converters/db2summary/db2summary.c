@@ -51,7 +51,8 @@ static const char *const summary_help =
     "\ndb2summary options (the output defaults to stdout):\n"
     "      --format FMT         text (default), csv, markdown or json\n"
     "      --top N              rows per table, heaviest first (default 20; 0: all)\n"
-    "      --by-process         one table per process and category\n"
+    "      --by-process         one table per process and category (pid and host)\n"
+    "      --mangled            kernels by their mangled symbol name, as recorded\n"
     "      --truncate-kernels   kernel names cut to the function name (no template\n"
     "                           arguments, no parameters), rows merged accordingly\n";
 
@@ -108,6 +109,7 @@ static char **take_own_options(int argc, char **argv, int *nargc) {
     else if ((v = value_of("--top", argc, argv, &i))) parse_top(v);
     else if (strcmp(a, "--by-process") == 0) opts.by_process = 1;
     else if (strcmp(a, "--truncate-kernels") == 0) opts.truncate_kernels = 1;
+    else if (strcmp(a, "--mangled") == 0) opts.mangled = 1;
     else {
       if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) atexit(print_summary_help);
       if (strcmp(a, "-o") == 0 || strncmp(a, "--output", 8) == 0 ||

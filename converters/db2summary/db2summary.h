@@ -24,6 +24,7 @@ typedef struct sm_options {
   int64_t top; /* rows per table, 0 = all */
   int by_process;
   int truncate_kernels;
+  int mangled; /* kernels by the symbol's kernel_name as recorded (mangled) */
 } sm_options;
 
 /* What a table lists. */

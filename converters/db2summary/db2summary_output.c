@@ -84,11 +84,21 @@ static const char *process_name(hub_reader *r, int db, int64_t pid) {
   return "";
 }
 
+/* The host the process ran on (its rocpd_info_node), "" if unknown. */
+static const char *process_host(hub_reader *r, int db, int64_t pid) {
+  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
+    const hub_process_info *p = hub_reader_process(r, i);
+    if (p->pid == pid && (db < 0 || p->db == db)) return p->hostname;
+  }
+  return "";
+}
+
 static char *scope_title(hub_reader *r, const char *title, int64_t pid, int db) {
   if (pid == HUB_NULL) return tt_strdup(title);
   const char *name = process_name(r, db, pid);
-  return fmt("%s, pid %lld%s%s%s", title, (long long)pid, name[0] ? " (" : "", name,
-             name[0] ? ")" : "");
+  const char *host = process_host(r, db, pid);
+  return fmt("%s, pid %lld%s%s%s%s%s", title, (long long)pid, name[0] ? " (" : "", name,
+             name[0] ? ")" : "", host[0] ? " on " : "", host);
 }
 
 /* --- rows sorted: section, process, heaviest first ------------------- */
@@ -112,9 +122,9 @@ static int same_group(const sm_row *a, const sm_row *b) {
   return a->section == b->section && a->pid == b->pid && a->db == b->db;
 }
 
-/* Row columns: pid first with --by-process, bytes for copies and
- * allocations, the name last. */
-static const char *const row_cols[] = {"pid", "calls", "total", "avg", "min", "max",
+/* Row columns: pid and host first with --by-process, bytes for copies
+ * and allocations, the name last. */
+static const char *const row_cols[] = {"pid", "host", "calls", "total", "avg", "min", "max",
                                        "stddev", "percent", "bytes", "name"};
 
 static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *nout) {
@@ -138,21 +148,24 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
                                         "percent", "name"};
     static const char *const plain_bytes[] = {"calls", "total", "avg", "min", "max",
                                               "stddev", "percent", "bytes", "name"};
-    static const char *const pid_plain[] = {"pid", "calls", "total", "avg", "min", "max",
+    static const char *const pid_plain[] = {"pid", "host", "calls", "total", "avg", "min", "max",
                                             "stddev", "percent", "name"};
     const char *const *cols = with_pid ? (bytes ? row_cols : pid_plain)
                                        : (bytes ? plain_bytes : plain);
     *t = (table){.id = sec->key, .title = scope_title(r, sec->title, first->pid, first->db),
-                 .cols = cols, .ncols = 8u + (size_t)bytes + (size_t)with_pid,
+                 .cols = cols, .ncols = 8u + (size_t)bytes + 2u * (size_t)with_pid,
                  .pid = first->pid, .db = first->db};
     for (size_t k = i; k < j; k++) {
       if (s->opt->top > 0 && (int64_t)(k - i) >= s->opt->top) break;
       const sm_row *w = &s->rows[order[k]];
       double avg = (double)w->total / (double)w->calls;
       double sd = sqrt(w->m2 / (double)w->calls);
-      char *cells[10];
+      char *cells[11];
       size_t c = 0;
-      if (with_pid) cells[c++] = fmt("%lld", (long long)w->pid);
+      if (with_pid) {
+        cells[c++] = fmt("%lld", (long long)w->pid);
+        cells[c++] = tt_strdup(process_host(r, w->db, w->pid));
+      }
       cells[c++] = fmt("%" PRIu64, w->calls);
       cells[c++] = dur_cell(s, w->total);
       cells[c++] = real_cell(s, avg);
@@ -268,7 +281,7 @@ static const char *col_title(const sm_summary *s, const char *c) {
 }
 
 static int is_text_col(const char *c) {
-  return strcmp(c, "name") == 0 || strcmp(c, "agent") == 0 || strcmp(c, "scope") == 0 ||
+  return strcmp(c, "name") == 0 || strcmp(c, "host") == 0 || strcmp(c, "agent") == 0 || strcmp(c, "scope") == 0 ||
          strcmp(c, "block") == 0;
 }
 

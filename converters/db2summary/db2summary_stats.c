@@ -246,9 +246,9 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
   int64_t dur = ev->end - ev->start;
   switch (ev->kind) {
   case HUB_KERNEL: {
-    const char *name = ev->name;
+    const char *name = s->opt->mangled && ev->kernel_name[0] ? ev->kernel_name : ev->name;
     if (s->opt->truncate_kernels) {
-      sm_truncate_kernel(ev->name, &s->tmp);
+      sm_truncate_kernel(name, &s->tmp);
       name = s->tmp.data;
     }
     row_add(row_of(s, 0, ev, name), dur, HUB_NULL);
