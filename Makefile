@@ -13,7 +13,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 FUZZ ?= 0
 FUZZ_SECONDS ?= 60
 # make check's short run: this many seconds shared evenly by the harnesses
-FUZZ_CHECK_SECONDS ?= 48
+FUZZ_CHECK_SECONDS ?= 40
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (fuzz/): everything built with clang, instrumented.

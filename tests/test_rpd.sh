@@ -360,7 +360,7 @@ bad_case() { # DESC PATTERN INPUT
   expect_eq "$1: no output left" "" "$(ls "$TMP/bad" | grep -v '\.rpd$' | grep -v '\.txt$')"
 }
 echo "hello, not a database" >"$TMP/bad/text.txt"
-bad_case "not an RPD (a text file)" "text\.txt: not an RPD file: byte 0 is not an SQLite header" "$TMP/bad/text.txt"
+bad_case "not an RPD (a text file)" "text\.txt: not a SQLite database \(byte 0: no SQLite header\)" "$TMP/bad/text.txt"
 head -c 50000 "$SMALL" >"$TMP/bad/cut.rpd"
 bad_case "truncated RPD" "cut\.rpd: truncated: 50000 bytes, the SQLite header says 98304" "$TMP/bad/cut.rpd"
 cp "$SMALL" "$TMP/bad/noops.rpd"; sqlite3 "$TMP/bad/noops.rpd" "DROP TABLE rocpd_api_ops"
