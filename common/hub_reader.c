@@ -1,6 +1,7 @@
 /* The hub reader's merge: every cursor of every input in one heap, read in
- * global start order, launches linked to their GPU work on the way; and the
- * per-event lookups (args, track names) exporters make while reading. */
+ * global start order, launches linked to their GPU work on the way; each
+ * event's args read beside its cursor, in the same order; and the track
+ * name lookups exporters make while reading. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>

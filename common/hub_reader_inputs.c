@@ -1,7 +1,8 @@
 /* Opening one input of the hub reader: the SQLite checks (a file that is
  * not SQLite, a truncated one), the uuid-suffixed physical tables of every
- * hub a file holds, its schema version, and where correlation and args
- * lookups read (the hub's indexed tables or indexed TEMP copies). */
+ * hub a file holds, its schema version, and whether its launches can be
+ * linked and its args looked up by id (the input's index, or an indexed
+ * TEMP copy made when first needed). */
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>

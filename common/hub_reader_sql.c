@@ -1,5 +1,6 @@
 /* The SQL of the reader's cursors: one statement per table of a hub, the
- * user's filters pushed into it, launch->GPU links and flow anchors joined. */
+ * user's filters pushed into it, launch->GPU links and flow anchors joined;
+ * and of each table's args, in its cursor's order. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
