@@ -143,6 +143,10 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
  * opened only for its info or time span never pays for it. */
 static int prime_cursors(hub_reader *r) {
   r->primed = 1;
+  /* Args read out of stream order (db2perfetto holds events; carried
+   * windows) need a lookup by id: an index-less input's TEMP copy is made
+   * here, before any statement runs (DDL mid-stream aborts them). */
+  for (size_t i = 0; i < r->ndbs; i++) hr_args_lookup_source(&r->dbs[i]);
   for (size_t i = 0; i < r->ncursors; i++) {
     cursor *c = &r->cursors[i];
     int rc = cursor_step(r, c);
