@@ -100,6 +100,9 @@ static int cursor_step(hub_reader *r, cursor *c) {
 }
 
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
+  /* The grouped launch join and the sorts fill SQLite's caches (2 MB
+   * each) as inputs grow: a soft limit keeps the reader's memory flat. */
+  sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
   if (hr_refuse_duplicates(r, paths, npaths) != 0) {
