@@ -499,14 +499,20 @@ static int run_all(run *ru) {
   if (o->list_categories) return list_categories(ru);
   if (o->output) refuse_input_as_output(ru, o->output);
   if (tt_progress_enabled()) ru->progress_total = (uint64_t)hub_reader_row_count(ru->r);
-  int64_t lo = 0, hi = 0;
-  int any = hub_reader_time_span(ru->r, &lo, &hi);
-  hi += 1; /* ranges are half-open: keep events that end at the last ns */
-  int64_t t0 = o->start_text ? resolve_time("--start", o->start_text, lo, hi) : lo;
-  int64_t t1 = o->end_text ? resolve_time("--end", o->end_text, lo, hi) : hi;
-  if (t1 <= t0) tt_die(2, "--start/--end: empty time range [%lld, %lld)", (long long)t0, (long long)t1);
-  if (!any) t1 = t0 + 1;
   int bounded = o->start_text || o->end_text;
+  int64_t t0 = 0, t1 = 1;
+  /* The time span (a scan of every table) only when a range or the
+   * window split needs it. */
+  if (bounded || o->split == TT_SPLIT_WINDOW) {
+    int64_t lo = 0, hi = 0;
+    int any = hub_reader_time_span(ru->r, &lo, &hi);
+    hi += 1; /* ranges are half-open: keep events that end at the last ns */
+    t0 = o->start_text ? resolve_time("--start", o->start_text, lo, hi) : lo;
+    t1 = o->end_text ? resolve_time("--end", o->end_text, lo, hi) : hi;
+    if (t1 <= t0)
+      tt_die(2, "--start/--end: empty time range [%lld, %lld)", (long long)t0, (long long)t1);
+    if (!any) t1 = t0 + 1;
+  }
 
   if (o->split == TT_SPLIT_NONE) {
     if (bounded) {

@@ -1,6 +1,7 @@
 /* The hub reader's merge: every cursor of every input in one heap, read in
- * global start order, launches linked to their GPU work on the way; and the
- * per-event lookups (args, track names) exporters make while reading. */
+ * global start order, launches linked to their GPU work on the way; each
+ * event's args read beside its cursor, in the same order; and the track
+ * name lookups exporters make while reading. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,7 @@ static int bad_time(sqlite3_stmt *st, int col) {
 static int cursor_step(hub_reader *r, cursor *c) {
   int rc = sqlite3_step(c->st);
   hub_db *d = &r->dbs[c->db];
+  c->args_taken = 0;
   if (rc == SQLITE_ROW) {
     c->row_id = sqlite3_column_int64(c->st, C_ID);
     c->start = sqlite3_column_int64(c->st, C_START);
@@ -105,6 +107,9 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
 
 hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t slice_first, size_t slice_count) {
+  /* The grouped launch join and the sorts fill SQLite's caches (2 MB
+   * each) as inputs grow: a soft limit keeps the reader's memory flat. */
+  sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
   r->slice_first = slice_first;
@@ -141,19 +146,31 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
         return NULL;
       }
       r->ncursors++;
-      int rc = cursor_step(r, c);
-      if (rc < 0) {
-        hub_reader_close(r);
-        return NULL;
-      }
-      if (rc > 0) {
-        r->heap[r->heap_len] = c;
-        heap_sift_up(r, r->heap_len++);
-      }
     }
   }
   hr_load_info(r);
   return r;
+}
+
+/* The first row of every cursor, read at the first hub_reader_next: a
+ * cursor's first step sorts (or groups) what SQLite must, and a reader
+ * opened only for its info or time span never pays for it. */
+static int prime_cursors(hub_reader *r) {
+  r->primed = 1;
+  /* Args read out of stream order (db2perfetto holds events; carried
+   * windows) need a lookup by id: an index-less input's TEMP copy is made
+   * here, before any statement runs (DDL mid-stream aborts them). */
+  for (size_t i = 0; i < r->ndbs; i++) hr_args_lookup_source(&r->dbs[i]);
+  for (size_t i = 0; i < r->ncursors; i++) {
+    cursor *c = &r->cursors[i];
+    int rc = cursor_step(r, c);
+    if (rc < 0) return -1;
+    if (rc > 0) {
+      r->heap[r->heap_len] = c;
+      heap_sift_up(r, r->heap_len++);
+    }
+  }
+  return 0;
 }
 
 int64_t hr_link_id(int db, const char *cat, int64_t id) {
@@ -282,6 +299,10 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
 int hub_reader_next(hub_reader *r, hub_record *ev) {
   if (r->passes) return hr_passes_next(r, ev);
   if (r->failed) return -1;
+  if (!r->primed && prime_cursors(r) != 0) {
+    r->failed = 1;
+    return -1;
+  }
   if (r->to_advance) {
     cursor *c = r->to_advance;
     r->to_advance = NULL;
@@ -370,15 +391,69 @@ int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
   return 0;
 }
 
+/* Steps a cursor's args to its next row: 1 on a row, else 0 (done). */
+static int args_advance(cursor *c) {
+  if (sqlite3_step(c->args_st) != SQLITE_ROW) {
+    c->args_state = 2;
+    return 0;
+  }
+  c->a_start = sqlite3_column_int64(c->args_st, 0);
+  c->a_end = sqlite3_column_int64(c->args_st, 1);
+  c->a_row = sqlite3_column_int64(c->args_st, 2);
+  return 1;
+}
+
+/* Whether the args row is of an event before the cursor's current row,
+ * in the cursor's order (start, end descending, id). */
+static int args_behind(const cursor *c) {
+  if (c->a_start != c->start) return c->a_start < c->start;
+  if (c->a_end != c->end) return c->a_end > c->end;
+  return c->a_row < c->row_id;
+}
+
+static int args_on_current(const cursor *c) {
+  return c->args_state == 1 && c->a_start == c->start && c->a_end == c->end &&
+         c->a_row == c->row_id;
+}
+
+/* The args of the event just read, from its cursor's args in the same
+ * order: 1 when positioned on them (or on the next event's), 0 when they
+ * must be looked up by id instead. */
+static int args_merged_begin(hub_reader *r, int db, int64_t event_id) {
+  cursor *c = r->to_advance;
+  if (!c || c->db != db || c->args_taken || c->args_state == 3) return 0;
+  if (hr_col_i64_or_null(c->st, C_EVENT) != event_id) return 0;
+  if (c->args_state == 0) {
+    hub_db *d = &r->dbs[db];
+    char *sql = hr_args_sql(d, c->table, &r->filter);
+    c->args_st = hr_prep(d, sql);
+    free(sql);
+    c->args_state = 3;
+    if (!c->args_st) return 0;
+    c->args_state = 1;
+    args_advance(c);
+  }
+  while (c->args_state == 1 && args_behind(c)) args_advance(c);
+  c->args_taken = 1;
+  r->args_cur = c;
+  r->args_step = 0;
+  return 1;
+}
+
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   if (r->passes) {
     hr_passes_args_begin(r, db, event_id);
     return;
   }
+  r->args_cur = NULL;
+  r->args_iter = NULL;
   hub_db *d = &r->dbs[db];
+  if (event_id == HUB_NULL || !d->has_args) return;
+  if (args_merged_begin(r, db, event_id)) return;
   if (!d->args_st) {
-    char *sql = sqlite3_mprintf(
-        "SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY position", d->args_src);
+    char *sql = sqlite3_mprintf("SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY "
+                                "position, rowid",
+                                hr_args_lookup_source(d));
     d->args_st = hr_prep(d, sql);
     sqlite3_free(sql);
   }
@@ -386,20 +461,35 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   if (!r->args_iter) return;
   sqlite3_reset(r->args_iter);
   sqlite3_bind_int64(r->args_iter, 1, event_id);
-  if (event_id == HUB_NULL) r->args_iter = NULL;
 }
 
 int hub_args_next(hub_reader *r, hub_arg_view *a) {
   if (r->passes) return hr_passes_args_next(r, a);
+  sqlite3_stmt *st;
+  if (r->args_cur) {
+    cursor *c = r->args_cur;
+    if (r->args_step) args_advance(c);
+    r->args_step = 1;
+    if (!args_on_current(c)) {
+      r->args_cur = NULL;
+      return 0;
+    }
+    st = c->args_st;
+    a->name = hr_col_text(st, 3);
+    a->type = hr_col_text(st, 4);
+    a->value = hr_col_text(st, 5);
+    return 1;
+  }
   if (!r->args_iter) return 0;
-  if (sqlite3_step(r->args_iter) != SQLITE_ROW) {
-    sqlite3_reset(r->args_iter);
+  st = r->args_iter;
+  if (sqlite3_step(st) != SQLITE_ROW) {
+    sqlite3_reset(st);
     r->args_iter = NULL;
     return 0;
   }
-  a->name = hr_col_text(r->args_iter, 0);
-  a->type = hr_col_text(r->args_iter, 1);
-  a->value = hr_col_text(r->args_iter, 2);
+  a->name = hr_col_text(st, 0);
+  a->type = hr_col_text(st, 1);
+  a->value = hr_col_text(st, 2);
   return 1;
 }
 
@@ -423,7 +513,10 @@ const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
 void hub_reader_close(hub_reader *r) {
   if (!r) return;
   hr_passes_free(r);
-  for (size_t i = 0; i < r->ncursors; i++) sqlite3_finalize(r->cursors[i].st);
+  for (size_t i = 0; i < r->ncursors; i++) {
+    sqlite3_finalize(r->cursors[i].st);
+    sqlite3_finalize(r->cursors[i].args_st);
+  }
   for (size_t i = 0; i < r->ndbs; i++) {
     sqlite3_finalize(r->dbs[i].args_st);
     sqlite3_finalize(r->dbs[i].track_st);
@@ -435,9 +528,6 @@ void hub_reader_close(hub_reader *r) {
     }
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
-    sqlite3_free(r->dbs[i].ev_link);
-    sqlite3_free(r->dbs[i].k_link);
-    sqlite3_free(r->dbs[i].m_link);
     sqlite3_free(r->dbs[i].args_src);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {

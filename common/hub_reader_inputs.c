@@ -1,7 +1,8 @@
 /* Opening one input of the hub reader: the SQLite checks (a file that is
  * not SQLite, a truncated one), the uuid-suffixed physical tables of every
- * hub a file holds, its schema version, and where correlation and args
- * lookups read (the hub's indexed tables or indexed TEMP copies). */
+ * hub a file holds, its schema version, and whether its launches can be
+ * linked and its args looked up by id (the input's index, or an indexed
+ * TEMP copy made when first needed). */
 #include <errno.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -57,17 +58,33 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
   return ok;
 }
 
-/* Args are looked up per event: by the input's index on rocpd_arg's
- * event_id when it has one, else through an indexed TEMP copy made in one
- * pass (SQLite refuses a TEMP index on an input's table; the input is
- * never written). Either way a lookup is a key search, never a scan. */
+/* Args are read in one ordered pass per event table, beside that table's
+ * cursor (hub_reader.c); a lookup by event id is left for the odd event
+ * read out of stream order (one carried into the next window). It uses
+ * the input's index on rocpd_arg's event_id when it has one, else an
+ * indexed TEMP copy made in one pass the first time it is needed (SQLite
+ * refuses a TEMP index on an input's table; the input is never written).
+ * Either way a lookup is a key search, never a scan. */
 static void args_source(hub_db *d) {
   char *args = hr_tname(d, "rocpd_arg");
-  if (!hr_table_exists(d, args) || index_on(d, args, "event_id") ||
-      !link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
-                  "event_id, position"))
-    d->args_src = sqlite3_mprintf("\"%w\"", args);
+  d->has_args = hr_table_exists(d, args);
+  d->args_indexed = d->has_args && index_on(d, args, "event_id");
+  d->args_src = sqlite3_mprintf("\"%w\"", args);
   sqlite3_free(args);
+}
+
+const char *hr_args_lookup_source(hub_db *d) {
+  if (d->has_args && !d->args_indexed && !d->args_copied) {
+    d->args_copied = 1;
+    char *args = hr_tname(d, "rocpd_arg");
+    /* TEMP only: query_only guards the input file the rest of the time. */
+    sqlite3_exec(d->conn, "PRAGMA query_only=0;", NULL, NULL, NULL);
+    link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+               "event_id, position");
+    sqlite3_exec(d->conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
+    sqlite3_free(args);
+  }
+  return d->args_src;
 }
 
 static void setup_db(hub_db *d) {
@@ -91,30 +108,13 @@ static void setup_db(hub_db *d) {
     }
     sqlite3_free(sql);
   }
+  /* Without recorded flows, launches find their GPU work through one
+   * grouped join (hub_reader_sql.c), whatever indexes the input has. */
   char *ev = hr_tname(d, "rocpd_event");
-  char *kd = hr_tname(d, "rocpd_kernel_dispatch");
-  char *mc = hr_tname(d, "rocpd_memory_copy");
   char *sm = hr_tname(d, "rocpd_sample");
-  d->ev_link = sqlite3_mprintf("\"%w\"", ev);
-  d->k_link = sqlite3_mprintf("\"%w\"", kd);
-  d->m_link = sqlite3_mprintf("\"%w\"", mc);
-  if (d->has_flows) {
-    d->can_link = index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id");
-  } else {
-    d->can_link = 1;
-    if (!index_on(d, ev, "correlation_id"))
-      d->can_link &= link_table(d, &d->ev_link, "ev", ev, "id, correlation_id, category_id",
-                                "correlation_id IS NOT NULL", "correlation_id");
-    if (d->has_table[T_KERNEL] && !index_on(d, kd, "event_id"))
-      d->can_link &= link_table(d, &d->k_link, "k", kd, "event_id, start, pid, kernel_id",
-                                "event_id IS NOT NULL", "event_id");
-    if (d->has_table[T_COPY] && !index_on(d, mc, "event_id"))
-      d->can_link &= link_table(d, &d->m_link, "m", mc, "event_id, start, pid, name_id",
-                                "event_id IS NOT NULL", "event_id");
-  }
+  d->can_link = !d->has_flows ||
+                (index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id"));
   sqlite3_free(ev);
-  sqlite3_free(kd);
-  sqlite3_free(mc);
   sqlite3_free(sm);
   args_source(d);
 }

@@ -29,15 +29,14 @@ typedef struct hub_db {
   char *suffix; /* "_<uuid>" or "" */
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
-  int can_link;        /* indexes for correlation lookups exist */
-  /* Where launch->GPU lookups read: the hub's own tables when they carry
-   * the indexes, else indexed TEMP copies of the few columns needed
-   * (rocprofv3 databases have no such indexes; the input stays untouched). */
-  char *ev_link, *k_link, *m_link;
-  /* Where args are read by event: the hub's rocpd_arg when indexed on
-   * event_id, else an indexed TEMP copy (rocprofv3 writes no such index:
-   * a lookup per event would scan the table each time). */
+  int can_link;        /* launches can be linked to their GPU work (recorded
+                        * flows: the indexes their lookups need exist) */
+  /* Where args are looked up by event id (hr_args_lookup_source): the
+   * hub's rocpd_arg when indexed on event_id, else an indexed TEMP copy
+   * made at the first lookup (rocprofv3 writes no such index: a lookup per
+   * event would scan the table each time). */
   char *args_src;
+  int has_args, args_indexed, args_copied;
   sqlite3_stmt *args_st, *track_st;
 } hub_db;
 
@@ -49,6 +48,12 @@ typedef struct cursor {
   table_id table;
   sqlite3_stmt *st;
   int64_t start, end, row_id; /* heap key of the current row */
+  /* Its table's args in the cursor's order (hr_args_sql), stepped along
+   * as events are read: no lookup per event. */
+  sqlite3_stmt *args_st;
+  int args_state;           /* 0 not prepared, 1 on a row, 2 done, 3 failed */
+  int args_taken;           /* the current row's args were read */
+  int64_t a_start, a_end, a_row; /* key of the args row it is on */
 } cursor;
 
 struct hub_reader {
@@ -58,13 +63,16 @@ struct hub_reader {
   cursor **heap;
   size_t ncursors, heap_len;
   cursor *to_advance; /* yielded last time; stepped on the next call */
+  int primed;         /* every cursor stepped to its first row */
   hub_filter filter;
   hub_process_info *processes; size_t nprocesses;
   hub_thread_info *threads; size_t nthreads;
   hub_agent_view *agents; size_t nagents;
   hub_lane_info *lanes; size_t nlanes;
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
-  sqlite3_stmt *args_iter;
+  sqlite3_stmt *args_iter; /* a lookup by event id, when not merged */
+  cursor *args_cur;         /* the merged args being iterated, else NULL */
+  int args_step;            /* step args_cur's statement before the next row */
   int failed;
   /* Launches read whose GPU work is still ahead: (db, pid, correlation)
    * -> launch start, and -> start of that GPU work (to forget it once the
@@ -115,8 +123,13 @@ enum {
  * (category `cat` for recorded flows, "" for launch links). */
 int64_t hr_link_id(int db, const char *cat, int64_t id);
 
-/* hub_reader_sql.c: the SQL of one cursor (a table of one hub, filtered). */
+const char *hr_args_lookup_source(hub_db *d); /* table args are looked up by event in */
+
+/* hub_reader_sql.c: the SQL of one cursor (a table of one hub, filtered),
+ * and of its args: (start, end, id, name, type, value) in the cursor's
+ * order (start, end descending, id), each event's args by position. */
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f);
+char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f);
 
 /* hub_reader_info.c: processes, threads, agents and lanes of every input. */
 void hr_load_info(hub_reader *r);

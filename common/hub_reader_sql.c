@@ -1,5 +1,6 @@
 /* The SQL of the reader's cursors: one statement per table of a hub, the
- * user's filters pushed into it, launch->GPU links and flow anchors joined. */
+ * user's filters pushed into it, launch->GPU links and flow anchors joined;
+ * and of each table's args, in its cursor's order. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,18 +70,23 @@ static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
 
 /* Start of the first GPU work sharing a launch's correlation (in the same
  * process, as correlation ids are per process), among the work the filters
- * keep: a launch's arrow is drawn only when its other end is written. */
+ * keep: a launch's arrow is drawn only when its other end is written. One
+ * grouped query over the GPU tables, joined to the launches (SQLite builds
+ * it once and probes it per launch): no lookup per launch on indexes an
+ * input may lack, no copy of its tables. */
 static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   const char *S = d->suffix;
-  tt_buf_puts(b, "(CASE WHEN e.correlation_id IS NULL THEN NULL ELSE (SELECT min(x.start) FROM (");
+  tt_buf_puts(b, " LEFT JOIN (SELECT corr, pid, min(start) AS start FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
     tt_buf_printf(b,
-                  "SELECT k2.start AS start FROM %s e2 JOIN %s k2 ON k2.event_id = e2.id "
-                  "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
-                  "\"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
-                  "e2.correlation_id = e.correlation_id AND k2.pid = r.pid",
-                  d->ev_link, d->k_link, S, S);
+                  "SELECT e2.correlation_id AS corr, k2.pid AS pid, k2.start AS start FROM "
+                  "\"rocpd_kernel_dispatch%s\" k2 JOIN \"rocpd_event%s\" e2 ON e2.id = "
+                  "k2.event_id LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT "
+                  "JOIN \"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
+                  "e2.correlation_id IS NOT NULL",
+                  S, S, S, S);
+    if (f->pid != HUB_NULL) tt_buf_printf(b, " AND k2.pid = %lld", (long long)f->pid);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, KERNEL_NAME("ks2"));
     first = 0;
@@ -88,17 +94,19 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   if (d->has_table[T_COPY]) {
     if (!first) tt_buf_puts(b, " UNION ALL ");
     tt_buf_printf(b,
-                  "SELECT m2.start AS start FROM %s e2 JOIN %s m2 ON m2.event_id = e2.id "
+                  "SELECT e2.correlation_id AS corr, m2.pid AS pid, m2.start AS start FROM "
+                  "\"rocpd_memory_copy%s\" m2 JOIN \"rocpd_event%s\" e2 ON e2.id = m2.event_id "
                   "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
-                  "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id = "
-                  "e.correlation_id AND m2.pid = r.pid",
-                  d->ev_link, d->m_link, S, S);
+                  "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id IS NOT "
+                  "NULL",
+                  S, S, S, S);
+    if (f->pid != HUB_NULL) tt_buf_printf(b, " AND m2.pid = %lld", (long long)f->pid);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, "COALESCE(n2.string,'')");
     first = 0;
   }
-  if (first) tt_buf_puts(b, "SELECT NULL AS start");
-  tt_buf_puts(b, ") x) END)");
+  if (first) tt_buf_puts(b, "SELECT NULL AS corr, NULL AS pid, NULL AS start");
+  tt_buf_puts(b, ") GROUP BY corr, pid) g ON g.corr = e.correlation_id AND g.pid = r.pid");
 }
 
 /* Under a category or name filter, a recorded flow end is kept only when
@@ -163,22 +171,24 @@ static int has_event_filter(const hub_filter *f) {
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf b = {0};
-  int link = d->can_link;
   switch (t) {
-  case T_REGION:
+  case T_REGION: {
+    int link = !d->has_flows;
     tt_buf_puts(&b, "SELECT r.id, r.start, r.end, r.pid, r.tid, COALESCE(n.string,''), "
                     "COALESCE(c.string,''), e.correlation_id, r.event_id, NULL, NULL, 0, NULL, "
                     "NULL, NULL, NULL, NULL, NULL, ");
-    if (link && !d->has_flows) link_to_gpu(&b, d, f); else tt_buf_puts(&b, "NULL");
+    tt_buf_puts(&b, link ? "g.start" : "NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_region%s\" r LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "r.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = r.event_id LEFT JOIN "
                   "\"rocpd_string%s\" c ON c.id = e.category_id",
                   S, S, S, S);
+    if (link) link_to_gpu(&b, d, f);
     common_filters(&b, f, "r.start", "r.end", "r.pid", "COALESCE(n.string,'')",
                    "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY r.start, r.end DESC");
+    tt_buf_puts(&b, " ORDER BY r.start, r.end DESC, r.id");
     break;
+  }
   case T_KERNEL: {
     const char *kname = KERNEL_NAME("ks");
     tt_buf_printf(&b,
@@ -194,7 +204,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   "LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
                   S, S, S, S);
     common_filters(&b, f, "k.start", "k.end", "k.pid", kname, "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY k.start, k.end DESC");
+    tt_buf_puts(&b, " ORDER BY k.start, k.end DESC, k.id");
     break;
   }
   case T_COPY: {
@@ -220,7 +230,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   S, S, S, S);
     common_filters(&b, f, "m.start", "m.end", "m.pid", "COALESCE(n.string,'')",
                    "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY m.start, m.end DESC");
+    tt_buf_puts(&b, " ORDER BY m.start, m.end DESC, m.id");
     break;
   }
   case T_ALLOC:
@@ -235,7 +245,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   S, S, S);
     common_filters(&b, f, "a.start", "a.end", "a.pid", "COALESCE(a.type,'')",
                    "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY a.start, a.end DESC");
+    tt_buf_puts(&b, " ORDER BY a.start, a.end DESC, a.id");
     break;
   case T_SAMPLE: {
     const char *kind = JX("t.extdata", "$.kind");
@@ -258,7 +268,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
       tt_buf_puts(&pidcond, " AND ");
       flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
     }
-    if (link && d->has_flows)
+    if (d->can_link && d->has_flows)
       tt_buf_printf(&b,
                     "(CASE WHEN %s = 'flow' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
@@ -294,12 +304,38 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
       tt_buf_printf(&b, " ELSE (1%s) END)", b2.data ? b2.data : "");
       tt_buf_free(&b2);
     }
-    tt_buf_puts(&b, " ORDER BY s.timestamp");
+    tt_buf_puts(&b, " ORDER BY s.timestamp, s.id");
     break;
   }
   default:
     break;
   }
+  return b.data;
+}
+
+char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f) {
+  const char *S = d->suffix;
+  tt_buf b = {0};
+  if (t == T_SAMPLE) {
+    tt_buf_printf(&b,
+                  "SELECT x.timestamp, x.timestamp, x.id, a.name, a.type, a.value FROM "
+                  "\"rocpd_sample%s\" x JOIN \"rocpd_arg%s\" a ON a.event_id = x.event_id "
+                  "WHERE 1",
+                  S, S);
+    if (f->end != HUB_NULL) tt_buf_printf(&b, " AND x.timestamp < %lld", (long long)f->end);
+    if (f->start != HUB_NULL) tt_buf_printf(&b, " AND x.timestamp >= %lld", (long long)f->start);
+    tt_buf_puts(&b, " ORDER BY x.timestamp, x.id, a.position, a.id");
+    return b.data;
+  }
+  /* Only the cursor's time and process filters: rows of events the other
+   * filters drop are stepped over. */
+  tt_buf_printf(&b,
+                "SELECT x.start, x.end, x.id, a.name, a.type, a.value FROM \"%s%s\" x JOIN "
+                "\"rocpd_arg%s\" a ON a.event_id = x.event_id",
+                hr_table_names[t], S, S);
+  hub_filter tp = {.start = f->start, .end = f->end, .pid = f->pid};
+  common_filters(&b, &tp, "x.start", "x.end", "x.pid", NULL, NULL, 0);
+  tt_buf_puts(&b, " ORDER BY x.start, x.end DESC, x.id, a.position, a.id");
   return b.data;
 }
 

@@ -118,10 +118,27 @@ void tt_buf_printf(tt_buf *b, const char *fmt, ...) {
   va_end(ap2);
 }
 
+/* "00".."99": two digits per division (a table lookup, half the divides). */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 char *tt_format_i64(char *p, int64_t v) {
   char tmp[TT_I64_CHARS], *t = tmp + sizeof tmp;
   uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-  do *--t = (char)('0' + u % 10); while (u /= 10);
+  while (u >= 100) {
+    unsigned d = (unsigned)(u % 100) * 2;
+    u /= 100;
+    *--t = digit_pairs[d + 1];
+    *--t = digit_pairs[d];
+  }
+  if (u >= 10) {
+    *--t = digit_pairs[u * 2 + 1];
+    *--t = digit_pairs[u * 2];
+  } else {
+    *--t = (char)('0' + u);
+  }
   if (v < 0) *p++ = '-';
   size_t n = (size_t)(tmp + sizeof tmp - t);
   memcpy(p, t, n);

@@ -21,46 +21,95 @@ typedef struct json_part {
   uint64_t written;
 } json_part;
 
-/* ns -> µs with exactly three decimals. */
-static void put_us(tt_buf *b, int64_t ns) {
-  if (ns < 0) {
-    tt_buf_putc(b, '-');
-    ns = ns == INT64_MIN ? INT64_MAX : -ns;
-  }
-  tt_buf_put_i64(b, ns / 1000);
-  char frac[4] = {'.', (char)('0' + ns % 1000 / 100), (char)('0' + ns % 100 / 10),
-                  (char)('0' + ns % 10)};
-  tt_buf_append(b, frac, 4);
+/* Appends of known length into the part's buffer: one capacity check,
+ * no strlen, no NUL kept (the buffer is written by length). */
+static inline void put_n(tt_buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) tt_buf_reserve(b, n);
+  memcpy(b->data + b->len, s, n);
+  b->len += n;
+}
+#define PUT_LIT(b, s) put_n((b), (s), sizeof(s) - 1)
+
+static inline void put_c(tt_buf *b, char c) {
+  if (b->len + 2 > b->cap) tt_buf_reserve(b, 1);
+  b->data[b->len++] = c;
 }
 
-static void put_str(tt_buf *b, const char *s) { tt_json_string(b, s, strlen(s)); }
+static inline void put_i64(tt_buf *b, int64_t v) {
+  if (b->len + TT_I64_CHARS + 1 > b->cap) tt_buf_reserve(b, TT_I64_CHARS);
+  b->len = (size_t)(tt_format_i64(b->data + b->len, v) - b->data);
+}
+
+/* ns -> µs with exactly three decimals. */
+static void put_us(tt_buf *b, int64_t ns) {
+  if (b->len + TT_I64_CHARS + 6 > b->cap) tt_buf_reserve(b, TT_I64_CHARS + 5);
+  char *p = b->data + b->len;
+  if (ns < 0) {
+    *p++ = '-';
+    ns = ns == INT64_MIN ? INT64_MAX : -ns;
+  }
+  p = tt_format_i64(p, ns / 1000);
+  int f = (int)(ns % 1000);
+  p[0] = '.';
+  p[1] = (char)('0' + f / 100);
+  p[2] = (char)('0' + f / 10 % 10);
+  p[3] = (char)('0' + f % 10);
+  b->len = (size_t)(p + 4 - b->data);
+}
+
+/* Most names need no escaping: those go in one copy. */
+static void put_str(tt_buf *b, const char *s) {
+  size_t n = 0;
+  const unsigned char *u = (const unsigned char *)s;
+  while (u[n] >= 0x20 && u[n] < 0x7F && u[n] != '"' && u[n] != '\\') n++;
+  if (u[n]) {
+    tt_json_string(b, s, n + strlen(s + n));
+    return;
+  }
+  if (b->len + n + 3 > b->cap) tt_buf_reserve(b, n + 2);
+  char *p = b->data + b->len;
+  p[0] = '"';
+  memcpy(p + 1, s, n);
+  p[n + 1] = '"';
+  b->len += n + 2;
+}
 
 static void begin_event(json_part *jp) {
-  tt_buf_clear(&jp->buf);
-  tt_buf_puts(&jp->buf, jp->first ? "\n  " : ",\n  ");
+  if (jp->first)
+    PUT_LIT(&jp->buf, "\n  ");
+  else
+    PUT_LIT(&jp->buf, ",\n  ");
   jp->first = 0;
+}
+
+/* Events gather in the buffer and go out 64 KiB at a time. */
+#define JSON_CHUNK (64 * 1024)
+static int write_buf(json_part *jp) {
+  size_t n = jp->buf.len;
+  jp->buf.len = 0;
+  return n && fwrite(jp->buf.data, 1, n, jp->fp) != n ? -1 : 0;
 }
 
 static int flush_event(json_part *jp) {
   jp->written++;
-  return fwrite(jp->buf.data, 1, jp->buf.len, jp->fp) == jp->buf.len ? 0 : -1;
+  return jp->buf.len >= JSON_CHUNK ? write_buf(jp) : 0;
 }
 
 static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
                      const char *key, const char *str, int64_t num) {
   begin_event(jp);
   tt_buf *b = &jp->buf;
-  tt_buf_puts(b, "{\"name\":");
+  PUT_LIT(b, "{\"name\":");
   put_str(b, what);
   tt_buf_printf(b, ",\"ph\":\"M\",\"ts\":0,\"pid\":%lld,\"tid\":%lld,\"args\":{", (long long)pid,
                 (long long)tid);
   put_str(b, key);
-  tt_buf_putc(b, ':');
+  put_c(b, ':');
   if (str)
     put_str(b, str);
   else
     tt_buf_printf(b, "%lld", (long long)num);
-  tt_buf_puts(b, "}}");
+  PUT_LIT(b, "}}");
   flush_event(jp);
 }
 
@@ -105,8 +154,9 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   jp->first = 1;
   jp->single_db = hub_reader_ndbs(r) == 1;
   jp->fp = tt_output_fopen(out, "w");
-  setvbuf(jp->fp, NULL, _IOFBF, 1 << 20);
-  fputs("{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n\"traceEvents\": [", jp->fp);
+  setvbuf(jp->fp, NULL, _IOFBF, JSON_CHUNK);
+  tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
+  PUT_LIT(&jp->buf, "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n\"traceEvents\": [");
   write_metadata(jp, r);
   return jp;
 }
@@ -119,7 +169,7 @@ static void put_arg_value(tt_buf *b, const hub_arg_view *a) {
            (strcmp(a->value, "true") == 0 || strcmp(a->value, "false") == 0))
     tt_buf_puts(b, a->value);
   else if (strcmp(a->type, "null") == 0)
-    tt_buf_puts(b, "null");
+    PUT_LIT(b, "null");
   else if (strcmp(a->type, "json") == 0 && tt_json_valid(a->value, strlen(a->value)))
     tt_buf_puts(b, a->value);
   else
@@ -129,22 +179,25 @@ static void put_arg_value(tt_buf *b, const hub_arg_view *a) {
 /* "args":{...}: the event's own args, then what the hub knows beside them. */
 static void put_args(json_part *jp, hub_reader *r, const hub_record *ev) {
   tt_buf *b = &jp->buf;
-  tt_buf_puts(b, ",\"args\":{");
+  PUT_LIT(b, ",\"args\":{");
   int n = 0, has_corr = 0;
   if (!jp->o->no_args && ev->event_id != HUB_NULL) {
     hub_arg_view a;
     hub_args_begin(r, ev->db, ev->event_id);
     while (hub_args_next(r, &a)) {
       if (strcmp(a.name, "correlation") == 0) has_corr = 1;
-      if (n++) tt_buf_putc(b, ',');
+      if (n++) put_c(b, ',');
       put_str(b, a.name);
-      tt_buf_putc(b, ':');
+      put_c(b, ':');
       put_arg_value(b, &a);
     }
   }
   if (!has_corr && ev->correlation_id != HUB_NULL && ev->kind != HUB_FLOW) {
-    tt_buf_puts(b, n++ ? ",\"correlation\":" : "\"correlation\":");
-    tt_buf_put_i64(b, ev->correlation_id);
+    if (n++)
+      PUT_LIT(b, ",\"correlation\":");
+    else
+      PUT_LIT(b, "\"correlation\":");
+    put_i64(b, ev->correlation_id);
   }
   if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC)
     tt_buf_printf(b, "%s\"bytes\":%lld", n++ ? "," : "", (long long)ev->size);
@@ -153,23 +206,23 @@ static void put_args(json_part *jp, hub_reader *r, const hub_record *ev) {
                   ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
                   : ev->clipped & HUB_CLIP_START                 ? "start"
                                                                  : "end");
-  tt_buf_putc(b, '}');
+  put_c(b, '}');
 }
 
 static void put_common(json_part *jp, const hub_record *ev, const tt_track_ref *t,
-                       const char *ph) {
+                       char ph) {
   tt_buf *b = &jp->buf;
-  tt_buf_puts(b, "{\"ph\":\"");
-  tt_buf_puts(b, ph);
-  tt_buf_puts(b, "\",\"cat\":");
+  PUT_LIT(b, "{\"ph\":\"");
+  put_c(b, ph);
+  PUT_LIT(b, "\",\"cat\":");
   put_str(b, hub_record_category(ev));
-  tt_buf_puts(b, ",\"name\":");
+  PUT_LIT(b, ",\"name\":");
   put_str(b, ev->name);
-  tt_buf_puts(b, ",\"pid\":");
-  tt_buf_put_i64(b, t->group);
-  tt_buf_puts(b, ",\"tid\":");
-  tt_buf_put_i64(b, t->lane);
-  tt_buf_puts(b, ",\"ts\":");
+  PUT_LIT(b, ",\"pid\":");
+  put_i64(b, t->group);
+  PUT_LIT(b, ",\"tid\":");
+  put_i64(b, t->lane);
+  PUT_LIT(b, ",\"ts\":");
   put_us(b, ev->start);
 }
 
@@ -194,39 +247,44 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   case HUB_COPY:
   case HUB_ALLOC:
     begin_event(jp);
-    put_common(jp, ev, &t, "X");
-    tt_buf_puts(b, ",\"dur\":");
+    put_common(jp, ev, &t, 'X');
+    PUT_LIT(b, ",\"dur\":");
     put_us(b, ev->end - ev->start);
     put_args(jp, r, ev);
-    tt_buf_putc(b, '}');
+    put_c(b, '}');
     if (flush_event(jp)) return -1;
     /* Arrows derived from correlation: launch (s) -> GPU work (f). */
     if (partner_in_part(jp, ev)) {
       int launch = ev->kind == HUB_REGION;
       begin_event(jp);
-      tt_buf_puts(b, launch ? "{\"ph\":\"s\",\"id\":" : "{\"ph\":\"f\",\"id\":");
-      tt_buf_put_i64(b, flow_id(jp, ev));
-      tt_buf_puts(b, ",\"pid\":");
-      tt_buf_put_i64(b, t.group);
-      tt_buf_puts(b, ",\"tid\":");
-      tt_buf_put_i64(b, t.lane);
-      tt_buf_puts(b, ",\"ts\":");
+      if (launch)
+        PUT_LIT(b, "{\"ph\":\"s\",\"id\":");
+      else
+        PUT_LIT(b, "{\"ph\":\"f\",\"id\":");
+      put_i64(b, flow_id(jp, ev));
+      PUT_LIT(b, ",\"pid\":");
+      put_i64(b, t.group);
+      PUT_LIT(b, ",\"tid\":");
+      put_i64(b, t.lane);
+      PUT_LIT(b, ",\"ts\":");
       put_us(b, ev->start);
-      tt_buf_puts(b, launch ? ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}"
-                            : ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+      if (launch)
+        PUT_LIT(b, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
+      else
+        PUT_LIT(b, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
       if (flush_event(jp)) return -1;
     }
     return 0;
   case HUB_INSTANT:
     begin_event(jp);
-    put_common(jp, ev, &t, "i");
-    tt_buf_puts(b, ",\"s\":\"t\"");
+    put_common(jp, ev, &t, 'i');
+    PUT_LIT(b, ",\"s\":\"t\"");
     put_args(jp, r, ev);
-    tt_buf_putc(b, '}');
+    put_c(b, '}');
     return flush_event(jp);
   case HUB_COUNTER:
     begin_event(jp);
-    put_common(jp, ev, &t, "C");
+    put_common(jp, ev, &t, 'C');
     tt_buf_printf(b, ",\"args\":{\"value\":%.17g}}", ev->value);
     return flush_event(jp);
   case HUB_FLOW:
@@ -236,12 +294,12 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
                   ev->flow_phase, (long long)flow_id(jp, ev), (long long)t.group,
                   (long long)t.lane);
     put_us(b, ev->start);
-    tt_buf_puts(b, ",\"cat\":");
+    PUT_LIT(b, ",\"cat\":");
     put_str(b, ev->category);
-    tt_buf_puts(b, ",\"name\":");
+    PUT_LIT(b, ",\"name\":");
     put_str(b, ev->name);
-    if (ev->flow_bind_enclosing) tt_buf_puts(b, ",\"bp\":\"e\"");
-    tt_buf_putc(b, '}');
+    if (ev->flow_bind_enclosing) PUT_LIT(b, ",\"bp\":\"e\"");
+    put_c(b, '}');
     return flush_event(jp);
   default:
     return 0;
@@ -251,9 +309,10 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
 static int json_end(void *state, hub_reader *r) {
   (void)r;
   json_part *jp = state;
-  fputs("\n]\n}\n", jp->fp);
+  PUT_LIT(&jp->buf, "\n]\n}\n");
+  int wrc = write_buf(jp);
   /* fflush here so a full disk is reported with its reason (errno). */
-  int rc = (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
+  int rc = wrc | (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
   if (rc) tt_error("%s: write failed: %s", jp->part->path, strerror(errno));
   tt_buf_free(&jp->buf);
   free(jp);

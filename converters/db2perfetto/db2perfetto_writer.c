@@ -41,6 +41,77 @@ static size_t varint_size(uint64_t v) {
   return n;
 }
 
+static uint8_t *put_varint(uint8_t *q, uint64_t v) {
+  while (v >= 0x80) {
+    *q++ = (uint8_t)(v | 0x80);
+    v >>= 7;
+  }
+  *q++ = (uint8_t)v;
+  return q;
+}
+
+/* The packets most events make: a TrackEvent with a type, a track, at
+ * most a name iid, one category iid and a correlation id, and nothing
+ * interned (a slice's END, and its BEGIN once its strings are known). */
+static int simple_event(const pf_packet *p) {
+  const pf_event *te = p->track_event;
+  return p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && !p->interned_data &&
+         te->n_category_iids <= 1 && !te->n_debug_annotations && !te->n_flow_ids &&
+         !te->n_terminating_flow_ids && te->has_type && te->has_track_uuid &&
+         te->type >= 0 && p->has_timestamp &&
+         te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD__NOT_SET &&
+         (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD__NOT_SET ||
+          te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID);
+}
+
+/* Encodes a simple_event packet by hand, byte for byte as protobuf-c
+ * does (fields in number order, proto2 repeated fields unpacked); returns
+ * its length. At most 5 varints and 12 tag bytes: < 80 bytes. */
+static size_t pack_simple(const pf_packet *p, uint8_t *out) {
+  const pf_event *te = p->track_event;
+  uint8_t ev[64], *e = ev;
+  if (te->n_category_iids) {
+    *e++ = 3 << 3;
+    e = put_varint(e, te->category_iids[0]);
+  }
+  *e++ = 9 << 3;
+  e = put_varint(e, (uint64_t)te->type);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) {
+    *e++ = 10 << 3;
+    e = put_varint(e, te->name_iid);
+  }
+  *e++ = 11 << 3;
+  e = put_varint(e, te->track_uuid);
+  if (te->correlation_id_field_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID) {
+    *e++ = 0xA0; /* field 52, varint: two tag bytes */
+    *e++ = 0x03;
+    e = put_varint(e, te->correlation_id);
+  }
+  uint8_t *q = out;
+  *q++ = 8 << 3;
+  q = put_varint(q, p->timestamp);
+  if (p->optional_trusted_packet_sequence_id_case ==
+      PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID) {
+    *q++ = 10 << 3;
+    q = put_varint(q, p->trusted_packet_sequence_id);
+  }
+  *q++ = 11 << 3 | 2;
+  q = put_varint(q, (uint64_t)(e - ev));
+  memcpy(q, ev, (size_t)(e - ev));
+  q += e - ev;
+  if (p->has_sequence_flags) {
+    *q++ = 13 << 3;
+    q = put_varint(q, p->sequence_flags);
+  }
+  if (p->has_first_packet_on_sequence) {
+    *q++ = 0xB8; /* field 87, varint */
+    *q++ = 0x05;
+    *q++ = p->first_packet_on_sequence ? 1 : 0;
+  }
+  return (size_t)(q - out);
+}
+
 int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   p->optional_trusted_packet_sequence_id_case =
       PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
@@ -72,7 +143,8 @@ int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   /* Most packets are under 128 bytes (a 1-byte length): pack behind a
    * 2-byte header and move the packet only when its length is longer. */
   uint8_t *frame = w->buf + w->len;
-  size_t n = protobuf_c_message_pack(&p->base, frame + 2);
+  size_t n = simple_event(p) ? pack_simple(p, frame + 2)
+                             : protobuf_c_message_pack(&p->base, frame + 2);
   if (n > max) {
     /* The buffer may have been overrun: a bug in a bound, never input. */
     tt_error("%s: internal error: packet of %zu bytes over its bound %zu", w->path, n, max);
