@@ -138,7 +138,7 @@ void hr_load_info(hub_reader *r);
  * under RLIMIT_NOFILE less a reserve, or HR_MAX_OPEN_INPUTS for memory)
  * are merged group by group into temporary record streams, then those
  * merged: the same records, in the same order, as a direct merge. */
-#define HR_MAX_OPEN_INPUTS 512
+#define HR_MAX_OPEN_INPUTS 256
 #define HR_MAX_HUBS_PER_CONN 100 /* uuids of one file read at once */
 size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
 /* hubs[i]: uuids in paths[i] (NULL: one each); a file of more than

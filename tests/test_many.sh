@@ -56,7 +56,7 @@ expect_eq "one descriptor per input: $NH hubs read under ulimit -n $((NH + 30))"
 rss100=$($PY "$ROOT/tests/peak_rss.py" "$BIN/db2json" -q "${HUBS[@]:0:100}" -o "$TMP/rss.json")
 rss200=$($PY "$ROOT/tests/peak_rss.py" "$BIN/db2json" -q "${HUBS[@]}" -o "$TMP/rss.json")
 per_hub=$(( (rss200 - rss100) / 100 ))
-limit=400
+limit=700
 [ "${SANITIZE:-0}" = 1 ] && limit=4000
 echo "memory per open input: $per_hub KB (peak RSS $rss100 KB at 100 hubs, $rss200 KB at 200)"
 expect_eq "memory per open input <= $limit KB (measured: $per_hub KB)" yes \
