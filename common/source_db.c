@@ -18,11 +18,7 @@ int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   s->path = path;
   s->db = NULL;
   s->bad_time = NULL;
-  struct stat st;
-  if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
-    tt_error("%s: is a directory, not a database", path);
-    return -1;
-  }
+  if (tt_sqlite_check_header(file, path) != 0) return -1;
   if (tt_sqlite_open_input(file, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
     nv_src_close(s);
