@@ -9,6 +9,12 @@ GEN="$ROOT/$BUILD/bench/gen_hub"
 # measure the program, not the quarantine.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0"
 small=${MEM_SMALL:-30000}; big=${MEM_BIG:-300000}
+# SQLite's caches fill up to the reader's 4 MB soft heap limit as a hub
+# grows and stay there; ASan's allocator turns those 4 MB into up to 6 MB of
+# RSS, so the sanitizer build gets that much more room. The plain build's
+# bound is the strict one.
+slack=2048
+[ "${SANITIZE:-0}" = 1 ] && slack=6144
 "$GEN" "$TMP/small.db" "$small" 4 && "$GEN" "$TMP/big.db" "$big" 4 || fail "gen_hub"
 expect_eq "big hub has 10x the events" "$((2 * big))" \
   "$(q "$TMP/big.db" "SELECT (SELECT count(*) FROM rocpd_region)+(SELECT count(*) FROM rocpd_kernel_dispatch)")"
@@ -18,7 +24,7 @@ for tool in db2json db2perfetto; do
     rs=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/small.db" $mode -o "$TMP/s.out")
     rb=$($PY "$ROOT/tests/peak_rss.py" $tool -q "$TMP/big.db" $mode -o "$TMP/b.out")
     echo "$tool ${mode:-(one file)}: peak RSS ${rs} KiB at $((2*small)) events, ${rb} KiB at $((2*big)) events"
-    if [ "$rb" -le $(( rs + rs / 10 + 2048 )) ]; then pass "$tool: flat memory ${mode:-one file}: $rs KiB vs $rb KiB"
+    if [ "$rb" -le $(( rs + rs / 10 + slack )) ]; then pass "$tool: flat memory ${mode:-one file}: $rs KiB vs $rb KiB"
     else fail "$tool: memory grows with events ${mode:-one file}: $rs KiB vs $rb KiB"; fi
     rm -f "$TMP"/s*.out "$TMP"/b*.out
   done

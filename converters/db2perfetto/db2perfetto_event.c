@@ -146,6 +146,7 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
   track_event_packet(&p, &te, ev->start, c->tracks.v[h->track].uuid);
   int uses_state = 0;
   size_t bound = PF_FIELD_MAX * PF_EVENT_FIELDS;
+  uint64_t cat_iid; /* te points at it until the packet is written */
   if (ev->kind == HUB_COUNTER) {
     te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
     te.counter_value_field_case = PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE;
@@ -157,7 +158,6 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
     te.name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
     const char *cat = hub_record_category(ev);
-    uint64_t cat_iid;
     if (cat[0]) {
       cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
       te.n_category_iids = 1;
