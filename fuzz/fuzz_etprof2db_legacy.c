@@ -2,23 +2,8 @@
  * (prof_result.bin: block headers, events, allocators, allocations) and
  * --summary on arbitrary bytes, into an in-memory hub. Seeds: legacy
  * buffers from tests/etprof_gen.py (scripts/fuzz.sh). */
-#define main etprof2db_main
-#include "../converters/etprof2db/etprof2db.c"
-#undef main
-#include "fuzz_file.h"
+#include "fuzz_etprof2db.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  cli k;
-  memset(&k, 0, sizeof k);
-  k.o.lenient = 1; /* past the first disagreement between iterations */
-  k.o.summary = 1;
-  run_ctx r = {.k = &k, .etdump = 0, .sum = etp_summary_new()};
-  /* the summary is printed after a successful import, as main does */
-  FILE *null = fuzz_import("etprof2db", import, &r, data, size) == 0 ? fopen("/dev/null", "w") : NULL;
-  if (null) {
-    etp_summary_print(r.sum, null, "fuzz-input", "ns");
-    fclose(null);
-  }
-  etp_summary_free(r.sum);
-  return 0;
+  return fuzz_etprof2db(data, size, 0);
 }
