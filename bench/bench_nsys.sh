@@ -16,8 +16,7 @@ DIR="$WORK/nsys"
 mkdir -p "$DIR"
 IN="$DIR/bench.sqlite"
 rm -f "$IN"
-sqlite3 "$ROOT/fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite" .schema |
-  grep -v -e '^CREATE TABLE sqlite_sequence' -e '^CREATE VIEW' -e '^/\*' >"$DIR/schema.sql"
+tables_schema "$ROOT/fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite" >"$DIR/schema.sql"
 # globalTid = pid << 24 | tid, as nsys serializes it.
 sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;

@@ -20,8 +20,7 @@ mkdir -p "$DIR"
 IN="$DIR/bench.rpd"
 rm -f "$IN"
 # The fixture's own table definitions (its views left out), then the rows.
-sqlite3 "$ROOT/fixtures/rocm/rpd_matmul_result.rpd" .schema |
-  grep -v -e '^CREATE TABLE sqlite_sequence' -e '^CREATE VIEW' -e '^/\*' >"$DIR/schema.sql"
+tables_schema "$ROOT/fixtures/rocm/rpd_matmul_result.rpd" >"$DIR/schema.sql"
 sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 .read $DIR/schema.sql

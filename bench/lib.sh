@@ -56,6 +56,9 @@ best() { if [ -z "$1" ]; then echo "$2"; else $PY -c "import sys; print(min(floa
 median() { $PY -c "import sys, statistics as s; a = sys.argv[1:]; print('TIMEOUT' if 'TIMEOUT' in a else '%.3f' % s.median(map(float, a)))" "$@"; }
 # hub_schema DB: the hub's schema as SQL, for a ceiling that fills an empty copy.
 hub_schema() { sqlite3 "$1" .schema | grep -v '^CREATE TABLE sqlite_sequence'; }
+# tables_schema DB: the tables (and indexes) of a profiler's SQLite file as
+# SQL, without its views: the source schema a bench fills with generated rows.
+tables_schema() { sqlite3 "$1" .schema | grep -v -e '^CREATE TABLE sqlite_sequence' -e '^CREATE VIEW' -e '^/\*'; }
 # hub_uuid HUB: the table-name suffix of a hub the tool wrote ("_" + guid).
 hub_uuid() { sqlite3 "$1" "SELECT value FROM rocpd_metadata WHERE tag='uuid'"; }
 
