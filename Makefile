@@ -21,6 +21,11 @@ BUILD := build-fuzz
 CC := clang
 SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 OPT := -O1 -g
+else ifeq ($(SANITIZE),thread)
+# make ... SANITIZE=thread: ThreadSanitizer, for the tools' --threads 2 paths
+BUILD := build-tsan
+SAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+OPT := -O1 -g
 else ifeq ($(SANITIZE),1)
 BUILD := build-san
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -31,9 +36,9 @@ SAN_FLAGS :=
 OPT := -O2 -g
 endif
 
-CFLAGS_ALL = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) $(SAN_FLAGS) \
+CFLAGS_ALL = -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror $(OPT) $(SAN_FLAGS) \
              -Icommon -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
-LDFLAGS_ALL = $(SAN_FLAGS) $(LDFLAGS)
+LDFLAGS_ALL = -pthread $(SAN_FLAGS) $(LDFLAGS)
 LIBS_ALL = $(PKG_LIBS) -lm
 
 # Every folder converters/<tool>/ is one tool: all its .c files are linked
@@ -154,4 +159,4 @@ uninstall:
 	      $(addprefix $(DESTDIR)$(PREFIX)/share/man/man1/,$(notdir $(wildcard man/*.1)))
 
 clean:
-	rm -rf build build-san build-fuzz out
+	rm -rf build build-san build-tsan build-fuzz out
