@@ -23,20 +23,25 @@ expect_rows() {
   expect_eq "rows for $1 on $2" "$3" "$n"
 }
 expect_rows kineto2db "resnet50 x1 JSON" 4
-expect_rows db2json "gen_hub hub" 2
+expect_rows db2json "gen_hub hub" 3
 expect_rows "db2json --windows 16" "gen_hub hub" 1
 expect_rows db2json "rocprofv3-shaped hub" 1
-expect_rows db2perfetto "gen_hub hub" 3
-expect_rows db2otf2 "gen_hub hub" 2
+expect_rows db2perfetto "gen_hub hub" 4
+expect_rows db2otf2 "gen_hub hub" 3
 expect_rows nvvp2db "nvprof-shaped .nvvp" 2
 expect_rows nsys2db "nsys-shaped .sqlite" 2
-expect_rows etprof2db "ExecuTorch legacy buffer" 2
 expect_rows rpd2db "RPD (rocmProfileData)" 1
 expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
 expect_rows db2json "per-process hubs, ulimit" 1
 expect_rows db2summary "per-process hubs, ulimit" 1
+expect_rows db2summary "gen_hub hub" 2
+expect_rows dbmerge "gen_hub hub" 2
+expect_rows etprof2db "ExecuTorch legacy buffer" 3
+expect_rows kineto2db "resnet50 JSON" 1
+# bench_scale: one row per tool at 10x the events, plus db2summary's and dbmerge's RSS
+expect_eq "rows at 10x the events" 7 "$(grep -c 'x peak RSS at 4000 events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 23 "$(printf '%s\n' "$rows" | grep -c .)"
+expect_eq "table rows" 32 "$(printf '%s\n' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
 printf "%s\n" "$rows" | grep -q CRASH && fail "a bench crashed: $rows" || pass "no bench crashed"
