@@ -9,6 +9,8 @@
 #include "atomic_output.h"
 #include "input_check.h"
 #include "progress.h"
+#include "sqlite_setup.h"
+#include "threads.h"
 #include "util.h"
 
 static void usage(FILE *f, const char *what, const char *input_help, const tt_import_ext *ext) {
@@ -19,6 +21,8 @@ static void usage(FILE *f, const char *what, const char *input_help, const tt_im
           "  -o, --output FILE  the database to write (required; replaced if it exists)\n"
           "  -q, --quiet        no messages except errors\n"
           "      --progress     show progress even when stderr is not a terminal\n"
+          "      --threads N    1, 2 or auto: 2 writes the database on a second thread\n"
+          "                     while the input is read (auto: 2 with two CPUs or more)\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n",
           tt_progname(), what, input_help);
@@ -35,7 +39,7 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
   static const struct option common[] = {
       {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
       {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'}};
+      {"version", no_argument, NULL, 'V'},    {"threads", required_argument, NULL, 'T'}};
   size_t ncommon = sizeof common / sizeof *common, nextra = 0;
   while (ext && ext->longopts && ext->longopts[nextra].name) nextra++;
   struct option *longopts = tt_calloc(ncommon + nextra + 1, sizeof *longopts);
@@ -56,6 +60,13 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
     case 'o': opts->output = optarg; break;
     case 'q': opts->progress_mode = -1; break;
     case 'P': opts->progress_mode = 1; break;
+    case 'T':
+      opts->threads = tt_threads_parse(optarg);
+      if (opts->threads < 0) {
+        tt_error("--threads: '%s' is not 1, 2 or auto", optarg);
+        exit(2);
+      }
+      break;
     case 'h': usage(stdout, what, input_help, ext); exit(0);
     case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
     default: usage(stderr, what, input_help, ext); exit(2);
@@ -67,6 +78,9 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
     exit(2);
   }
   free(longopts);
+  if (!opts->threads) opts->threads = tt_threads_default();
+  /* Before anything opens SQLite (the input checks below may). */
+  tt_sqlite_threads(opts->threads);
   opts->input = argv[optind];
   if (opts->progress_mode < 0) tt_set_quiet(1);
   if (tt_input_check(opts->input) != 0 || tt_input_refuse_foreign(opts->input, tt_progname()) != 0)
@@ -99,6 +113,7 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
 int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {
   tt_output *out = tt_output_begin(opts->output);
   hub_writer *w = hub_writer_create(tt_output_tmp_path(out));
+  hub_writer_threads(w, opts->threads);
   hub_writer_metadata(w, "tracetools_source", opts->input);
   int rc = fn(w, opts, ctx);
   tt_progress_done();
