@@ -12,7 +12,7 @@ typedef struct tt_import_opts {
   const char *input;
   const char *output;
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
-  int threads;       /* --threads: 1 or 2 (hub_writer_threads) */
+  int threads;       /* --threads: 1 or 2 (hub_writer_threads); auto is 1 for now */
 } tt_import_opts;
 
 /* `what` is one line ("Imports a PyTorch profiler (Kineto) JSON trace"),
