@@ -54,4 +54,5 @@ echo "etprof2db on a legacy buffer of $N events ($((N / 1000)) iterations of 100
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows ($rows_floor) into an empty hub: ${tf}s = $(rate "$N" "$tf") events/s"
 echo "  etprof2db: ${tt}s = $(rate "$N" "$tt") events/s ($rows_tool rows), $(ratio "$tt" "$tf")x the ceiling (goal <= 1.2x)"
 echo "  peak RSS: $((rs / 1024)) MB at $((N / 2 / 1000 * 1000)) events, $((rt / 1024)) MB at $N"
+threads_row etprof2db "ExecuTorch legacy buffer" "$N" "$(stat -c %s "$IN")" -q "$IN" -o "$DIR/out.db"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -36,4 +36,8 @@ echo "  json.load: ${tj}s, peak RSS $((rj / 1024)) MB"
 echo "  kineto2db: ${tk}s = $mb MB/s, $(ratio "$tj" "$tk")x faster than json.load, peak RSS $((rk / 1024)) MB"
 echo "  hub: $hub bytes = $(ratio "$hub" "$bytes")x the JSON, $((hub / N)) bytes/event;" \
   "without the reader's indexes $bare bytes = $(ratio "$bare" "$bytes")x, $((bare / N)) bytes/event"
+threads_row kineto2db "$in" "$N" "$bytes" -q "$IN" -o "$OUT"
+rm -f "$OUT"
+threads_row kineto2db "resnet50 fixture" 75698 "$(stat -c %s "$SRC")" -q "$SRC" -o "$OUT"
+rm -f "$OUT"
 [ -n "${BENCH_KEEP:-}" ] || rm -f "$IN"

@@ -91,4 +91,5 @@ echo "nvvp2db on $N kernels + $N runtime calls ($events events), median of $RUNS
 echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
 echo "  nvvp2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tb")x the dump, $(ratio "$tt" "$tf")x the ceiling), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"
+threads_row nvvp2db "nvprof-shaped .nvvp" "$events" 0 -q "$IN" -o "$DIR/out.db"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -101,6 +101,7 @@ bench_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_S" "$(stat -c %s "$IN")"
 echo "rpd2db on $rows rows, median of $RUNS:"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${CEIL_S}s"
 echo "  rpd2db: ${TOOL_S}s ($(ratio "$TOOL_S" "$CEIL_S")x the ceiling), peak RSS $((TOOL_KIB / 1024)) MB"
+threads_row rpd2db "RPD (rocmProfileData)" "$rows" "$(stat -c %s "$IN")" -q "$IN" -o "$DIR/hub.db"
 
 if [ -z "${RPD2TRACING:-}" ] || [ ! -f "${RPD2TRACING:-}" ]; then
   echo "bench_rpd: skipped: set RPD2TRACING=path/to/rpd2tracing.py (rocmProfileData's tools/) to compare"

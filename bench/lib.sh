@@ -107,6 +107,19 @@ vs_ceiling() {
   TOOL_S=$A_S TOOL_KIB=$A_KIB CEIL_S=$B_S
 }
 
+# threads_row TOOL INPUT EVENTS BYTES ARGS...: the importer with --threads 2
+# against --threads 1 on the same ARGS, taking turns (median of BENCH_RUNS,
+# default 5): the row's ratio is the time with two threads over the time
+# with one; the target (<= 0.77) is the issue's 1.3x faster end to end.
+threads_row() {
+  local tool=$1 in=$2 ev=$3 bytes=$4
+  shift 4
+  local RUNS=${BENCH_RUNS:-5}
+  alternate "$BIN/$tool" --threads 1 "$@" --- "$BIN/$tool" --threads 2 "$@"
+  bench_row "$tool --threads 2 vs 1" "$in" "$ev" "$B_S" "$bytes" "$B_KIB" "$(ratio "$B_S" "$A_S")" '<=' 0.77 "x --threads 1"
+  echo "  $tool --threads 1: ${A_S}s, --threads 2: ${B_S}s ($(ratio "$A_S" "$B_S")x faster), median of $RUNS taking turns"
+}
+
 # bench_row TOOL INPUT EVENTS SECONDS BYTES PEAK_KIB VALUE CMP LIMIT WHAT
 # One line of the table: VALUE (a ratio, MB/s or MB, described by WHAT)
 # is checked against LIMIT (CMP is <= or >=) for PASS/FAIL. BYTES is the

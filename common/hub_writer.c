@@ -9,56 +9,10 @@
 
 #include "atomic_output.h"
 #include "hashmap.h"
+#include "hub_writer_batch.h"
 #include "hub_schema.h"
 #include "sqlite_setup.h"
 #include "util.h"
-
-/* One prepared INSERT per table, indexed by this enum. */
-enum {
-  ST_STRING, ST_NODE, ST_PROCESS, ST_THREAD, ST_AGENT, ST_STREAM, ST_QUEUE,
-  ST_KSYM, ST_TRACK, ST_EVENT, ST_ARG, ST_REGION, ST_KERNEL, ST_COPY, ST_ALLOC,
-  ST_SAMPLE, ST_METADATA, ST_COUNT
-};
-
-/* Rows are staged and inserted ROWS_PER_INSERT at a time by one
- * INSERT ... SELECT from a virtual table that reads the staged cells
- * (temp.tt_rows_<table>, below): SQLite's per-statement cost
- * (AUTOINCREMENT bookkeeping, VDBE setup) is paid once per batch, and each
- * value goes straight into SQLite's register (sqlite3_result_*) where a
- * multi-row INSERT ... VALUES cost a bind call and a copy per value
- * (nvvp2db: 9% of all instructions in binds). The writer numbers every
- * row itself (the tables are new), so callers get ids at once; the
- * INSERTs leave the id to SQLite, whose next rowid is that same number
- * (checked on every batch), because an explicit id costs SQLite a b-tree
- * search per row to prove it unique. */
-#define ROWS_PER_INSERT 256
-
-/* 16 bytes: a row of 21 columns is cleared and read in a few cache lines. */
-typedef struct cell {
-  union {
-    int64_t i;
-    double d;
-    size_t off; /* text: a slice of the batch's arena... */
-  } v;
-  uint32_t len; /* ...of this many bytes */
-  unsigned char type; /* SQLITE_NULL (0 after the row's memset), INTEGER, FLOAT, TEXT */
-} cell;
-
-typedef struct table_batch {
-  sqlite3_stmt *ins; /* INSERT ... SELECT * FROM temp.tt_rows_<which> */
-  int ncols;       /* including id */
-  int explicit_id; /* the caller sets column 0 (pid, tid) */
-  int nrows;
-  cell *cells;     /* ROWS_PER_INSERT * ncols */
-  tt_buf arena;
-  int64_t next_id;
-} table_batch;
-
-/* A row being filled: column 0 is the id, then the listed columns. */
-typedef struct rowref {
-  table_batch *b;
-  cell *c;
-} rowref;
 
 /* The queue of kernels written without one, per (process, agent, stream):
  * a direct-mapped cache in front of the map, as most imports name a few
@@ -82,7 +36,7 @@ struct hub_writer {
   sqlite3 *db;
   char guid[37];
   char suffix[40]; /* "_" + guid with '_' for '-' */
-  table_batch batch[ST_COUNT];
+  hw_batches bs; /* the staged rows and their INSERTs */
   int64_t nid;
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
@@ -96,15 +50,19 @@ struct hub_writer {
   tt_i64map thread_index;  /* tid -> index in threads */
   entity *processes, *threads;
   size_t nprocesses, nthreads, cap_processes, cap_threads;
-  int64_t rows;
   tt_buf key;
 };
 
-/* Names the output the user asked for (not its temporary), SQLite's
- * reason, then the start of the statement. */
-static void fail(hub_writer *w, const char *what) {
-  tt_die(1, "%s: writing hub database: %s (in: %.60s)",
-         tt_output_name_of(sqlite3_db_filename(w->db, "main")), sqlite3_errmsg(w->db), what);
+typedef hw_row rowref;
+
+static void fail(hub_writer *w, const char *what) { hw_fail(w->db, what); }
+
+/* The connection, once no staged INSERT is in flight on the worker: every
+ * statement but those INSERTs goes through here, so statements run in
+ * the order one thread runs them. */
+static sqlite3 *conn(hub_writer *w) {
+  hw_sync(&w->bs);
+  return w->db;
 }
 
 static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
@@ -112,7 +70,7 @@ static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
 
 static void exec(hub_writer *w, const char *sql) {
-  if (sqlite3_exec(w->db, sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
+  if (sqlite3_exec(conn(w), sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
 }
 
 static void make_guid(char out[37]) {
@@ -156,180 +114,11 @@ char *hub_schema_expand(const char *tmpl, const char *guid) {
   return b.data;
 }
 
-/* --- the staged rows as a virtual table ------------------------------
- * temp.tt_rows_<which> USING tt_rows(<which>): one row per staged row of
- * that table, its columns c0.. the cells after the id (from the id on
- * where the caller chose it). Read only, scanned whole. */
-typedef struct rows_vtab {
-  sqlite3_vtab base;
-  const table_batch *b;
-} rows_vtab;
-
-typedef struct rows_cursor {
-  sqlite3_vtab_cursor base;
-  int row;
-} rows_cursor;
-
-static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
-                        sqlite3_vtab **out, char **err) {
-  (void)err;
-  hub_writer *w = aux;
-  int which = argc > 3 ? atoi(argv[3]) : -1;
-  if (which < 0 || which >= ST_COUNT) return SQLITE_ERROR;
-  const table_batch *b = &w->batch[which];
-  tt_buf sql = {0};
-  tt_buf_puts(&sql, "CREATE TABLE x(");
-  for (int i = 0; i < b->ncols - !b->explicit_id; i++) tt_buf_printf(&sql, "%sc%d", i ? "," : "", i);
-  tt_buf_putc(&sql, ')');
-  int rc = sqlite3_declare_vtab(db, sql.data);
-  tt_buf_free(&sql);
-  if (rc != SQLITE_OK) return rc;
-  rows_vtab *v = sqlite3_malloc(sizeof *v);
-  if (!v) return SQLITE_NOMEM;
-  memset(v, 0, sizeof *v);
-  v->b = b;
-  *out = &v->base;
-  return SQLITE_OK;
-}
-
-static int rows_disconnect(sqlite3_vtab *v) {
-  sqlite3_free(v);
-  return SQLITE_OK;
-}
-
-static int rows_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
-  (void)v;
-  info->estimatedCost = ROWS_PER_INSERT;
-  info->estimatedRows = ROWS_PER_INSERT;
-  return SQLITE_OK;
-}
-
-static int rows_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
-  (void)v;
-  rows_cursor *c = sqlite3_malloc(sizeof *c);
-  if (!c) return SQLITE_NOMEM;
-  memset(c, 0, sizeof *c);
-  *out = &c->base;
-  return SQLITE_OK;
-}
-
-static int rows_close(sqlite3_vtab_cursor *c) {
-  sqlite3_free(c);
-  return SQLITE_OK;
-}
-
-static int rows_filter(sqlite3_vtab_cursor *c, int idx, const char *idx_str, int argc,
-                       sqlite3_value **argv) {
-  (void)idx, (void)idx_str, (void)argc, (void)argv;
-  ((rows_cursor *)c)->row = 0;
-  return SQLITE_OK;
-}
-
-static int rows_next(sqlite3_vtab_cursor *c) {
-  ((rows_cursor *)c)->row++;
-  return SQLITE_OK;
-}
-
-static int rows_eof(sqlite3_vtab_cursor *c) {
-  return ((rows_cursor *)c)->row >= ((rows_vtab *)c->pVtab)->b->nrows;
-}
-
-static int rows_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
-  const table_batch *b = ((rows_vtab *)c->pVtab)->b;
-  const cell *x =
-      &b->cells[(size_t)((rows_cursor *)c)->row * (size_t)b->ncols + (size_t)(col + !b->explicit_id)];
-  switch (x->type) {
-  case SQLITE_INTEGER: sqlite3_result_int64(ctx, x->v.i); break;
-  case SQLITE_FLOAT: sqlite3_result_double(ctx, x->v.d); break;
-  case SQLITE_TEXT:
-    sqlite3_result_text(ctx, b->arena.data + x->v.off, (int)x->len, SQLITE_STATIC);
-    break;
-  default: break; /* NULL */
-  }
-  return SQLITE_OK;
-}
-
-static int rows_rowid(sqlite3_vtab_cursor *c, sqlite3_int64 *rowid) {
-  *rowid = ((rows_cursor *)c)->row;
-  return SQLITE_OK;
-}
-
-static const sqlite3_module rows_module = {
-    .xCreate = rows_connect,
-    .xConnect = rows_connect,
-    .xBestIndex = rows_best_index,
-    .xDisconnect = rows_disconnect,
-    .xDestroy = rows_disconnect,
-    .xOpen = rows_open,
-    .xClose = rows_close,
-    .xFilter = rows_filter,
-    .xNext = rows_next,
-    .xEof = rows_eof,
-    .xColumn = rows_column,
-    .xRowid = rows_rowid,
-};
-
-/* `cols` lists the columns after id, or starts with "id," when the caller
- * gives the id (processes and threads are keyed by pid and tid). */
-static void setup_table(hub_writer *w, int which, const char *table, const char *cols,
-                        int ncols) {
-  table_batch *b = &w->batch[which];
-  b->explicit_id = strncmp(cols, "id,", 3) == 0;
-  b->ncols = ncols + (b->explicit_id ? 0 : 1);
-  b->cells = tt_calloc((size_t)ROWS_PER_INSERT * (size_t)b->ncols, sizeof *b->cells);
-  b->next_id = 1;
-  tt_buf sql = {0};
-  tt_buf_printf(&sql, "CREATE VIRTUAL TABLE temp.tt_rows_%d USING tt_rows(%d)", which, which);
-  exec(w, sql.data);
-  tt_buf_clear(&sql);
-  tt_buf_printf(&sql, "INSERT INTO \"%s%s\" (%s) SELECT * FROM temp.tt_rows_%d", table, w->suffix,
-                cols, which);
-  if (sqlite3_prepare_v2(w->db, sql.data, -1, &b->ins, NULL) != SQLITE_OK) fail(w, sql.data);
-  tt_buf_free(&sql);
-}
-
-static void run(hub_writer *w, sqlite3_stmt *st) {
-  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
-  sqlite3_reset(st);
-}
-
-/* Inserts every staged row of one table. */
-static void flush_table(hub_writer *w, table_batch *b) {
-  if (b->nrows == 0) return;
-  run(w, b->ins);
-  int64_t last = b->cells[(size_t)(b->nrows - 1) * (size_t)b->ncols].v.i;
-  if (!b->explicit_id && sqlite3_last_insert_rowid(w->db) != last)
-    tt_die(1, "internal: hub row ids out of step (SQLite gave %lld, expected %lld)",
-           (long long)sqlite3_last_insert_rowid(w->db), (long long)last);
-  b->nrows = 0;
-  tt_buf_clear(&b->arena);
-}
-
-static void flush_all(hub_writer *w) {
-  for (int i = 0; i < ST_COUNT; i++) flush_table(w, &w->batch[i]);
-}
-
-static rowref row_begin(hub_writer *w, int which) {
-  table_batch *b = &w->batch[which];
-  rowref r = {b, &b->cells[(size_t)b->nrows * (size_t)b->ncols]};
-  memset(r.c, 0, (size_t)b->ncols * sizeof *r.c);
-  return r;
-}
-
-/* Stages the row; returns its id. */
-static int64_t row_commit(hub_writer *w, rowref r) {
-  table_batch *b = r.b;
-  int64_t id;
-  if (b->explicit_id) {
-    id = r.c[0].v.i;
-  } else {
-    id = b->next_id++;
-    r.c[0].type = SQLITE_INTEGER;
-    r.c[0].v.i = id;
-  }
-  w->rows++;
-  if (++b->nrows == ROWS_PER_INSERT) flush_table(w, b);
-  return id;
+static void table(hub_writer *w, int which, const char *name, const char *cols, int ncols) {
+  tt_buf full = {0};
+  tt_buf_printf(&full, "%s%s", name, w->suffix);
+  hw_setup_table(&w->bs, which, full.data, cols, ncols);
+  tt_buf_free(&full);
 }
 
 hub_writer *hub_writer_create(const char *path) {
@@ -353,8 +142,7 @@ hub_writer *hub_writer_create(const char *path) {
    * peak RSS at 14 MB instead of 75. */
   exec(w, "PRAGMA page_size=16384; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
           "PRAGMA cache_size=-8192; PRAGMA temp_store=FILE;");
-  if (sqlite3_create_module(w->db, "tt_rows", &rows_module, w) != SQLITE_OK)
-    fail(w, "tt_rows module");
+  hw_init(&w->bs, w->db);
   exec(w, "BEGIN");
   char *schema = hub_schema_expand(hub_schema_sql, w->guid);
   exec(w, schema);
@@ -366,42 +154,42 @@ hub_writer *hub_writer_create(const char *path) {
   exec(w, idx);
   free(idx);
 
-  setup_table(w, ST_METADATA, "rocpd_metadata", "tag,value", 2);
-  setup_table(w, ST_STRING, "rocpd_string", "string", 1);
-  setup_table(w, ST_NODE, "rocpd_info_node", "hash,machine_id,hostname", 3);
-  setup_table(w, ST_PROCESS, "rocpd_info_process",
+  table(w, ST_METADATA, "rocpd_metadata", "tag,value", 2);
+  table(w, ST_STRING, "rocpd_string", "string", 1);
+  table(w, ST_NODE, "rocpd_info_node", "hash,machine_id,hostname", 3);
+  table(w, ST_PROCESS, "rocpd_info_process",
                               "id,nid,ppid,pid,init,fini,start,end,command,extdata", 10);
-  setup_table(w, ST_THREAD, "rocpd_info_thread", "id,nid,ppid,pid,tid,name,start,end,extdata", 9);
-  setup_table(w, ST_AGENT, "rocpd_info_agent",
+  table(w, ST_THREAD, "rocpd_info_thread", "id,nid,ppid,pid,tid,name,start,end,extdata", 9);
+  table(w, ST_AGENT, "rocpd_info_agent",
                             "nid,pid,type,absolute_index,logical_index,type_index,name,"
                             "model_name,vendor_name,product_name,extdata",
                             11);
-  setup_table(w, ST_STREAM, "rocpd_info_stream", "nid,pid,name,extdata", 4);
-  setup_table(w, ST_QUEUE, "rocpd_info_queue", "nid,pid,name,extdata", 4);
-  setup_table(w, ST_KSYM, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
-  setup_table(w, ST_TRACK, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
-  setup_table(w, ST_EVENT, "rocpd_event",
+  table(w, ST_STREAM, "rocpd_info_stream", "nid,pid,name,extdata", 4);
+  table(w, ST_QUEUE, "rocpd_info_queue", "nid,pid,name,extdata", 4);
+  table(w, ST_KSYM, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
+  table(w, ST_TRACK, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
+  table(w, ST_EVENT, "rocpd_event",
                             "category_id,stack_id,parent_stack_id,correlation_id,extdata", 5);
-  setup_table(w, ST_ARG, "rocpd_arg", "event_id,position,type,name,value", 5);
-  setup_table(w, ST_REGION, "rocpd_region",
+  table(w, ST_ARG, "rocpd_arg", "event_id,position,type,name,value", 5);
+  table(w, ST_REGION, "rocpd_region",
                              "nid,pid,tid,start,end,name_id,event_id,extdata", 8);
-  setup_table(w, ST_KERNEL, "rocpd_kernel_dispatch",
+  table(w, ST_KERNEL, "rocpd_kernel_dispatch",
                              "nid,pid,tid,agent_id,kernel_id,dispatch_id,queue_id,stream_id,"
                              "start,end,private_segment_size,group_segment_size,"
                              "workgroup_size_x,workgroup_size_y,workgroup_size_z,"
                              "grid_size_x,grid_size_y,grid_size_z,region_name_id,event_id,"
                              "extdata",
                              21);
-  setup_table(w, ST_COPY, "rocpd_memory_copy",
+  table(w, ST_COPY, "rocpd_memory_copy",
                            "nid,pid,tid,start,end,name_id,dst_agent_id,dst_address,"
                            "src_agent_id,src_address,size,queue_id,stream_id,region_name_id,"
                            "event_id,extdata",
                            16);
-  setup_table(w, ST_ALLOC, "rocpd_memory_allocate",
+  table(w, ST_ALLOC, "rocpd_memory_allocate",
                             "nid,pid,tid,agent_id,type,level,start,end,address,size,"
                             "queue_id,stream_id,event_id,extdata",
                             14);
-  setup_table(w, ST_SAMPLE, "rocpd_sample", "track_id,timestamp,event_id,extdata", 4);
+  table(w, ST_SAMPLE, "rocpd_sample", "track_id,timestamp,event_id,extdata", 4);
 
   hub_writer_metadata(w, "schema_version", "3");
   hub_writer_metadata(w, "uuid", w->suffix);
@@ -411,43 +199,28 @@ hub_writer *hub_writer_create(const char *path) {
 
 const char *hub_writer_guid(const hub_writer *w) { return w->guid; }
 
-static void bind_i64(rowref r, int i, int64_t v) {
-  if (r.b->explicit_id) i--; /* the caller's column list starts with id */
-  if (v != HUB_NULL) {
-    r.c[i].type = SQLITE_INTEGER;
-    r.c[i].v.i = v;
-  }
-}
+static void bind_i64(hw_row r, int i, int64_t v) { hw_bind_i64(r, i, v, HUB_NULL); }
 
-static void bind_null(rowref r, int i) { (void)r, (void)i; }
+static void bind_null(hw_row r, int i) { (void)r, (void)i; }
 
-static void bind_text(rowref r, int i, const char *s) {
-  if (!s) return;
-  if (r.b->explicit_id) i--;
-  size_t n = strlen(s);
-  if (n > INT32_MAX) tt_die(1, "internal: a hub text value of %zu bytes", n);
-  r.c[i].type = SQLITE_TEXT;
-  r.c[i].v.off = r.b->arena.len;
-  r.c[i].len = (uint32_t)n;
-  tt_buf_append(&r.b->arena, s, n);
-}
+static void bind_text(hw_row r, int i, const char *s) { hw_bind_text(r, i, s); }
 
-static void bind_json(rowref r, int i, const char *s) { bind_text(r, i, s && *s ? s : "{}"); }
+static void bind_json(hw_row r, int i, const char *s) { bind_text(r, i, s && *s ? s : "{}"); }
 
 void hub_writer_metadata(hub_writer *w, const char *tag, const char *value) {
-  rowref st = row_begin(w, ST_METADATA);
+  hw_row st = hw_row_begin(&w->bs, ST_METADATA);
   bind_text(st, 1, tag);
   bind_text(st, 2, value);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 int64_t hub_string(hub_writer *w, const char *s) {
   if (!s) s = "";
   int64_t *id = tt_strmap_get(&w->strings, s);
   if (id) return *id;
-  rowref st = row_begin(w, ST_STRING);
+  hw_row st = hw_row_begin(&w->bs, ST_STRING);
   bind_text(st, 1, s);
-  int64_t row = row_commit(w, st);
+  int64_t row = hw_row_commit(&w->bs, st);
   tt_strmap_put(&w->strings, s, row);
   return row;
 }
@@ -455,11 +228,11 @@ int64_t hub_string(hub_writer *w, const char *s) {
 int64_t hub_node(hub_writer *w, const char *hostname) {
   if (w->nid) return w->nid;
   const char *h = hostname ? hostname : "unknown";
-  rowref st = row_begin(w, ST_NODE);
+  hw_row st = hw_row_begin(&w->bs, ST_NODE);
   bind_i64(st, 1, (int64_t)(tt_hash_bytes(h, strlen(h)) & INT64_MAX));
   bind_text(st, 2, h);
   bind_text(st, 3, h);
-  w->nid = row_commit(w, st);
+  w->nid = hw_row_commit(&w->bs, st);
   return w->nid;
 }
 
@@ -562,7 +335,7 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   int64_t *id = tt_strmap_get(&w->agents, w->key.data);
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
-  rowref st = row_begin(w, ST_AGENT);
+  hw_row st = hw_row_begin(&w->bs, ST_AGENT);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, a->pid == HUB_NULL ? 0 : a->pid);
   bind_text(st, 3, a->type);
@@ -574,7 +347,7 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   bind_text(st, 9, a->vendor_name);
   bind_text(st, 10, a->product_name);
   bind_json(st, 11, a->extdata);
-  int64_t row = row_commit(w, st);
+  int64_t row = hw_row_commit(&w->bs, st);
   tt_strmap_put(&w->agents, key, row);
   free(key);
   return row;
@@ -599,12 +372,12 @@ static int64_t named_row(hub_writer *w, tt_strmap *map, int which, int64_t pid,
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
   int64_t nid = hub_node(w, NULL);
-  rowref st = row_begin(w, which);
+  hw_row st = hw_row_begin(&w->bs, which);
   bind_i64(st, 1, nid);
   bind_i64(st, 2, pid);
   bind_text(st, 3, name);
   bind_json(st, 4, extdata);
-  int64_t row = row_commit(w, st);
+  int64_t row = hw_row_commit(&w->bs, st);
   tt_strmap_put(map, key, row);
   free(key);
   return row;
@@ -623,12 +396,12 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name,
   int64_t *id = tt_strmap_get(&w->ksyms, key2(w, pid, kernel_name));
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
-  rowref st = row_begin(w, ST_KSYM);
+  hw_row st = hw_row_begin(&w->bs, ST_KSYM);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
   bind_text(st, 3, kernel_name);
   bind_text(st, 4, display_name ? display_name : kernel_name);
-  int64_t row = row_commit(w, st);
+  int64_t row = hw_row_commit(&w->bs, st);
   tt_strmap_put(&w->ksyms, key, row);
   free(key);
   return row;
@@ -649,13 +422,13 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   else if (pid != HUB_NULL)
     process_entity(w, pid);
   int64_t name_id = hub_string(w, name);
-  rowref st = row_begin(w, ST_TRACK);
+  hw_row st = hw_row_begin(&w->bs, ST_TRACK);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
   bind_i64(st, 3, tid);
   bind_i64(st, 4, name_id);
   bind_json(st, 5, extdata);
-  int64_t row = row_commit(w, st);
+  int64_t row = hw_row_commit(&w->bs, st);
   tt_strmap_put(&w->tracks, key, row);
   free(key);
   return row;
@@ -664,13 +437,13 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
 int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
                         int64_t stack_id, int64_t parent_stack_id, const char *extdata) {
   int64_t cat = category ? hub_string(w, category) : HUB_NULL;
-  rowref st = row_begin(w, ST_EVENT);
+  hw_row st = hw_row_begin(&w->bs, ST_EVENT);
   bind_i64(st, 1, cat);
   bind_i64(st, 2, stack_id);
   bind_i64(st, 3, parent_stack_id);
   bind_i64(st, 4, correlation_id);
   bind_json(st, 5, extdata);
-  return row_commit(w, st);
+  return hw_row_commit(&w->bs, st);
 }
 
 int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
@@ -680,13 +453,13 @@ int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
 
 void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
              const char *name, const char *value) {
-  rowref st = row_begin(w, ST_ARG);
+  hw_row st = hw_row_begin(&w->bs, ST_ARG);
   bind_i64(st, 1, event_id);
   bind_i64(st, 2, position);
   bind_text(st, 3, type);
   bind_text(st, 4, name);
   bind_text(st, 5, value);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v) {
@@ -707,7 +480,7 @@ void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t 
   hub_touch_thread(w, pid, tid, start, end);
   event_id = event_or_new(w, event_id);
   int64_t name_id = hub_string(w, name);
-  rowref st = row_begin(w, ST_REGION);
+  hw_row st = hw_row_begin(&w->bs, ST_REGION);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
   bind_i64(st, 3, tid);
@@ -716,7 +489,7 @@ void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t 
   bind_i64(st, 6, name_id);
   bind_i64(st, 7, event_id);
   bind_json(st, 8, extdata);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 void hub_kernel_row_init(hub_kernel_row *k) {
@@ -753,12 +526,12 @@ static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   tt_buf_printf(&ext, "{\"agent_id\":%lld", (long long)agent_id);
   if (stream_id != HUB_NULL) tt_buf_printf(&ext, ",\"stream_id\":%lld", (long long)stream_id);
   tt_buf_putc(&ext, '}');
-  rowref q = row_begin(w, ST_QUEUE);
+  hw_row q = hw_row_begin(&w->bs, ST_QUEUE);
   bind_i64(q, 1, hub_node(w, NULL));
   bind_i64(q, 2, pid);
   bind_text(q, 3, label.data);
   bind_json(q, 4, ext.data);
-  int64_t id = row_commit(w, q);
+  int64_t id = hw_row_commit(&w->bs, q);
   tt_strmap_put(&w->kernel_queues, key, id);
   *slot = (queue_slot){pid, agent_id, stream_id, id, 1};
   free(key);
@@ -776,7 +549,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   int64_t queue_id =
       k->queue_id != HUB_NULL ? k->queue_id : kernel_queue(w, k->pid, k->agent_id, k->stream_id);
   if (k->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
-  rowref st = row_begin(w, ST_KERNEL);
+  hw_row st = hw_row_begin(&w->bs, ST_KERNEL);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, k->pid);
   bind_i64(st, 3, k->tid);
@@ -794,7 +567,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   bind_i64(st, 19, region);
   bind_i64(st, 20, event_id);
   bind_json(st, 21, k->extdata);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 void hub_copy_row_init(hub_copy_row *c) {
@@ -810,7 +583,7 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   int64_t event_id = event_or_new(w, c->event_id);
   if (c->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
   if (c->src_agent_id == HUB_NULL || c->dst_agent_id == HUB_NULL) w->copies_without_agent = 1;
-  rowref st = row_begin(w, ST_COPY);
+  hw_row st = hw_row_begin(&w->bs, ST_COPY);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, c->pid);
   bind_i64(st, 3, c->tid);
@@ -827,7 +600,7 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   bind_i64(st, 14, region);
   bind_i64(st, 15, event_id);
   bind_json(st, 16, c->extdata);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 void hub_alloc_row_init(hub_alloc_row *a) {
@@ -841,7 +614,7 @@ void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   hub_touch_process(w, a->pid, a->start, a->end);
   int64_t event_id = event_or_new(w, a->event_id);
   if (a->tid == HUB_NULL) w->gpu_rows_without_tid = 1;
-  rowref st = row_begin(w, ST_ALLOC);
+  hw_row st = hw_row_begin(&w->bs, ST_ALLOC);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, a->pid);
   bind_i64(st, 3, a->tid);
@@ -856,18 +629,18 @@ void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   bind_i64(st, 12, a->stream_id);
   bind_i64(st, 13, event_id);
   bind_json(st, 14, a->extdata);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 void hub_sample(hub_writer *w, int64_t track_id, int64_t timestamp, int64_t event_id,
                 const char *extdata) {
   event_id = event_or_new(w, event_id);
-  rowref st = row_begin(w, ST_SAMPLE);
+  hw_row st = hw_row_begin(&w->bs, ST_SAMPLE);
   bind_i64(st, 1, track_id);
   bind_i64(st, 2, timestamp);
   bind_i64(st, 3, event_id);
   bind_json(st, 4, extdata);
-  row_commit(w, st);
+  hw_row_commit(&w->bs, st);
 }
 
 static void flow_sample(hub_writer *w, int64_t track, int64_t ts, char phase,
@@ -916,7 +689,7 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
 
 void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   if (delta == 0) return;
-  flush_all(w);
+  hw_flush_all(&w->bs);
   static const char *const updates[] = {
       "rocpd_region", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
       "rocpd_kernel_dispatch", "\"start\"=\"start\"+?1, \"end\"=\"end\"+?1",
@@ -928,7 +701,7 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET %s", updates[i], w->suffix, updates[i + 1]);
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
     sqlite3_bind_int64(st, 1, delta);
     if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
     sqlite3_finalize(st);
@@ -950,7 +723,7 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
                                        "rocpd_info_queue", "rocpd_info_agent",
                                        "rocpd_track"};
   if (from == to) return;
-  flush_all(w);
+  hw_flush_all(&w->bs);
   for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?2 WHERE pid=?1", tables[i], w->suffix);
@@ -958,7 +731,7 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
     if (strcmp(tables[i], "rocpd_track") == 0)
       tt_buf_puts(&sql, " AND json_extract(extdata, '$.agent_id') IS NOT NULL");
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(w->db, sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
+    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
     sqlite3_bind_int64(st, 1, from);
     sqlite3_bind_int64(st, 2, to);
     if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
@@ -999,7 +772,7 @@ static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
                              const int64_t *params) {
   char *sql = hub_schema_expand(tmpl, w->guid);
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(w->db, sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
   free(sql);
   for (int i = 0; i < n; i++) {
     if (params[i] == HUB_NULL)
@@ -1045,8 +818,8 @@ static int64_t *select_rows(hub_writer *w, const char *tmpl, int ncols, size_t *
 
 /* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id) {
-  flush_table(w, &w->batch[ST_AGENT]);
-  flush_table(w, &w->batch[ST_STREAM]);
+  hw_flush_table(&w->bs, ST_AGENT);
+  hw_flush_table(&w->bs, ST_STREAM);
   int64_t p[2] = {agent_id, stream_id};
   sqlite3_stmt *st = sql_run(w, 1,
                              "SELECT (SELECT COALESCE(type,'') || ' ' || COALESCE(type_index, id) "
@@ -1181,7 +954,7 @@ static void copy_host_agents(hub_writer *w) {
   if (pid == HUB_NULL) return;
   hub_agent_info a = {.pid = pid, .type = "CPU", .type_index = 0, .name = "CPU"};
   int64_t p[1] = {hub_agent(w, &a)};
-  flush_table(w, &w->batch[ST_AGENT]);
+  hw_flush_table(&w->bs, ST_AGENT);
   sql_run(w, 0,
           "UPDATE \"rocpd_memory_copy{{uuid}}\" SET src_agent_id = COALESCE(src_agent_id, ?1), "
           "dst_agent_id = COALESCE(dst_agent_id, ?1) WHERE src_agent_id IS NULL OR "
@@ -1190,14 +963,14 @@ static void copy_host_agents(hub_writer *w) {
 }
 
 static void complete_joins(hub_writer *w) {
-  flush_all(w);
+  hw_flush_all(&w->bs);
   if (w->gpu_rows_without_tid) gpu_work_threads(w);
   track_threads(w);
   if (w->copies_without_agent) copy_host_agents(w);
-  flush_all(w);
+  hw_flush_all(&w->bs);
 }
 
-static void bind_extdata(rowref st, int i, const tt_buf *b) {
+static void bind_extdata(hw_row st, int i, const tt_buf *b) {
   tt_buf json = {0};
   tt_buf_putc(&json, '{');
   if (b->len) tt_buf_append(&json, b->data, b->len);
@@ -1230,7 +1003,7 @@ static void write_entities(hub_writer *w) {
       tt_buf_free(&val);
       continue;
     }
-    rowref st = row_begin(w, ST_PROCESS);
+    hw_row st = hw_row_begin(&w->bs, ST_PROCESS);
     bind_i64(st, 1, e->pid);
     bind_i64(st, 2, nid);
     bind_null(st, 3);
@@ -1241,11 +1014,11 @@ static void write_entities(hub_writer *w) {
     bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_text(st, 9, e->name ? e->name : "");
     bind_extdata(st, 10, &e->extdata);
-    row_commit(w, st);
+    hw_row_commit(&w->bs, st);
   }
   for (size_t i = 0; i < w->nthreads; i++) {
     entity *e = &w->threads[i];
-    rowref st = row_begin(w, ST_THREAD);
+    hw_row st = hw_row_begin(&w->bs, ST_THREAD);
     bind_i64(st, 1, e->tid);
     bind_i64(st, 2, nid);
     bind_null(st, 3);
@@ -1255,16 +1028,12 @@ static void write_entities(hub_writer *w) {
     bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
     bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_extdata(st, 9, &e->extdata);
-    row_commit(w, st);
+    hw_row_commit(&w->bs, st);
   }
 }
 
 static void free_writer(hub_writer *w) {
-  for (int i = 0; i < ST_COUNT; i++) {
-    sqlite3_finalize(w->batch[i].ins);
-    free(w->batch[i].cells);
-    tt_buf_free(&w->batch[i].arena);
-  }
+  hw_free(&w->bs);
   sqlite3_close(w->db);
   tt_strmap_free(&w->strings);
   tt_strmap_free(&w->agents);
@@ -1294,15 +1063,19 @@ static void free_writer(hub_writer *w) {
 int hub_writer_finish(hub_writer *w) {
   complete_joins(w);
   write_entities(w);
-  flush_all(w);
+  hw_flush_all(&w->bs);
   exec(w, "COMMIT");
   free_writer(w);
   return 0;
 }
 
 void hub_writer_abort(hub_writer *w) {
-  sqlite3_exec(w->db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_exec(conn(w), "ROLLBACK", NULL, NULL, NULL);
   free_writer(w);
 }
 
-int64_t hub_writer_row_count(const hub_writer *w) { return w->rows; }
+int64_t hub_writer_row_count(const hub_writer *w) { return w->bs.rows; }
+
+void hub_writer_threads(hub_writer *w, int n) {
+  if (n >= 2 && tt_sqlite_threaded()) hw_start_worker(&w->bs);
+}

@@ -21,6 +21,11 @@ typedef struct hub_writer hub_writer;
 /* Creates the schema in a new database at `path` (normally the temporary
  * path of a tt_output). Dies with a message on failure. */
 hub_writer *hub_writer_create(const char *path);
+/* With n = 2, the staged rows' INSERTs run on a second thread while the
+ * caller stages the next ones (the hub is the same as with n = 1). Call
+ * right after hub_writer_create; needs tt_sqlite_threads(2) before it,
+ * else (or n = 1) everything stays on the caller's thread. */
+void hub_writer_threads(hub_writer *w, int n);
 /* The dashed UUID of this database. */
 const char *hub_writer_guid(const hub_writer *w);
 /* Adds a rocpd_metadata row (beyond schema_version, uuid, guid). */

@@ -1,6 +1,7 @@
 /* The command line every importer shares:
  *   X2db [options] INPUT -o OUTPUT.db
- * with -o/--output, -q/--quiet, --progress, -h/--help, -V/--version, and
+ * with -o/--output, -q/--quiet, --progress, --threads N, -h/--help,
+ * -V/--version, and
  * the run that writes the hub under a temporary name and renames it only
  * when the import succeeded. */
 #ifndef TT_IMPORT_CLI_H
@@ -11,6 +12,7 @@ typedef struct tt_import_opts {
   const char *input;
   const char *output;
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
+  int threads;       /* --threads: 1 or 2 (hub_writer_threads); auto is 1 for now */
 } tt_import_opts;
 
 /* `what` is one line ("Imports a PyTorch profiler (Kineto) JSON trace"),

@@ -12,12 +12,23 @@
 #include "input_check.h"
 #include "util.h"
 
+static int setup_done, want_threads, threaded;
+
+int tt_sqlite_threads(int n) {
+  if (setup_done) return -1;
+  want_threads = n >= 2;
+  return 0;
+}
+
+int tt_sqlite_threaded(void) { return threaded; }
+
 void tt_sqlite_setup(void) {
-  static int done;
-  if (done) return;
-  done = 1;
+  if (setup_done) return;
+  setup_done = 1;
   /* Both fail harmlessly (SQLITE_MISUSE) if SQLite was already initialized. */
-  sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+  threaded = want_threads && sqlite3_threadsafe() &&
+             sqlite3_config(SQLITE_CONFIG_MULTITHREAD) == SQLITE_OK;
+  if (!threaded) sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
   sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
   /* No page-cache memory handed out up front: by default every pager (each
    * connection's main and TEMP database) allocates 20 pages in bulk at its

@@ -1,7 +1,7 @@
 /* Process-wide SQLite settings, applied once before the first connection
  * (and the header check done before opening a file as SQLite):
- * every tool is single-threaded, so SQLite's mutexes and memory statistics
- * are pure overhead on the per-row hot paths. And the one way inputs are
+ * a single-threaded tool has no use for SQLite's mutexes, and memory
+ * statistics are pure overhead on the per-row hot paths. And the one way inputs are
  * opened, so that nothing an input carries ever runs. */
 #ifndef TT_SQLITE_SETUP_H
 #define TT_SQLITE_SETUP_H
@@ -9,6 +9,13 @@
 #include <stddef.h>
 
 void tt_sqlite_setup(void);
+/* A tool that runs SQLite on two threads (each connection on one thread
+ * at a time) says so before the first tt_sqlite_setup: SQLite's global
+ * state (allocator, page cache) then keeps its mutexes. Returns -1 when
+ * setup was already done. */
+int tt_sqlite_threads(int n);
+/* Whether setup kept the mutexes (SQLite built thread-safe). */
+int tt_sqlite_threaded(void);
 
 /* The check every SQLite input gets before SQLite opens it, with a clear
  * message naming `name` (the file itself when NULL: a decompressed copy is

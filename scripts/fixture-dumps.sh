@@ -3,11 +3,13 @@
 # `sqlite3 .dump` into OUTDIR, the hub's random guid replaced by a fixed
 # one: two runs' OUTDIRs compare with `diff -r` when a change to the
 # writer must leave every hub's content as it was. Usage:
-#   BUILD=build bash scripts/fixture-dumps.sh OUTDIR
+#   BUILD=build bash scripts/fixture-dumps.sh OUTDIR [IMPORTER OPTION...]
+# (the options, e.g. --threads 2, are given to every importer)
 set -eu
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 out=$1
+shift
 mkdir -p "$out"
 tool_of() {
   case "$1" in
@@ -24,7 +26,7 @@ for f in fixtures/*/*; do
   [ -n "$t" ] || continue
   hub="$out/$(basename "$f").db"
   rm -f "$hub"
-  "$BUILD/bin/$t" -q "$f" -o "$hub"
+  "$BUILD/bin/$t" -q "$@" "$f" -o "$hub"
   g=$(sqlite3 "$hub" "SELECT value FROM rocpd_metadata WHERE tag='guid'")
   u=$(sqlite3 "$hub" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
   # sqlite_sequence rows by name: their order only says which table's

@@ -32,6 +32,13 @@ expect_rows nvvp2db "nvprof-shaped .nvvp" 2
 expect_rows nsys2db "nsys-shaped .sqlite" 2
 expect_rows rpd2db "RPD (rocmProfileData)" 1
 expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
+# The importers with --threads 2 against --threads 1 (bench/lib.sh threads_row).
+expect_rows "kineto2db --threads 2 vs 1" "resnet50 x1 JSON" 1
+expect_rows "kineto2db --threads 2 vs 1" "resnet50 fixture" 1
+expect_rows "nvvp2db --threads 2 vs 1" "nvprof-shaped .nvvp" 1
+expect_rows "nsys2db --threads 2 vs 1" "nsys-shaped .sqlite" 1
+expect_rows "etprof2db --threads 2 vs 1" "ExecuTorch legacy buffer" 1
+expect_rows "rpd2db --threads 2 vs 1" "RPD (rocmProfileData)" 1
 expect_rows db2json "per-process hubs, ulimit" 1
 expect_rows db2summary "per-process hubs, ulimit" 1
 expect_rows db2summary "gen_hub hub" 2
@@ -41,7 +48,8 @@ expect_rows kineto2db "resnet50 JSON" 1
 # bench_scale: one row per tool at 10x the events, plus db2summary's and dbmerge's RSS
 expect_eq "rows at 10x the events" 7 "$(grep -c 'x peak RSS at 4000 events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 32 "$(printf '%s\n' "$rows" | grep -c .)"
+expect_eq "table rows" 38 "$(printf '%s
+' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
 printf "%s\n" "$rows" | grep -q CRASH && fail "a bench crashed: $rows" || pass "no bench crashed"
