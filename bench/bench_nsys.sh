@@ -18,7 +18,12 @@ IN="$DIR/bench.sqlite"
 rm -f "$IN"
 tables_schema "$ROOT/fixtures/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite" >"$DIR/schema.sql"
 # globalTid = pid << 24 | tid, as nsys serializes it.
-sqlite3 "$IN" >/dev/null <<SQL
+# make_input N PATH: the source database with N of each row (also used at
+# BENCH_SCALE x N by scale_row below).
+make_input() {
+  local N=$1 IN=$2
+  rm -f "$IN"
+  sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 .read $DIR/schema.sql
 INSERT INTO TARGET_INFO_SESSION_START_TIME(utcEpochNs, utcTime, localTime)
@@ -41,6 +46,8 @@ INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId
 SELECT n * 5000 + 4000, n * 5000 + 4900, 0, 1, 7 + n % 8, n, 4242 << 24, 101 + n % 64, 201 + n % 64,
   NULL, 1, 1, 32, 128, 1, 1, 256, 1, 1, 0, 1024, 0, 0, n, 16384, NULL, 0 FROM i;
 SQL
+}
+make_input "$N" "$IN"
 events=$((2 * N))
 "$TOOL" -q "$IN" -o "$DIR/out.db" # the schema for the ceiling below
 
@@ -89,4 +96,9 @@ echo "nsys2db on $N kernels + $N runtime calls ($events events), median of $RUNS
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
 echo "  nsys2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tf")x the ceiling), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"
 threads_row nsys2db "nsys-shaped .sqlite" "$events" 0 -q "$IN" -o "$DIR/out.db"
+# Memory does not grow with the events: the same shape at BENCH_SCALE x N.
+make_input $((N * SCALE)) "$DIR/big.sqlite"
+read -r sb kb < <(measure "$TOOL" -q "$DIR/big.sqlite" -o "$DIR/big.db")
+rm -f "$DIR/big.sqlite" "$DIR/big.db"
+scale_row nsys2db "nsys-shaped .sqlite" "$events" "$rt" $((events * SCALE)) "$kb" "$sb"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -17,7 +17,12 @@ DIR="$WORK/nvprof"
 mkdir -p "$DIR"
 IN="$DIR/bench.nvvp"
 
-sqlite3 "$IN" >/dev/null <<SQL
+# make_input N PATH: the source database with N of each row (also used at
+# BENCH_SCALE x N by scale_row below).
+make_input() {
+  local N=$1 IN=$2
+  rm -f "$IN"
+  sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 CREATE TABLE StringTable(_id_ INTEGER PRIMARY KEY AUTOINCREMENT, value TEXT NOT NULL UNIQUE);
 CREATE TABLE Version(version INTEGER);
@@ -50,6 +55,8 @@ SELECT x'00', 0, 32, 1600000000000000000 + n * 5000 + 4000, 1600000000000000000 
 CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_RUNTIME ON CUPTI_ACTIVITY_KIND_RUNTIME(correlationId);
 CREATE INDEX INDEX_CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ON CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL(correlationId);
 SQL
+}
+make_input "$N" "$IN"
 events=$((2 * N))
 read -r tb rb < <(measure sqlite3 -batch "$IN" "SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME; SELECT * FROM CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;")
 "$TOOL" -q "$IN" -o "$DIR/out.db" # the schema for the ceiling below
@@ -92,4 +99,9 @@ echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
 echo "  nvvp2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tb")x the dump, $(ratio "$tt" "$tf")x the ceiling), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"
 threads_row nvvp2db "nvprof-shaped .nvvp" "$events" 0 -q "$IN" -o "$DIR/out.db"
+# Memory does not grow with the events: the same shape at BENCH_SCALE x N.
+make_input $((N * SCALE)) "$DIR/big.nvvp"
+read -r sb kb < <(measure "$TOOL" -q "$DIR/big.nvvp" -o "$DIR/big.db")
+rm -f "$DIR/big.nvvp" "$DIR/big.db"
+scale_row nvvp2db "nvprof-shaped .nvvp" "$events" "$rt" $((events * SCALE)) "$kb" "$sb"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -21,7 +21,12 @@ IN="$DIR/bench.rpd"
 rm -f "$IN"
 # The fixture's own table definitions (its views left out), then the rows.
 tables_schema "$ROOT/fixtures/rocm/rpd_matmul_result.rpd" >"$DIR/schema.sql"
-sqlite3 "$IN" >/dev/null <<SQL
+# make_input N PATH: the source database with N of each row (also used at
+# BENCH_SCALE x N by scale_row below).
+make_input() {
+  local N=$1 IN=$2
+  rm -f "$IN"
+  sqlite3 "$IN" >/dev/null <<SQL
 PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;
 .read $DIR/schema.sql
 INSERT INTO rocpd_metadata(tag, value) VALUES ('schema_version', '2');
@@ -46,6 +51,8 @@ INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, end, value)
 SELECT 'gpu', 0, 'sclk', 1600000000000000000 + id * 500000, 1600000000000000000 + (id + 1) * 500000, 800 + id % 900
   FROM rocpd_api WHERE id <= $N / 100;
 SQL
+}
+make_input "$N" "$IN"
 
 # rpd2db alone against SQLite's own ceiling: the same hub rows (an event and
 # a region per API call; an event and a kernel dispatch or copy per op,
@@ -102,6 +109,13 @@ echo "rpd2db on $rows rows, median of $RUNS:"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${CEIL_S}s"
 echo "  rpd2db: ${TOOL_S}s ($(ratio "$TOOL_S" "$CEIL_S")x the ceiling), peak RSS $((TOOL_KIB / 1024)) MB"
 threads_row rpd2db "RPD (rocmProfileData)" "$rows" "$(stat -c %s "$IN")" -q "$IN" -o "$DIR/hub.db"
+bench_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_S" "$(stat -c %s "$IN")" "$TOOL_KIB" "$((TOOL_KIB / 1024))" '<=' 64 "MB peak RSS"
+# Memory does not grow with the events: the same shape at BENCH_SCALE x N.
+make_input $((N * SCALE)) "$DIR/big.rpd"
+big_rows=$(sqlite3 "$DIR/big.rpd" "SELECT (SELECT count(*) FROM rocpd_api) + (SELECT count(*) FROM rocpd_op) + (SELECT count(*) FROM rocpd_monitor)")
+read -r sb kb < <(measure "$BIN/rpd2db" -q "$DIR/big.rpd" -o "$DIR/big.db")
+rm -f "$DIR/big.rpd" "$DIR/big.db"
+scale_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_KIB" "$big_rows" "$kb" "$sb"
 
 if [ -z "${RPD2TRACING:-}" ] || [ ! -f "${RPD2TRACING:-}" ]; then
   echo "bench_rpd: skipped: set RPD2TRACING=path/to/rpd2tracing.py (rocmProfileData's tools/) to compare"

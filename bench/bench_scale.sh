@@ -13,8 +13,8 @@
 set -eu
 source "$(dirname "$0")/lib.sh"
 EVENTS=${BENCH_EVENTS:-1000000}
-SCALE=${BENCH_SCALE:-10}
 BIG=$((EVENTS * SCALE))
+SMALL_EVENTS=$EVENTS
 for t in "$BIN/db2json" "$BIN/db2perfetto" "$BIN/db2otf2" "$BIN/db2summary" "$BIN/dbmerge" \
          "$BIN/etprof2db" "$BIN/kineto2db" "$GEN"; do
   [ -x "$t" ] || { echo "bench_scale: $t missing (make tools $GEN)" >&2; exit 2; }
@@ -36,7 +36,7 @@ printf '%-12s %-28s %12s %12s %8s\n' tool input "RSS small" "RSS large" ratio
 # scale_rows TOOL INPUT_NAME KIB_SMALL KIB_LARGE SECONDS_LARGE
 scale_rows() {
   printf '%-12s %-28s %9d MB %9d MB %8s\n' "$1" "$2" $(($3 / 1024)) $(($4 / 1024)) "$(ratio "$4" "$3")"
-  bench_row "$1" "$2" "$BIG" "$5" 0 "$4" "$(ratio "$4" "$3")" '<=' 1.10 "x peak RSS at $EVENTS events"
+  scale_row "$1" "$2" "$SMALL_EVENTS" "$3" "$BIG" "$4" "$5"
 }
 for tool in db2json db2perfetto db2otf2 db2summary; do
   rss "$BIN/$tool" -q "$small" -o "$OUT"; ks=$KIB ss=$SECS
@@ -60,7 +60,7 @@ rss "$BIN/etprof2db" -q "$WORK/scale.bin" -o "$OUT.db"; ks=$KIB
 $PY "$ROOT/tests/etprof_gen.py" bench $((n * SCALE)) "$WORK/scale.bin"
 rss "$BIN/etprof2db" -q "$WORK/scale.bin" -o "$OUT.db"; kb=$KIB sb=$SECS
 rm -f "$WORK/scale.bin"
-BIG=$((n * SCALE)) scale_rows etprof2db "ExecuTorch legacy buffer" "$ks" "$kb" "$sb"
+SMALL_EVENTS=$n BIG=$((n * SCALE)) scale_rows etprof2db "ExecuTorch legacy buffer" "$ks" "$kb" "$sb"
 
 SRC="$ROOT/fixtures/kineto/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
 $PY "$ROOT/bench/kineto_gen.py" "$SRC" "$EVENTS" "$WORK/scale.json"

@@ -131,6 +131,15 @@ bench_row() {
   printf '%s\n' "${line%$'\t'}" >>"$BENCH_TABLE"
 }
 
+# scale_row TOOL INPUT EVENTS KIB EVENTS_BIG KIB_BIG SECONDS_BIG: memory does
+# not grow with the events (issue 14): the peak RSS on an input of
+# BENCH_SCALE times the events (EVENTS_BIG) within 10% of that on EVENTS.
+scale_row() {
+  bench_row "$1" "$2" "$5" "$7" 0 "$6" "$(ratio "$6" "$4")" '<=' 1.10 "x peak RSS at $3 events"
+}
+# BENCH_SCALE: how many times the events of BENCH_EVENTS scale_row's input has.
+SCALE=${BENCH_SCALE:-10}
+
 # bench_table < ROWS: the rows as one aligned table.
 bench_table() {
   $PY -c '
