@@ -103,26 +103,37 @@ static void scan_step(hr_arg_scan *s) {
   }
 }
 
+/* (Re)starts a scan at `rowid`; groups of events below `lost` are not
+ * in its ring. */
+static void scan_restart(hr_arg_scan *s, int64_t rowid, int64_t lost) {
+  sqlite3_reset(s->st);
+  sqlite3_bind_int64(s->st, 1, rowid);
+  s->head = s->len = 0;
+  s->lost = lost;
+  s->grp_open = 0;
+  s->state = 1;
+  scan_step(s);
+}
+
 static hr_arg_scan *scan_of(hub_reader *r, cursor *c) {
   if (c->scan) return c->scan;
   hub_db *d = &r->dbs[c->db];
   char *sql = sqlite3_mprintf("SELECT rowid, event_id, name, type, value FROM \"rocpd_arg%w\" "
-                              "ORDER BY rowid",
+                              "WHERE rowid >= ?1 ORDER BY rowid",
                               d->suffix);
   sqlite3_stmt *st = hr_prep(d, sql);
   sqlite3_free(sql);
   if (!st) return NULL;
   c->scan = tt_calloc(1, sizeof *c->scan);
   c->scan->st = st;
-  c->scan->lost = INT64_MIN;
-  c->scan->state = 1;
-  scan_step(c->scan);
+  scan_restart(c->scan, d->args_lo, INT64_MIN);
   return c->scan;
 }
 
-/* First rowid of event `e`'s rows, by binary search over rowids (the
- * table is sorted by event id); -1 when it has none. */
-static int64_t search_rowid(hub_db *d, int64_t e) {
+/* First rowid whose event id is e or more, by binary search over rowids
+ * (the table is sorted by event id); -1 when there is none. *ev: its
+ * event id. */
+static int64_t search_rowid(hub_db *d, int64_t e, int64_t *ev_out) {
   if (!d->args_probe_st) {
     char *sql = sqlite3_mprintf("SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
                                 "ORDER BY rowid LIMIT 1",
@@ -151,7 +162,8 @@ static int64_t search_rowid(hub_db *d, int64_t e) {
     }
   }
   sqlite3_reset(st);
-  return best >= 0 && best_ev == e ? best : -1;
+  *ev_out = best_ev;
+  return best;
 }
 
 /* Iterates event `e`'s rows from rowid `first` on. */
@@ -168,8 +180,32 @@ static void range_begin(hub_reader *r, hub_db *d, int64_t e, int64_t first) {
 /* Event `e` of cursor c (NULL: an event read out of stream order). */
 static void ordered_begin(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
   hr_arg_scan *s = c ? scan_of(r, c) : NULL;
+  int64_t ev;
   if (s) {
-    while (s->state == 1 && s->ev < e) scan_step(s);
+    /* A scan steps a little ahead for an event; one far ahead (an outer
+     * call written after its inner ones) is searched for, so that the
+     * scan stays where most events are; a second one in a row (another
+     * range of ids) moves the scan there. */
+    for (int k = 0; s->state == 1 && s->ev < e; k++) {
+      if (k == HR_ARG_AHEAD) {
+        int64_t first = search_rowid(d, e, &ev);
+        if (++s->far < 2) {
+          if (first >= 0 && ev == e) range_begin(r, d, e, first);
+          return;
+        }
+        if (first < 0) {
+          s->state = 2; /* nothing at or after e */
+          s->head = s->len = 0;
+          s->lost = e;
+          s->grp_open = 0;
+        } else {
+          scan_restart(s, first, e);
+        }
+        break;
+      }
+      scan_step(s);
+    }
+    s->far = 0;
     if (s->state == 1 && s->ev == e) {
       if (s->row == s->grp.first) { /* at the group's first row */
         r->args_mode = HR_ARGS_SCAN;
@@ -196,8 +232,8 @@ static void ordered_begin(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
       return;
     }
   }
-  int64_t first = search_rowid(d, e);
-  if (first >= 0) range_begin(r, d, e, first);
+  int64_t first = search_rowid(d, e, &ev);
+  if (first >= 0 && ev == e) range_begin(r, d, e, first);
 }
 
 static int ordered_next(hub_reader *r, hub_arg_view *a) {

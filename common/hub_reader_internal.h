@@ -50,7 +50,9 @@ typedef struct hub_db {
  * the row it is on, the group of rows of one event it is in, and the
  * groups it passed last (by event id, ascending), for events read a
  * little out of id order. */
+#ifndef HR_ARG_RING /* -DHR_ARG_RING=2 in a test build: every path taken */
 #define HR_ARG_RING 128
+#endif
 typedef struct hr_arg_group {
   int64_t ev, first; /* event id, rowid of its first arg */
 } hr_arg_group;
@@ -63,7 +65,9 @@ typedef struct hr_arg_scan {
   hr_arg_group ring[HR_ARG_RING];
   size_t head, len;
   int64_t lost; /* groups of events below this id may have left the ring */
+  int far;      /* events found far ahead of it in a row */
 } hr_arg_scan;
+#define HR_ARG_AHEAD 256 /* rows a scan steps ahead for one event at most */
 void hr_arg_scan_free(hr_arg_scan *s);
 /* Checks once whether d's rocpd_arg is ordered (sets args_ordered). */
 void hr_args_prepare(hub_db *d);
