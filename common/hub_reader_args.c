@@ -334,7 +334,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   cursor *c = r->to_advance;
   if (c && (c->db != db || hr_col_i64_or_null(c->st, C_EVENT) != event_id)) c = NULL;
   if (d->args_ordered) {
-    ordered_begin(r, d, c, event_id);
+    if (d->args_hi >= d->args_lo) ordered_begin(r, d, c, event_id); /* else no args at all */
     return;
   }
   if (c && !c->args_taken && c->args_state != 3 && args_merged_begin(r, c)) return;
