@@ -1,7 +1,7 @@
 /* The hub reader's merge: every cursor of every input in one heap, read in
- * global start order, launches linked to their GPU work on the way; each
- * event's args read beside its cursor, in the same order; and the track
- * name lookups exporters make while reading. */
+ * global start order, launches linked to their GPU work on the way; and
+ * the track name lookups exporters make while reading (args:
+ * hub_reader_args.c). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +160,13 @@ static int prime_cursors(hub_reader *r) {
   /* Args read out of stream order (db2perfetto holds events; carried
    * windows) need a lookup by id: an index-less input's TEMP copy is made
    * here, before any statement runs (DDL mid-stream aborts them). */
-  for (size_t i = 0; i < r->ndbs; i++) hr_args_lookup_source(&r->dbs[i]);
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    if (d->has_args && !d->args_indexed) {
+      hr_args_prepare(d); /* an ordered rocpd_arg needs no copy */
+      if (!d->args_ordered) hr_args_lookup_source(d);
+    }
+  }
   for (size_t i = 0; i < r->ncursors; i++) {
     cursor *c = &r->cursors[i];
     int rc = cursor_step(r, c);
@@ -391,108 +397,6 @@ int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
   return 0;
 }
 
-/* Steps a cursor's args to its next row: 1 on a row, else 0 (done). */
-static int args_advance(cursor *c) {
-  if (sqlite3_step(c->args_st) != SQLITE_ROW) {
-    c->args_state = 2;
-    return 0;
-  }
-  c->a_start = sqlite3_column_int64(c->args_st, 0);
-  c->a_end = sqlite3_column_int64(c->args_st, 1);
-  c->a_row = sqlite3_column_int64(c->args_st, 2);
-  return 1;
-}
-
-/* Whether the args row is of an event before the cursor's current row,
- * in the cursor's order (start, end descending, id). */
-static int args_behind(const cursor *c) {
-  if (c->a_start != c->start) return c->a_start < c->start;
-  if (c->a_end != c->end) return c->a_end > c->end;
-  return c->a_row < c->row_id;
-}
-
-static int args_on_current(const cursor *c) {
-  return c->args_state == 1 && c->a_start == c->start && c->a_end == c->end &&
-         c->a_row == c->row_id;
-}
-
-/* The args of the event just read, from its cursor's args in the same
- * order: 1 when positioned on them (or on the next event's), 0 when they
- * must be looked up by id instead. */
-static int args_merged_begin(hub_reader *r, int db, int64_t event_id) {
-  cursor *c = r->to_advance;
-  if (!c || c->db != db || c->args_taken || c->args_state == 3) return 0;
-  if (hr_col_i64_or_null(c->st, C_EVENT) != event_id) return 0;
-  if (c->args_state == 0) {
-    hub_db *d = &r->dbs[db];
-    char *sql = hr_args_sql(d, c->table, &r->filter);
-    c->args_st = hr_prep(d, sql);
-    free(sql);
-    c->args_state = 3;
-    if (!c->args_st) return 0;
-    c->args_state = 1;
-    args_advance(c);
-  }
-  while (c->args_state == 1 && args_behind(c)) args_advance(c);
-  c->args_taken = 1;
-  r->args_cur = c;
-  r->args_step = 0;
-  return 1;
-}
-
-void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
-  if (r->passes) {
-    hr_passes_args_begin(r, db, event_id);
-    return;
-  }
-  r->args_cur = NULL;
-  r->args_iter = NULL;
-  hub_db *d = &r->dbs[db];
-  if (event_id == HUB_NULL || !d->has_args) return;
-  if (args_merged_begin(r, db, event_id)) return;
-  if (!d->args_st) {
-    char *sql = sqlite3_mprintf("SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY "
-                                "position, rowid",
-                                hr_args_lookup_source(d));
-    d->args_st = hr_prep(d, sql);
-    sqlite3_free(sql);
-  }
-  r->args_iter = d->args_st;
-  if (!r->args_iter) return;
-  sqlite3_reset(r->args_iter);
-  sqlite3_bind_int64(r->args_iter, 1, event_id);
-}
-
-int hub_args_next(hub_reader *r, hub_arg_view *a) {
-  if (r->passes) return hr_passes_args_next(r, a);
-  sqlite3_stmt *st;
-  if (r->args_cur) {
-    cursor *c = r->args_cur;
-    if (r->args_step) args_advance(c);
-    r->args_step = 1;
-    if (!args_on_current(c)) {
-      r->args_cur = NULL;
-      return 0;
-    }
-    st = c->args_st;
-    a->name = hr_col_text(st, 3);
-    a->type = hr_col_text(st, 4);
-    a->value = hr_col_text(st, 5);
-    return 1;
-  }
-  if (!r->args_iter) return 0;
-  st = r->args_iter;
-  if (sqlite3_step(st) != SQLITE_ROW) {
-    sqlite3_reset(st);
-    r->args_iter = NULL;
-    return 0;
-  }
-  a->name = hr_col_text(st, 0);
-  a->type = hr_col_text(st, 1);
-  a->value = hr_col_text(st, 2);
-  return 1;
-}
-
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
   if (r->passes) return hr_passes_track_name(r, db, track_id);
   hub_db *d = &r->dbs[db];
@@ -516,9 +420,12 @@ void hub_reader_close(hub_reader *r) {
   for (size_t i = 0; i < r->ncursors; i++) {
     sqlite3_finalize(r->cursors[i].st);
     sqlite3_finalize(r->cursors[i].args_st);
+    hr_arg_scan_free(r->cursors[i].scan);
   }
   for (size_t i = 0; i < r->ndbs; i++) {
     sqlite3_finalize(r->dbs[i].args_st);
+    sqlite3_finalize(r->dbs[i].args_from_st);
+    sqlite3_finalize(r->dbs[i].args_probe_st);
     sqlite3_finalize(r->dbs[i].track_st);
   }
   for (size_t i = 0; i < r->ndbs; i++) {

@@ -38,7 +38,39 @@ typedef struct hub_db {
   char *args_src;
   int has_args, args_indexed, args_copied;
   sqlite3_stmt *args_st, *track_st;
+  /* rocpd_arg sorted by (event_id, position) in rowid order, as importers
+   * and rocprofv3 write it (hub_reader_args.c): then args are stepped in
+   * rowid order and found by rowid, never by an index or a copy. */
+  int args_checked, args_ordered;
+  int64_t args_lo, args_hi; /* its first and last rowid */
+  sqlite3_stmt *args_from_st, *args_probe_st;
 } hub_db;
+
+/* A cursor's scan of rocpd_arg in rowid order (an ordered rocpd_arg):
+ * the row it is on, the group of rows of one event it is in, and the
+ * groups it passed last (by event id, ascending), for events read a
+ * little out of id order. */
+#ifndef HR_ARG_RING /* -DHR_ARG_RING=2 in a test build: every path taken */
+#define HR_ARG_RING 128
+#endif
+typedef struct hr_arg_group {
+  int64_t ev, first; /* event id, rowid of its first arg */
+} hr_arg_group;
+typedef struct hr_arg_scan {
+  sqlite3_stmt *st; /* rowid, event_id, name, type, value */
+  int state;        /* 1 on a row, 2 done */
+  int64_t row, ev;
+  hr_arg_group grp; /* the group of the current row */
+  int grp_open;
+  hr_arg_group ring[HR_ARG_RING];
+  size_t head, len;
+  int64_t lost; /* groups of events below this id may have left the ring */
+  int far;      /* events found far ahead of it in a row */
+} hr_arg_scan;
+#define HR_ARG_AHEAD 256 /* rows a scan steps ahead for one event at most */
+void hr_arg_scan_free(hr_arg_scan *s);
+/* Checks once whether d's rocpd_arg is ordered (sets args_ordered). */
+void hr_args_prepare(hub_db *d);
 
 /* The tables a cursor can read. */
 typedef enum { T_REGION, T_KERNEL, T_COPY, T_ALLOC, T_SAMPLE, T_COUNT } table_id;
@@ -54,6 +86,7 @@ typedef struct cursor {
   int args_state;           /* 0 not prepared, 1 on a row, 2 done, 3 failed */
   int args_taken;           /* the current row's args were read */
   int64_t a_start, a_end, a_row; /* key of the args row it is on */
+  hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
 } cursor;
 
 struct hub_reader {
@@ -70,9 +103,13 @@ struct hub_reader {
   hub_agent_view *agents; size_t nagents;
   hub_lane_info *lanes; size_t nlanes;
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
-  sqlite3_stmt *args_iter; /* a lookup by event id, when not merged */
-  cursor *args_cur;         /* the merged args being iterated, else NULL */
-  int args_step;            /* step args_cur's statement before the next row */
+  /* The args being iterated (hub_reader_args.c): how, and from where. */
+  enum { HR_ARGS_NONE, HR_ARGS_SCAN, HR_ARGS_RANGE, HR_ARGS_MERGED, HR_ARGS_LOOKUP } args_mode;
+  sqlite3_stmt *args_iter; /* RANGE and LOOKUP: the statement stepped */
+  cursor *args_cur;         /* MERGED: the cursor whose args query is stepped */
+  hr_arg_scan *args_scan;   /* SCAN: the scan stepped */
+  int64_t args_ev;          /* SCAN, RANGE: the event id */
+  int args_step;            /* step before the next row (SCAN, MERGED) */
   int failed;
   /* Launches read whose GPU work is still ahead: (db, pid, correlation)
    * -> launch start, and -> start of that GPU work (to forget it once the

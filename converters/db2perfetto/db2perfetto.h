@@ -153,6 +153,11 @@ int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key);
 typedef struct pf_held {
   hub_record ev;
   size_t name_off, cat_off; /* ev.name/category copied into pf_slices.text */
+  /* Its args, read while the reader was on its row (in stream order: no
+   * lookup by id later), as nargs name/type/value string triples in
+   * pf_slices.text from args_off. */
+  size_t args_off;
+  uint32_t nargs;
   uint32_t track;
   uint64_t lane_key;
   uint64_t flow_out[PF_MAX_FLOWS], flow_in[PF_MAX_FLOWS];

@@ -89,16 +89,24 @@ static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a) {
 }
 
 /* The event's args, then what the hub knows beside them. */
-static void annotations(pf_ctx *c, const hub_record *ev, pf_event *te) {
+static void annotations(pf_ctx *c, const pf_held *h, pf_event *te) {
+  const hub_record *ev = &h->ev;
   pf_anns *an = &c->ann;
   an->n = 0;
   tt_buf_clear(&an->text);
   /* The correlation goes to TrackEvent.correlation_id, which the trace
-   * processor shows as the "correlation_id" arg: no annotation for it. */
-  if (!c->o->no_args && ev->event_id != HUB_NULL && ev->kind != HUB_FLOW) {
+   * processor shows as the "correlation_id" arg: no annotation for it.
+   * The args were read when the event was held (pf_hold). */
+  const char *p = c->sl.text.data + h->args_off;
+  for (uint32_t i = 0; i < h->nargs; i++) {
     hub_arg_view a;
-    hub_args_begin(c->r, ev->db, ev->event_id);
-    while (hub_args_next(c->r, &a)) ann_value(c, ann_add(c, a.name), &a);
+    a.name = p;
+    p += strlen(p) + 1;
+    a.type = p;
+    p += strlen(p) + 1;
+    a.value = p;
+    p += strlen(p) + 1;
+    ann_value(c, ann_add(c, a.name), &a);
   }
   if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC) ann_int(ann_add(c, "bytes"), ev->size);
   if (ev->clipped)
@@ -172,7 +180,7 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.n_terminating_flow_ids = h->nin;
     te.terminating_flow_ids = h->flow_in;
     if (!h->flow_instant) {
-      annotations(c, ev, &te);
+      annotations(c, h, &te);
       bound += annotations_bound(&c->ann);
     }
     bound += PF_FIELD_MAX * (te.n_category_iids + te.n_flow_ids + te.n_terminating_flow_ids);

@@ -166,6 +166,19 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   h->cat_off = s->text.len;
   tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
   h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
+  /* The args now, beside the reader's cursor: written later they would be
+   * a lookup by event id each (what pf_write_held turns into annotations). */
+  h->args_off = s->text.len;
+  if (!c->o->no_args && ev->event_id != HUB_NULL && ev->kind != HUB_FLOW) {
+    hub_arg_view a;
+    hub_args_begin(c->r, ev->db, ev->event_id);
+    while (hub_args_next(c->r, &a)) {
+      tt_buf_append(&s->text, a.name, strlen(a.name) + 1);
+      tt_buf_append(&s->text, a.type, strlen(a.type) + 1);
+      tt_buf_append(&s->text, a.value, strlen(a.value) + 1);
+      h->nargs++;
+    }
+  }
   h->track = pl->track;
   h->lane_key = pl->lane_key;
   h->is_slice = ev->kind == HUB_REGION || ev->kind == HUB_KERNEL || ev->kind == HUB_COPY ||

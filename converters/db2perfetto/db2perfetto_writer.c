@@ -50,44 +50,119 @@ static uint8_t *put_varint(uint8_t *q, uint64_t v) {
   return q;
 }
 
-/* The packets most events make: a TrackEvent with a type, a track, at
- * most a name iid, one category iid and a correlation id, and nothing
- * interned (a slice's END, and its BEGIN once its strings are known). */
-static int simple_event(const pf_packet *p) {
-  const pf_event *te = p->track_event;
-  return p->data_case == PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT && !p->interned_data &&
-         te->n_category_iids <= 1 && !te->n_debug_annotations && !te->n_flow_ids &&
-         !te->n_terminating_flow_ids && te->has_type && te->has_track_uuid &&
-         te->type >= 0 && p->has_timestamp &&
-         te->counter_value_field_case == PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD__NOT_SET &&
-         (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD__NOT_SET ||
-          te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID);
+/* Hand encoding of the packets every event makes (a TrackEvent with its
+ * typed debug annotations and flows, nothing interned), byte for byte as
+ * protobuf-c packs them: fields in number order, proto2 repeated fields
+ * unpacked, a oneof's NULL string left out. protobuf-c walks descriptors
+ * for every field; this is the hot path of the tool. Anything else (a
+ * packet with interned data, a track descriptor) goes through protobuf-c. */
+
+static size_t put_fixed64(uint8_t *q, uint64_t v) {
+  for (int i = 0; i < 8; i++) q[i] = (uint8_t)(v >> (8 * i));
+  return 8;
 }
 
-/* Encodes a simple_event packet by hand, byte for byte as protobuf-c
- * does (fields in number order, proto2 repeated fields unpacked); returns
- * its length. At most 5 varints and 12 tag bytes: < 80 bytes. */
-static size_t pack_simple(const pf_packet *p, uint8_t *out) {
+/* A DebugAnnotation's body size, or 0 when it is not one hand-encoded. */
+static size_t ann_size(const pf_annotation *d) {
+  if (d->name_field_case != PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID) return 0;
+  size_t n = 1 + varint_size(d->name_iid);
+  switch (d->value_case) {
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE__NOT_SET: return n;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE: return n + 2;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE: return n + 1 + varint_size(d->uint_value);
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+    return n + 1 + varint_size((uint64_t)d->int_value);
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE: return n + 9;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE: {
+    if (!d->string_value) return 0;
+    size_t len = strlen(d->string_value);
+    return n + 1 + varint_size(len) + len;
+  }
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
+    return n + 2 + varint_size(d->string_value_iid);
+  default: return 0;
+  }
+}
+
+static uint8_t *ann_put(uint8_t *q, const pf_annotation *d) {
+  *q++ = 1 << 3;
+  q = put_varint(q, d->name_iid);
+  switch (d->value_case) {
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE:
+    *q++ = 2 << 3;
+    *q++ = d->bool_value ? 1 : 0;
+    break;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_UINT_VALUE:
+    *q++ = 3 << 3;
+    q = put_varint(q, d->uint_value);
+    break;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_INT_VALUE:
+    *q++ = 4 << 3;
+    q = put_varint(q, (uint64_t)d->int_value);
+    break;
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE: {
+    uint64_t bits;
+    memcpy(&bits, &d->double_value, 8);
+    *q++ = 5 << 3 | 1;
+    q += put_fixed64(q, bits);
+    break;
+  }
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE: {
+    size_t len = strlen(d->string_value);
+    *q++ = 6 << 3 | 2;
+    q = put_varint(q, len);
+    memcpy(q, d->string_value, len);
+    q += len;
+    break;
+  }
+  case PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID:
+    *q++ = 0x88; /* field 17, varint: two tag bytes */
+    *q++ = 0x01;
+    q = put_varint(q, d->string_value_iid);
+    break;
+  default: break;
+  }
+  return q;
+}
+
+/* The TrackEvent's size, or 0 when the packet is not hand-encoded. */
+static size_t event_size(const pf_packet *p) {
+  if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT || p->interned_data ||
+      !p->has_timestamp)
+    return 0;
   const pf_event *te = p->track_event;
-  uint8_t ev[64], *e = ev;
-  if (te->n_category_iids) {
-    *e++ = 3 << 3;
-    e = put_varint(e, te->category_iids[0]);
+  if (!te->has_type || te->type < 0 || !te->has_track_uuid) return 0;
+  if (te->name_field_case != PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD__NOT_SET &&
+      te->name_field_case != PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+    return 0;
+  size_t n = 0;
+  for (size_t i = 0; i < te->n_category_iids; i++) n += 1 + varint_size(te->category_iids[i]);
+  for (size_t i = 0; i < te->n_debug_annotations; i++) {
+    size_t a = ann_size(te->debug_annotations[i]);
+    if (!a) return 0;
+    n += 1 + varint_size(a) + a;
   }
-  *e++ = 9 << 3;
-  e = put_varint(e, (uint64_t)te->type);
-  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) {
-    *e++ = 10 << 3;
-    e = put_varint(e, te->name_iid);
-  }
-  *e++ = 11 << 3;
-  e = put_varint(e, te->track_uuid);
+  n += 1 + varint_size((uint64_t)te->type);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID)
+    n += 1 + varint_size(te->name_iid);
+  n += 1 + varint_size(te->track_uuid);
+  if (te->counter_value_field_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE)
+    n += 2 + 8;
+  else if (te->counter_value_field_case !=
+           PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD__NOT_SET)
+    return 0;
+  n += 10 * (te->n_flow_ids + te->n_terminating_flow_ids);
   if (te->correlation_id_field_case ==
-      PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID) {
-    *e++ = 0xA0; /* field 52, varint: two tag bytes */
-    *e++ = 0x03;
-    e = put_varint(e, te->correlation_id);
-  }
+      PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
+    n += 2 + varint_size(te->correlation_id);
+  return n;
+}
+
+/* Encodes a packet whose TrackEvent is `esize` bytes (event_size);
+ * returns the packet's length. */
+static size_t pack_event(const pf_packet *p, size_t esize, uint8_t *out) {
+  const pf_event *te = p->track_event;
   uint8_t *q = out;
   *q++ = 8 << 3;
   q = put_varint(q, p->timestamp);
@@ -97,9 +172,49 @@ static size_t pack_simple(const pf_packet *p, uint8_t *out) {
     q = put_varint(q, p->trusted_packet_sequence_id);
   }
   *q++ = 11 << 3 | 2;
-  q = put_varint(q, (uint64_t)(e - ev));
-  memcpy(q, ev, (size_t)(e - ev));
-  q += e - ev;
+  q = put_varint(q, esize);
+  for (size_t i = 0; i < te->n_category_iids; i++) {
+    *q++ = 3 << 3;
+    q = put_varint(q, te->category_iids[i]);
+  }
+  for (size_t i = 0; i < te->n_debug_annotations; i++) {
+    const pf_annotation *d = te->debug_annotations[i];
+    *q++ = 4 << 3 | 2;
+    q = put_varint(q, ann_size(d));
+    q = ann_put(q, d);
+  }
+  *q++ = 9 << 3;
+  q = put_varint(q, (uint64_t)te->type);
+  if (te->name_field_case == PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID) {
+    *q++ = 10 << 3;
+    q = put_varint(q, te->name_iid);
+  }
+  *q++ = 11 << 3;
+  q = put_varint(q, te->track_uuid);
+  if (te->counter_value_field_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__COUNTER_VALUE_FIELD_DOUBLE_COUNTER_VALUE) {
+    uint64_t bits;
+    memcpy(&bits, &te->double_counter_value, 8);
+    *q++ = 0xE1; /* field 44, fixed64 */
+    *q++ = 0x02;
+    q += put_fixed64(q, bits);
+  }
+  for (size_t i = 0; i < te->n_flow_ids; i++) {
+    *q++ = 0xF9; /* field 47, fixed64 */
+    *q++ = 0x02;
+    q += put_fixed64(q, te->flow_ids[i]);
+  }
+  for (size_t i = 0; i < te->n_terminating_flow_ids; i++) {
+    *q++ = 0x81; /* field 48, fixed64 */
+    *q++ = 0x03;
+    q += put_fixed64(q, te->terminating_flow_ids[i]);
+  }
+  if (te->correlation_id_field_case ==
+      PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID) {
+    *q++ = 0xA0; /* field 52, varint: two tag bytes */
+    *q++ = 0x03;
+    q = put_varint(q, te->correlation_id);
+  }
   if (p->has_sequence_flags) {
     *q++ = 13 << 3;
     q = put_varint(q, p->sequence_flags);
@@ -143,8 +258,8 @@ int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   /* Most packets are under 128 bytes (a 1-byte length): pack behind a
    * 2-byte header and move the packet only when its length is longer. */
   uint8_t *frame = w->buf + w->len;
-  size_t n = simple_event(p) ? pack_simple(p, frame + 2)
-                             : protobuf_c_message_pack(&p->base, frame + 2);
+  size_t esize = event_size(p);
+  size_t n = esize ? pack_event(p, esize, frame + 2) : protobuf_c_message_pack(&p->base, frame + 2);
   if (n > max) {
     /* The buffer may have been overrun: a bug in a bound, never input. */
     tt_error("%s: internal error: packet of %zu bytes over its bound %zu", w->path, n, max);
