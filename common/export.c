@@ -419,10 +419,10 @@ static int has_event_filter(const tt_export_opts *o) {
 /* Before the first record of a newly opened reader: with --threads 2 a
  * reader thread starts reading ahead; the sink then sees the pipe's view
  * until pipe_stop (after its last end_part on this reader). */
-static void pipe_start(run *ru) {
+static void pipe_start(run *ru, const hub_filter *f) {
   ru->sink_r = ru->r;
   if (ru->o->threads < 2) return;
-  ru->pipe = tt_pipe_start(ru->r, ru->o->no_args);
+  ru->pipe = tt_pipe_start(ru->r, ru->o->inputs, ru->o->ninputs, f);
   if (ru->pipe) ru->sink_r = tt_pipe_view(ru->pipe);
 }
 
@@ -560,7 +560,7 @@ static int run_all(run *ru) {
       if (!ru->r) return 1;
     }
     set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
-    pipe_start(ru);
+    pipe_start(ru, &f);
     if (stream_part(ru) != 0) return 1;
     /* An empty trace is still a trace, unless filters matched nothing in
      * the whole inputs (an error, said by the caller). */
@@ -615,13 +615,13 @@ static int run_all(run *ru) {
       char tag[48];
       window_tag(ru, o->part, tag, sizeof tag);
       set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
-      pipe_start(ru);
+      pipe_start(ru, &f);
       if (stream_part(ru) != 0) return 1;
       int rc = end_part(ru) ? 1 : 0;
       pipe_stop(ru);
       return rc;
     }
-    pipe_start(ru);
+    pipe_start(ru, &f);
     int rc = stream_windows(ru, t0, size, count) ? 1 : 0;
     if (rc == 0) pipe_stop(ru);
     return rc;
@@ -674,7 +674,7 @@ static int run_all(run *ru) {
     snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
     set_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX,
              pids[i], tag);
-    pipe_start(ru);
+    pipe_start(ru, &f);
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
     else pipe_stop(ru);
   }
@@ -686,6 +686,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
+  if (o.threads > 1) tt_pipe_sqlite_mode();
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
