@@ -207,6 +207,7 @@ static hub_reader *lookup_reader(tt_pipe *p) {
   if (!p->lookup && !p->lookup_failed) {
     p->lookup = hub_reader_open(p->paths, p->npaths, &p->filter);
     p->lookup_failed = !p->lookup;
+    if (p->lookup) hub_reader_hold_read(p->lookup);
   }
   return p->lookup;
 }

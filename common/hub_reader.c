@@ -527,6 +527,11 @@ void hub_reader_view_free(hub_reader *view) { free(view); }
 
 int hub_reader_lookups_by_id(const hub_reader *r) { return !r->passes; }
 
+void hub_reader_hold_read(hub_reader *r) {
+  for (size_t i = 0; i < r->ndbs; i++)
+    if (r->dbs[i].owns_conn) sqlite3_exec(r->dbs[i].conn, "BEGIN", NULL, NULL, NULL);
+}
+
 void hub_reader_close(hub_reader *r) {
   if (!r) return;
   hr_passes_free(r);

@@ -177,6 +177,10 @@ typedef struct hub_served {
 } hub_served;
 hub_reader *hub_reader_view(const hub_reader *r, const hub_served *s);
 void hub_reader_view_free(hub_reader *view);
+/* For a reader used for lookups only (never stepped): one read
+ * transaction per input until close, instead of one per lookup (each of
+ * which takes and drops the file's lock and rereads its header). */
+void hub_reader_hold_read(hub_reader *r);
 /* Whether args (and track names) can be looked up for any event, not only
  * the record read last: a direct reader, not one merging in passes. */
 int hub_reader_lookups_by_id(const hub_reader *r);
