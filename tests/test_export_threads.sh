@@ -88,6 +88,7 @@ for tool in db2json db2perfetto; do
   for w in 000 001 002; do cmp -s "$TMP/many1.w$w$ext" "$TMP/many2.w$w$ext" || r=differ; done
   [ -s "$TMP/many2.w000$ext" ] || r=missing
   expect_eq "$tool, 30 hubs merged in passes: --threads 2 = --threads 1" same "$r"
+done
 
 # --- a hub that fails mid-stream: a start that is not a time, read after
 # more records than a batch holds ---------------------------------------
@@ -97,12 +98,14 @@ q "$TMP/bad.db" "UPDATE rocpd_region$sfx SET start = 'soon' WHERE id = 17"
 for tool in db2json db2perfetto db2otf2 db2summary; do
   ext=$(ext_of $tool)
   for t in 1 2; do
-    (cd "$TMP" && $tool --threads $t "$TMP/bad.db" -o "bad$t$ext" >/dev/null 2>"bad$t.err"; echo "exit $?" >>"bad$t.err")
+    rm -rf "$TMP/bad$t"
+    mkdir "$TMP/bad$t"
+    (cd "$TMP/bad$t" && $tool --threads $t "$TMP/bad.db" -o "bad$ext" >/dev/null 2>../bad$t.err; echo "exit $?" >>../bad$t.err)
   done
   expect_eq "$tool: a hub failing mid-stream, --threads 2 says what --threads 1 says" \
     "$(cat "$TMP/bad1.err")" "$(cat "$TMP/bad2.err")"
   expect_eq "$tool: ... names the row and exits 1, leaving no output" "1 exit 1 0" \
-    "$(grep -c "row id 17: start 'soon' is not an integer time" "$TMP/bad2.err") $(tail -1 "$TMP/bad2.err") $(ls "$TMP" | grep -c "^bad2$ext")"
+    "$(grep -c "row id 17: start 'soon' is not an integer time" "$TMP/bad2.err") $(tail -1 "$TMP/bad2.err") $(ls "$TMP/bad2" | wc -l)"
 done
 
 expect_fail "--threads 3 is refused" "--threads: expected 1, 2 or auto, got '3'" \
