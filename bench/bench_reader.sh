@@ -26,13 +26,6 @@ alternate "$BIN/db2json" -q "$db" --split window --windows 16 -o "$WORK/win.json
 tw=$A_S
 bench_row "db2json --windows 16" "gen_hub hub" "$events" "$tw" 0 "$A_KIB" "$(ratio "$tw" "$B_S")" '<=' 1.2 "x one file"
 rm -f "$WORK"/out.json "$WORK"/win.w*.json
-# The inputs read ahead on a second thread (common/export_pipe.c) against
-# one thread: the issue's bar for keeping a thread is 1.3x (0.77).
-alternate "$BIN/db2json" -q --threads 2 "$db" -o "$WORK/out.json" --- \
-  "$BIN/db2json" -q --threads 1 "$db" -o "$WORK/out.json"
-t2=$A_S t1=$B_S
-bench_row "db2json --threads 2 vs 1" "gen_hub hub" "$events" "$t2" 0 "$A_KIB" "$(ratio "$t2" "$t1")" '<=' 0.77 "x --threads 1"
-rm -f "$WORK"/out.json
 
 # The rocprofv3 shape: the same hub without the reader's indexes.
 rdb="$WORK/rocprof_$pairs.db"

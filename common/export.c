@@ -7,10 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export_pipe.h"
 #include "input_check.h"
 #include "progress.h"
-#include "threads.h"
 #include "util.h"
 
 /* --- command line ----------------------------------------------------- */
@@ -39,15 +37,12 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write nothing\n"
           "      --list-categories    print each category in the inputs with its event count\n"
-          "      --threads N          1: read and write on one thread; 2: read the inputs\n"
-          "                           on a second thread; auto (default): %s\n"
           "  -q, --quiet              no messages except errors (wins over --progress)\n"
           "      --progress           show progress even when stderr is not a terminal\n"
           "  -h, --help               show this help\n"
           "  -V, --version            show the version\n",
           tt_progname(), ex->extension, ex->description,
-          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension,
-          ex->threaded ? "2 when the machine has two cores" : "1 (this tool gains nothing)");
+          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension);
 }
 
 int tt_parse_duration(const char *s, int64_t *ns) {
@@ -101,7 +96,7 @@ static int64_t parse_count(const char *opt, const char *s) {
 
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
   enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_THREADS };
+         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT };
   static const struct option longopts[] = {
       {"output", required_argument, NULL, 'o'},
       {"split", required_argument, NULL, O_SPLIT},
@@ -117,7 +112,6 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       {"max-parts", required_argument, NULL, O_MAXPARTS},
       {"count-parts", no_argument, NULL, O_COUNTPARTS},
       {"list-categories", no_argument, NULL, O_LISTCAT},
-      {"threads", required_argument, NULL, O_THREADS},
       {"quiet", no_argument, NULL, 'q'},
       {"progress", no_argument, NULL, O_PROGRESS},
       {"help", no_argument, NULL, 'h'},
@@ -126,7 +120,6 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   memset(o, 0, sizeof *o);
   o->part = -1;
   o->max_parts = 10000;
-  o->threads = ex->threaded ? tt_threads_default() : 1;
   int quiet = 0;
   int c;
   while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
@@ -164,11 +157,6 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       break;
     case O_COUNTPARTS: o->count_parts = 1; break;
     case O_LISTCAT: o->list_categories = 1; break;
-    case O_THREADS:
-      if (strcmp(optarg, "auto") == 0) o->threads = ex->threaded ? tt_threads_default() : 1;
-      else if ((o->threads = tt_threads_parse(optarg)) < 0)
-        tt_die(2, "--threads: expected 1, 2 or auto, got '%s'", optarg);
-      break;
     case 'q': quiet = 1; break;
     case O_PROGRESS: o->progress_mode = 1; break;
     case 'h': usage(stdout, ex); exit(0);
@@ -242,8 +230,6 @@ typedef struct run {
   const tt_exporter *ex;
   const tt_export_opts *o;
   hub_reader *r;
-  tt_pipe *pipe; /* --threads 2: r read ahead on a second thread */
-  hub_reader *sink_r; /* what the sink is given: r, or the pipe's view */
   void *state;
   tt_output *out;
   tt_part part;      /* the part being read; begun lazily (see ensure_begun) */
@@ -257,9 +243,6 @@ typedef struct run {
   carried *carry;
   size_t ncarry, cap_carry;
 } run;
-
-/* The reader as the sink sees it. */
-#define SINK_R(ru) ((ru)->sink_r ? (ru)->sink_r : (ru)->r)
 
 static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->start < a) {
@@ -295,7 +278,7 @@ static void set_part(run *ru, int64_t index, int64_t count, int64_t start, int64
 static int ensure_begun(run *ru) {
   if (ru->begun) return 0;
   ru->out = tt_output_begin(ru->path);
-  ru->state = ru->ex->begin_part(SINK_R(ru), ru->o, &ru->part, ru->out);
+  ru->state = ru->ex->begin_part(ru->r, ru->o, &ru->part, ru->out);
   if (!ru->state) {
     tt_output_abort(ru->out);
     ru->out = NULL;
@@ -323,7 +306,7 @@ static int end_part(run *ru) {
     ru->parts_empty++;
     return 0;
   }
-  int rc = ru->ex->end_part(ru->state, SINK_R(ru));
+  int rc = ru->ex->end_part(ru->state, ru->r);
   ru->state = NULL;
   ru->begun = 0;
   if (rc != 0) {
@@ -350,7 +333,7 @@ static int emit(run *ru, hub_record *ev) {
   clip(ev, ru->part.start, ru->part.end);
   ru->events++;
   if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, ru->progress_total);
-  return ru->ex->event(ru->state, SINK_R(ru), ev);
+  return ru->ex->event(ru->state, ru->r, ev);
 }
 
 static void carry_push(run *ru, const hub_record *ev) {
@@ -416,31 +399,11 @@ static int has_event_filter(const tt_export_opts *o) {
   return o->ncategories || o->nexclude || o->nnames;
 }
 
-/* Before the first record of a newly opened reader: with --threads 2 a
- * reader thread starts reading ahead; the sink then sees the pipe's view
- * until pipe_stop (after its last end_part on this reader). */
-static void pipe_start(run *ru, const hub_filter *f) {
-  ru->sink_r = ru->r;
-  if (ru->o->threads < 2) return;
-  ru->pipe = tt_pipe_start(ru->r, ru->o->inputs, ru->o->ninputs, f);
-  if (ru->pipe) ru->sink_r = tt_pipe_view(ru->pipe);
-}
-
-static void pipe_stop(run *ru) {
-  tt_pipe_stop(ru->pipe);
-  ru->pipe = NULL;
-  ru->sink_r = ru->r;
-}
-
-static int next_record(run *ru, hub_record *ev) {
-  return ru->pipe ? tt_pipe_next(ru->pipe, ev) : hub_reader_next(ru->r, ev);
-}
-
 /* Streams one reader into the current part; 0 ok, -1 error. */
 static int stream_part(run *ru) {
   hub_record ev;
   int rc;
-  while ((rc = next_record(ru, &ev)) > 0)
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0)
     if (emit(ru, &ev) != 0) return -1;
   return rc;
 }
@@ -453,7 +416,7 @@ static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
   window_tag(ru, 0, tag, sizeof tag);
   set_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag);
   int rc;
-  while ((rc = next_record(ru, &ev)) > 0) {
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
     while (ev.start >= ru->part.end && w + 1 < count) {
       if (end_part(ru) != 0) return -1;
       w++;
@@ -560,14 +523,11 @@ static int run_all(run *ru) {
       if (!ru->r) return 1;
     }
     set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
-    pipe_start(ru, &f);
     if (stream_part(ru) != 0) return 1;
     /* An empty trace is still a trace, unless filters matched nothing in
      * the whole inputs (an error, said by the caller). */
     if (!ru->begun && (!has_event_filter(o) || bounded) && ensure_begun(ru) != 0) return 1;
-    int rc = end_part(ru) ? 1 : 0;
-    pipe_stop(ru);
-    return rc;
+    return end_part(ru) ? 1 : 0;
   }
 
   if (o->split == TT_SPLIT_WINDOW) {
@@ -615,16 +575,10 @@ static int run_all(run *ru) {
       char tag[48];
       window_tag(ru, o->part, tag, sizeof tag);
       set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
-      pipe_start(ru, &f);
       if (stream_part(ru) != 0) return 1;
-      int rc = end_part(ru) ? 1 : 0;
-      pipe_stop(ru);
-      return rc;
+      return end_part(ru) ? 1 : 0;
     }
-    pipe_start(ru, &f);
-    int rc = stream_windows(ru, t0, size, count) ? 1 : 0;
-    if (rc == 0) pipe_stop(ru);
-    return rc;
+    return stream_windows(ru, t0, size, count) ? 1 : 0;
   }
 
   /* --split process: one pass per process, the pid pushed into SQL. */
@@ -674,9 +628,7 @@ static int run_all(run *ru) {
     snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
     set_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX,
              pids[i], tag);
-    pipe_start(ru, &f);
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
-    else pipe_stop(ru);
   }
   free(pids);
   return rc;
@@ -686,7 +638,6 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
-  if (o.threads > 1) tt_pipe_sqlite_mode();
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
@@ -711,10 +662,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   }
   tt_progress_done();
   if (rc != 0 && ru.state) {
-    ex->end_part(ru.state, SINK_R(&ru));
+    ex->end_part(ru.state, ru.r);
     ru.state = NULL;
   }
-  pipe_stop(&ru); /* after the sink's last lookup, before the reader closes */
   if (ru.out) tt_output_abort(ru.out);
   if (rc != 0) tt_output_abort_all();
   carry_free(&ru);

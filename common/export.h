@@ -38,7 +38,6 @@ typedef struct tt_export_opts {
   int count_parts;     /* --count-parts: print the number of parts, write nothing */
   int list_categories; /* --list-categories: print categories with counts */
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
-  int threads;       /* --threads: 2 reads the inputs on a second thread */
 } tt_export_opts;
 
 typedef struct tt_part {
@@ -53,9 +52,6 @@ typedef struct tt_exporter {
   const char *extension;   /* default output extension, e.g. ".json" */
   int stdout_ok;           /* "-o -" allowed (not for split output) */
   int binary;              /* output is binary: never written to a terminal */
-  /* --threads auto reads ahead on a second thread (when there are two
-   * cores): set where that makes the tool faster; else auto means 1. */
-  int threaded;
   /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
    * uses tt_output_fopen); the driver commits or aborts `out`. */
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,

@@ -441,10 +441,6 @@ static int args_merged_begin(hub_reader *r, int db, int64_t event_id) {
 }
 
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
-  if (r->served) {
-    r->served->args_begin(r->served->ctx, db, event_id);
-    return;
-  }
   if (r->passes) {
     hr_passes_args_begin(r, db, event_id);
     return;
@@ -468,7 +464,6 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
 }
 
 int hub_args_next(hub_reader *r, hub_arg_view *a) {
-  if (r->served) return r->served->args_next(r->served->ctx, a);
   if (r->passes) return hr_passes_args_next(r, a);
   sqlite3_stmt *st;
   if (r->args_cur) {
@@ -499,7 +494,6 @@ int hub_args_next(hub_reader *r, hub_arg_view *a) {
 }
 
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
-  if (r->served) return r->served->track_name(r->served->ctx, db, track_id);
   if (r->passes) return hr_passes_track_name(r, db, track_id);
   hub_db *d = &r->dbs[db];
   if (!d->track_st) {
@@ -514,22 +508,6 @@ const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
   sqlite3_bind_int64(d->track_st, 1, track_id);
   if (sqlite3_step(d->track_st) != SQLITE_ROW) return "";
   return hr_col_text(d->track_st, 0);
-}
-
-hub_reader *hub_reader_view(const hub_reader *r, const hub_served *s) {
-  hub_reader *v = tt_malloc(sizeof *v);
-  *v = *r;
-  v->served = s;
-  return v;
-}
-
-void hub_reader_view_free(hub_reader *view) { free(view); }
-
-int hub_reader_lookups_by_id(const hub_reader *r) { return !r->passes; }
-
-void hub_reader_hold_read(hub_reader *r) {
-  for (size_t i = 0; i < r->ndbs; i++)
-    if (r->dbs[i].owns_conn) sqlite3_exec(r->dbs[i].conn, "BEGIN", NULL, NULL, NULL);
 }
 
 void hub_reader_close(hub_reader *r) {

@@ -163,28 +163,6 @@ void hub_category_counts_free(hub_category_count *c, size_t n);
  * progress line measures against. */
 int64_t hub_reader_row_count(hub_reader *r);
 
-/* A reader stepped on another thread (common/export_pipe.c): a view for
- * the thread that gets the records. The view shares r's info tables
- * (immutable once open: the lookups above are safe from both threads) and
- * serves hub_args_begin/next and hub_reader_track_name through `s`; it
- * must be given to nothing else (no next, time span or counts) and is
- * freed with hub_reader_view_free, never closed. */
-typedef struct hub_served {
-  void (*args_begin)(void *ctx, int db, int64_t event_id);
-  int (*args_next)(void *ctx, hub_arg_view *a);
-  const char *(*track_name)(void *ctx, int db, int64_t track_id);
-  void *ctx;
-} hub_served;
-hub_reader *hub_reader_view(const hub_reader *r, const hub_served *s);
-void hub_reader_view_free(hub_reader *view);
-/* For a reader used for lookups only (never stepped): one read
- * transaction per input until close, instead of one per lookup (each of
- * which takes and drops the file's lock and rereads its header). */
-void hub_reader_hold_read(hub_reader *r);
-/* Whether args (and track names) can be looked up for any event, not only
- * the record read last: a direct reader, not one merging in passes. */
-int hub_reader_lookups_by_id(const hub_reader *r);
-
 size_t hub_reader_ndbs(const hub_reader *r);
 const char *hub_reader_db_path(const hub_reader *r, int db);
 

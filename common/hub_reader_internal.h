@@ -85,7 +85,6 @@ struct hub_reader {
    * (in name order). 0: every uuid. */
   size_t slice_first, slice_count;
   int crowded; /* a file holds more than HR_MAX_HUBS_PER_CONN uuids */
-  const hub_served *served; /* a view (hub_reader_view): lookups served */
 };
 
 /* JSON member of a column, NULL when the column is not valid JSON. */

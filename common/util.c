@@ -17,29 +17,7 @@ void tt_set_progname(const char *argv0) {
 
 const char *tt_progname(void) { return progname; }
 
-/* Where this thread's errors and warnings go instead of stderr (see
- * tt_capture_messages). */
-static _Thread_local tt_buf *captured;
-void tt_capture_messages(tt_buf *b) { captured = b; }
-
 static void vmessage(const char *kind, const char *fmt, va_list ap) {
-  if (captured) {
-    va_list aq;
-    va_copy(aq, ap);
-    char small[256];
-    int n = vsnprintf(small, sizeof small, fmt, aq);
-    va_end(aq);
-    tt_buf_printf(captured, "%s: %s", progname, kind);
-    if (n >= 0 && (size_t)n < sizeof small) {
-      tt_buf_puts(captured, small);
-    } else if (n > 0) {
-      tt_buf_reserve(captured, (size_t)n + 1);
-      vsnprintf(captured->data + captured->len, (size_t)n + 1, fmt, ap);
-      captured->len += (size_t)n;
-    }
-    tt_buf_putc(captured, '\n');
-    return;
-  }
   fprintf(stderr, "%s: %s", progname, kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
@@ -64,7 +42,6 @@ void tt_warn(const char *fmt, ...) {
 }
 
 void tt_die(int code, const char *fmt, ...) {
-  captured = NULL; /* the process ends: say it now */
   va_list ap;
   va_start(ap, fmt);
   vmessage("error: ", fmt, ap);

@@ -25,12 +25,6 @@ const char *tt_progname(void);
 void tt_error(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_warn(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_set_quiet(int quiet);
-/* Until called again with NULL, this thread's tt_error and tt_warn append
- * their lines to b instead of writing them: a worker thread's messages are
- * then printed by the main thread where the single-threaded run would
- * print them (tt_die still writes at once). */
-typedef struct tt_buf tt_buf;
-void tt_capture_messages(tt_buf *b);
 /* tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
 TT_NORETURN void tt_die(int code, const char *fmt, ...) TT_PRINTF(2, 3);
 

@@ -25,7 +25,6 @@ expect_rows() {
 expect_rows kineto2db "resnet50 x1 JSON" 4
 expect_rows db2json "gen_hub hub" 2
 expect_rows "db2json --windows 16" "gen_hub hub" 1
-expect_rows "db2json --threads 2 vs 1" "gen_hub hub" 1
 expect_rows db2json "rocprofv3-shaped hub" 1
 expect_rows db2perfetto "gen_hub hub" 3
 expect_rows db2otf2 "gen_hub hub" 2
@@ -37,7 +36,7 @@ expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
 expect_rows db2json "per-process hubs, ulimit" 1
 expect_rows db2summary "per-process hubs, ulimit" 1
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 24 "$(printf '%s\n' "$rows" | grep -c .)"
+expect_eq "table rows" 23 "$(printf '%s\n' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
 printf "%s\n" "$rows" | grep -q CRASH && fail "a bench crashed: $rows" || pass "no bench crashed"

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Streaming: an exporter's peak memory does not grow with the number of
 # events. Two synthetic hubs, 10x apart in size; the peak RSS of db2json and
-# db2perfetto on each must agree within 10% (+2 MiB of allocator noise),
-# read on one thread; read ahead on a second, the peak stays within the
-# one-thread peak plus the queue's bound.
+# db2perfetto on each must agree within 10% (+2 MiB of allocator noise).
 source "$(dirname "$0")/lib.sh"
 GEN="$ROOT/$BUILD/bench/gen_hub"
 # Under AddressSanitizer, freed memory sits in a quarantine (256 MB by
@@ -30,14 +28,4 @@ for tool in db2json db2perfetto; do
     else fail "$tool: memory grows with events ${mode:-one file}: $rs KiB vs $rb KiB"; fi
     rm -f "$TMP"/s*.out "$TMP"/b*.out
   done
-  # --threads 2 adds the queue (4 batches of 4096 records and at most ~1 MB
-  # of strings each: under 8 MiB) and the lookup reader's SQLite caches
-  # (2 MiB each): filled within the first 200k events, then flat (19.5 MB
-  # at 200k events, 20.6 MB at 1M for db2json).
-  r1=$($PY "$ROOT/tests/peak_rss.py" $tool -q --threads 1 "$TMP/big.db" -o "$TMP/b.out")
-  r2=$($PY "$ROOT/tests/peak_rss.py" $tool -q --threads 2 "$TMP/big.db" -o "$TMP/b.out")
-  echo "$tool --threads 2: peak RSS ${r2} KiB at $((2*big)) events, --threads 1 ${r1} KiB"
-  if [ "$r2" -le $(( r1 + 12288 + slack )) ]; then pass "$tool: --threads 2 within the queue's bound: $r1 KiB vs $r2 KiB"
-  else fail "$tool: --threads 2 above the queue's bound: $r1 KiB vs $r2 KiB"; fi
-  rm -f "$TMP"/b*.out
 done
