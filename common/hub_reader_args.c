@@ -20,6 +20,14 @@
 #include "hub_reader_internal.h"
 #include "util.h"
 
+/* An arg from the name, type and value columns of st starting at col. */
+static int arg_at(hub_arg_view *a, sqlite3_stmt *st, int col) {
+  a->name = hr_col_text(st, col);
+  a->type = hr_col_text(st, col + 1);
+  a->value = hr_col_text(st, col + 2);
+  return 1;
+}
+
 /* --- is rocpd_arg in (event_id, position) order by rowid? ------------- */
 
 static void check_order(hub_db *d) {
@@ -256,10 +264,7 @@ static int ordered_next(hub_reader *r, hub_arg_view *a) {
       return 0;
     }
   }
-  a->name = hr_col_text(st, 2);
-  a->type = hr_col_text(st, 3);
-  a->value = hr_col_text(st, 4);
-  return 1;
+  return arg_at(a, st, 2);
 }
 
 void hr_arg_scan_free(hr_arg_scan *s) {
@@ -369,10 +374,7 @@ int hub_args_next(hub_reader *r, hub_arg_view *a) {
       return 0;
     }
     st = c->args_st;
-    a->name = hr_col_text(st, 3);
-    a->type = hr_col_text(st, 4);
-    a->value = hr_col_text(st, 5);
-    return 1;
+    return arg_at(a, st, 3);
   }
   case HR_ARGS_LOOKUP:
     st = r->args_iter;
@@ -382,10 +384,7 @@ int hub_args_next(hub_reader *r, hub_arg_view *a) {
       r->args_mode = HR_ARGS_NONE;
       return 0;
     }
-    a->name = hr_col_text(st, 0);
-    a->type = hr_col_text(st, 1);
-    a->value = hr_col_text(st, 2);
-    return 1;
+    return arg_at(a, st, 0);
   default:
     return 0;
   }
