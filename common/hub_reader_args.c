@@ -20,6 +20,18 @@
 #include "hub_reader_internal.h"
 #include "util.h"
 
+/* Prepares sql (its one %w: the table-name suffix) over d's rocpd_arg. */
+static sqlite3_stmt *arg_prep(hub_db *d, const char *sql_fmt) {
+  char *sql = sqlite3_mprintf(sql_fmt, d->suffix);
+  sqlite3_stmt *st = hr_prep(d, sql);
+  sqlite3_free(sql);
+  return st;
+}
+
+/* rocpd_arg in rowid order from a rowid on: the ordered path's scan. */
+#define ARGS_FROM_ROWID \
+  "SELECT rowid, event_id, name, type, value FROM \"rocpd_arg%w\" WHERE rowid >= ?1 ORDER BY rowid"
+
 /* An arg from the name, type and value columns of st starting at col. */
 static int arg_at(hub_arg_view *a, sqlite3_stmt *st, int col) {
   a->name = hr_col_text(st, col);
@@ -74,13 +86,7 @@ void hr_args_prepare(hub_db *d) {
 /* --- the ordered path --------------------------------------------------- */
 
 static sqlite3_stmt *from_rowid_st(hub_db *d) {
-  if (!d->args_from_st) {
-    char *sql = sqlite3_mprintf("SELECT rowid, event_id, name, type, value FROM "
-                                "\"rocpd_arg%w\" WHERE rowid >= ?1 ORDER BY rowid",
-                                d->suffix);
-    d->args_from_st = hr_prep(d, sql);
-    sqlite3_free(sql);
-  }
+  if (!d->args_from_st) d->args_from_st = arg_prep(d, ARGS_FROM_ROWID);
   return d->args_from_st;
 }
 
@@ -126,11 +132,7 @@ static void scan_restart(hr_arg_scan *s, int64_t rowid, int64_t lost) {
 static hr_arg_scan *scan_of(hub_reader *r, cursor *c) {
   if (c->scan) return c->scan;
   hub_db *d = &r->dbs[c->db];
-  char *sql = sqlite3_mprintf("SELECT rowid, event_id, name, type, value FROM \"rocpd_arg%w\" "
-                              "WHERE rowid >= ?1 ORDER BY rowid",
-                              d->suffix);
-  sqlite3_stmt *st = hr_prep(d, sql);
-  sqlite3_free(sql);
+  sqlite3_stmt *st = arg_prep(d, ARGS_FROM_ROWID);
   if (!st) return NULL;
   c->scan = tt_calloc(1, sizeof *c->scan);
   c->scan->st = st;
@@ -143,11 +145,8 @@ static hr_arg_scan *scan_of(hub_reader *r, cursor *c) {
  * event id. */
 static int64_t search_rowid(hub_db *d, int64_t e, int64_t *ev_out) {
   if (!d->args_probe_st) {
-    char *sql = sqlite3_mprintf("SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
-                                "ORDER BY rowid LIMIT 1",
-                                d->suffix);
-    d->args_probe_st = hr_prep(d, sql);
-    sqlite3_free(sql);
+    d->args_probe_st = arg_prep(d, "SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
+                                   "ORDER BY rowid LIMIT 1");
     if (!d->args_probe_st) return -1;
   }
   sqlite3_stmt *st = d->args_probe_st;

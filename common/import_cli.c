@@ -20,11 +20,6 @@
  * short of the 1.3x that keeps a thread on by default. */
 #define AUTO_THREADS_MAX 1
 
-static int auto_threads(void) {
-  int n = tt_threads_default();
-  return n < AUTO_THREADS_MAX ? n : AUTO_THREADS_MAX;
-}
-
 static void usage(FILE *f, const char *what, const char *input_help, const tt_import_ext *ext) {
   fprintf(f,
           "Usage: %s [options] INPUT -o OUTPUT.db\n"
@@ -74,7 +69,7 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
     case 'q': opts->progress_mode = -1; break;
     case 'P': opts->progress_mode = 1; break;
     case 'T':
-      opts->threads = strcmp(optarg, "auto") == 0 ? auto_threads() : tt_threads_parse(optarg);
+      opts->threads = tt_threads_parse(optarg, AUTO_THREADS_MAX);
       if (opts->threads < 0) {
         tt_error("--threads: '%s' is not 1, 2 or auto", optarg);
         exit(2);
@@ -91,7 +86,7 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
     exit(2);
   }
   free(longopts);
-  if (!opts->threads) opts->threads = auto_threads();
+  if (!opts->threads) opts->threads = tt_threads_default(AUTO_THREADS_MAX);
   /* Before anything opens SQLite (the input checks below may). */
   tt_sqlite_threads(opts->threads);
   opts->input = argv[optind];

@@ -5,11 +5,13 @@
 #ifndef TT_THREADS_H
 #define TT_THREADS_H
 
-/* Parses the argument of --threads: 1 or 2 ("auto" = the default); returns
- * -1 on anything else. */
-int tt_threads_parse(const char *s);
+/* The default ("auto"): 2 when the machine has at least two online CPUs,
+ * else 1, and never more than auto_max (what the tool's measurements
+ * justify turning on by default). */
+int tt_threads_default(int auto_max);
 
-/* The default: 2 when the machine has at least two online CPUs, else 1. */
-int tt_threads_default(void);
+/* Parses the argument of --threads: 1, 2 or "auto" (tt_threads_default);
+ * returns -1 on anything else. */
+int tt_threads_parse(const char *s, int auto_max);
 
 #endif
