@@ -2,7 +2,8 @@
 # kineto2db against Python's json.load of the same uncompressed file, on a
 # trace of BENCH_EVENTS events (default 1M, about 436 MB) made from the
 # resnet50 fixture by bench/kineto_gen.py. Rows: time against json.load
-# (target: at least 2x faster), MB/s of JSON (>= 100), peak RSS (<= 64 MB),
+# (target: at least 2x faster), MB/s of JSON (>= 100), time against SQLite's
+# insert ceiling for the same rows (<= 1.2x), peak RSS (<= 64 MB),
 # hub size against the JSON with every arg kept (<= 2x); the report also
 # gives hub bytes per event with and without the reader's indexes.
 #   BENCH_EVENTS=N   events (default 1000000)
@@ -20,6 +21,15 @@ alternate "$TOOL" -q "$IN" -o "$OUT" --- $PY -c 'import json, sys; json.load(ope
 tk=$A_S rk=$A_KIB tj=$B_S rj=$B_KIB
 bytes=$(stat -c %s "$IN")
 hub=$(stat -c %s "$OUT")
+# SQLite's own ceiling for the same rows: its INSERT ... SELECT of every
+# table of the hub kineto2db wrote into an empty hub of the same schema.
+cp "$OUT" "$WORK/kineto_rows.db"
+sqlite3 "$OUT" "SELECT 'INSERT INTO main.\"' || name || '\" SELECT * FROM s.\"' || name || '\";' FROM sqlite_master
+  WHERE type = 'table' AND name LIKE 'rocpd\_%' ESCAPE '\' ORDER BY rootpage" |
+  ceiling_script "$OUT" "$WORK/kineto_rows.db" "$WORK/kineto_ceiling.sql"
+vs_ceiling "$WORK/kineto_ceiling.db" "$WORK/kineto_ceiling.sql" "$TOOL" -q "$IN" -o "$OUT"
+tc=$CEIL_S tk2=$TOOL_S
+rm -f "$WORK/kineto_rows.db" "$WORK/kineto_ceiling.db"
 # The same hub without the reader's indexes (rocprofv3 writes none).
 sqlite3 "$OUT" "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL" >"$WORK/drop.sql"
 sqlite3 "$OUT" ".read $WORK/drop.sql" "VACUUM"
@@ -29,11 +39,14 @@ in="resnet50 x$(( (N + 75697) / 75698 )) JSON"
 mb=$($PY -c "import sys; print('%.1f' % (int(sys.argv[1]) / 1e6 / float(sys.argv[2])))" "$bytes" "$tk")
 bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$(ratio "$tk" "$tj")" '<=' 0.5 "x json.load"
 bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$mb" '>=' 100 "MB/s of JSON"
+bench_row kineto2db "$in" "$N" "$tk2" "$bytes" "$rk" "$(ratio "$tk2" "$tc")" '<=' 1.2 "x SQLite insert ceiling"
 bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$((rk / 1024))" '<=' 64 "MB peak RSS"
 bench_row kineto2db "$in" "$N" "$tk" "$bytes" "$rk" "$(ratio "$hub" "$bytes")" '<=' 2.0 "x JSON size (hub)"
 echo "kineto2db on $N events ($bytes bytes of JSON), median of $RUNS:"
 echo "  json.load: ${tj}s, peak RSS $((rj / 1024)) MB"
 echo "  kineto2db: ${tk}s = $mb MB/s, $(ratio "$tj" "$tk")x faster than json.load, peak RSS $((rk / 1024)) MB"
+echo "  insert ceiling (sqlite3 shell INSERT ... SELECT of the hub's rows into an empty hub): ${tc}s;" \
+  "kineto2db in the same turns ${tk2}s = $(ratio "$tk2" "$tc")x"
 echo "  hub: $hub bytes = $(ratio "$hub" "$bytes")x the JSON, $((hub / N)) bytes/event;" \
   "without the reader's indexes $bare bytes = $(ratio "$bare" "$bytes")x, $((bare / N)) bytes/event"
 threads_row kineto2db "$in" "$N" "$bytes" -q "$IN" -o "$OUT"
