@@ -36,9 +36,16 @@ typedef struct rows_vtab {
   const hw_table *b;
 } rows_vtab;
 
+/* What a scan reads, copied from the stage when it starts: the caller's
+ * thread keeps writing the table's other fields (its next id, the stage
+ * being filled) on the same cache lines, and with a worker those lines
+ * would move between the cores for every cell read. */
 typedef struct rows_cursor {
   sqlite3_vtab_cursor base;
-  int row;
+  int row, nrows;
+  int ncols, skip; /* cells per row; 1 when the id is SQLite's */
+  const hw_cell *cells;
+  const char *text;
 } rows_cursor;
 
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -92,7 +99,15 @@ static int rows_close(sqlite3_vtab_cursor *c) {
 static int rows_filter(sqlite3_vtab_cursor *c, int idx, const char *idx_str, int argc,
                        sqlite3_value **argv) {
   (void)idx, (void)idx_str, (void)argc, (void)argv;
-  ((rows_cursor *)c)->row = 0;
+  rows_cursor *rc = (rows_cursor *)c;
+  const hw_table *b = ((rows_vtab *)c->pVtab)->b;
+  const hw_stage *s = b->reading;
+  rc->row = 0;
+  rc->nrows = s->nrows;
+  rc->ncols = b->ncols;
+  rc->skip = !b->explicit_id;
+  rc->cells = s->cells;
+  rc->text = s->arena.data;
   return SQLITE_OK;
 }
 
@@ -102,19 +117,17 @@ static int rows_next(sqlite3_vtab_cursor *c) {
 }
 
 static int rows_eof(sqlite3_vtab_cursor *c) {
-  return ((rows_cursor *)c)->row >= ((rows_vtab *)c->pVtab)->b->reading->nrows;
+  return ((rows_cursor *)c)->row >= ((rows_cursor *)c)->nrows;
 }
 
 static int rows_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col) {
-  const hw_table *b = ((rows_vtab *)c->pVtab)->b;
-  const hw_stage *s = b->reading;
-  const hw_cell *x =
-      &s->cells[(size_t)((rows_cursor *)c)->row * (size_t)b->ncols + (size_t)(col + !b->explicit_id)];
+  const rows_cursor *rc = (const rows_cursor *)c;
+  const hw_cell *x = &rc->cells[(size_t)rc->row * (size_t)rc->ncols + (size_t)(col + rc->skip)];
   switch (x->type) {
   case SQLITE_INTEGER: sqlite3_result_int64(ctx, x->v.i); break;
   case SQLITE_FLOAT: sqlite3_result_double(ctx, x->v.d); break;
   case SQLITE_TEXT:
-    sqlite3_result_text(ctx, s->arena.data + x->v.off, (int)x->len, SQLITE_STATIC);
+    sqlite3_result_text(ctx, rc->text + x->v.off, (int)x->len, SQLITE_STATIC);
     break;
   default: break; /* NULL */
   }
@@ -148,13 +161,19 @@ void hw_init(hw_batches *bs, sqlite3 *db) {
     hw_fail(db, "tt_rows module");
 }
 
+/* One stage without a worker, every stage with one. */
+static void alloc_stages(const hw_batches *bs, hw_table *b) {
+  for (int i = 0; i < (bs->threaded ? HW_STAGES : 1); i++)
+    if (!b->stage[i].cells)
+      b->stage[i].cells =
+          tt_calloc((size_t)HW_ROWS_PER_INSERT * (size_t)b->ncols, sizeof *b->stage[i].cells);
+}
+
 void hw_setup_table(hw_batches *bs, int which, const char *table, const char *cols, int ncols) {
   hw_table *b = &bs->t[which];
   b->explicit_id = strncmp(cols, "id,", 3) == 0;
   b->ncols = ncols + (b->explicit_id ? 0 : 1);
-  for (int i = 0; i < 2; i++)
-    b->stage[i].cells =
-        tt_calloc((size_t)HW_ROWS_PER_INSERT * (size_t)b->ncols, sizeof *b->stage[i].cells);
+  alloc_stages(bs, b);
   b->next_id = 1;
   tt_buf sql = {0};
   tt_buf_printf(&sql, "CREATE VIRTUAL TABLE temp.tt_rows_%d USING tt_rows(%d)", which, which);
@@ -187,6 +206,8 @@ static char *insert_stage(hw_batches *bs, hw_table *b, hw_stage *s) {
   return NULL;
 }
 
+#define HW_QUEUE (ST_COUNT * HW_STAGES)
+
 static void *worker(void *arg) {
   hw_batches *bs = arg;
   pthread_mutex_lock(&bs->mu);
@@ -194,18 +215,19 @@ static void *worker(void *arg) {
     while (bs->count == 0 && !bs->stop) pthread_cond_wait(&bs->work, &bs->mu);
     if (bs->count == 0) break;
     hw_table *b = &bs->t[bs->queue[bs->head]];
-    hw_stage *s = &b->stage[!b->cur];
+    hw_stage *s = &b->stage[b->oldest];
     pthread_mutex_unlock(&bs->mu);
     char *err = insert_stage(bs, b, s);
     pthread_mutex_lock(&bs->mu);
-    b->queued = 0;
-    bs->head = (bs->head + 1) % ST_COUNT;
+    b->oldest = (b->oldest + 1) % HW_STAGES;
+    b->nqueued--;
+    bs->head = (bs->head + 1) % HW_QUEUE;
     bs->count--;
     if (err) {
       /* Nothing after a failed INSERT runs: one thread would have died. */
       bs->error = err;
-      for (; bs->count; bs->count--, bs->head = (bs->head + 1) % ST_COUNT)
-        bs->t[bs->queue[bs->head]].queued = 0;
+      for (; bs->count; bs->count--, bs->head = (bs->head + 1) % HW_QUEUE)
+        bs->t[bs->queue[bs->head]].nqueued = 0;
     }
     pthread_cond_broadcast(&bs->done);
   }
@@ -226,6 +248,8 @@ void hw_start_worker(hw_batches *bs) {
     return;
   }
   bs->threaded = 1;
+  for (int i = 0; i < ST_COUNT; i++)
+    if (bs->t[i].ncols) alloc_stages(bs, &bs->t[i]);
 }
 
 void hw_flush_table(hw_batches *bs, int which) {
@@ -238,15 +262,15 @@ void hw_flush_table(hw_batches *bs, int which) {
     return;
   }
   pthread_mutex_lock(&bs->mu);
-  /* The other stage is free once its INSERT is done. */
-  while (b->queued && !bs->error) pthread_cond_wait(&bs->done, &bs->mu);
+  /* The next stage is free once its INSERT is done. */
+  while (b->nqueued == HW_STAGES - 1 && !bs->error) pthread_cond_wait(&bs->done, &bs->mu);
   if (bs->error) {
     pthread_mutex_unlock(&bs->mu);
     die_with(bs->error);
   }
-  b->cur = !b->cur;
-  b->queued = 1;
-  bs->queue[(bs->head + bs->count) % ST_COUNT] = which;
+  if (b->nqueued++ == 0) b->oldest = b->cur;
+  b->cur = (b->cur + 1) % HW_STAGES;
+  bs->queue[(bs->head + bs->count) % HW_QUEUE] = which;
   bs->count++;
   pthread_cond_signal(&bs->work);
   pthread_mutex_unlock(&bs->mu);
@@ -282,7 +306,7 @@ void hw_free(hw_batches *bs) {
   for (int i = 0; i < ST_COUNT; i++) {
     sqlite3_finalize(bs->t[i].ins);
     bs->t[i].ins = NULL;
-    for (int j = 0; j < 2; j++) {
+    for (int j = 0; j < HW_STAGES; j++) {
       free(bs->t[i].stage[j].cells);
       tt_buf_free(&bs->t[i].stage[j].arena);
     }

@@ -13,11 +13,13 @@
  * batch), because an explicit id costs SQLite a b-tree search per row to
  * prove it unique.
  *
- * Each table has two stages: one being filled, one whose INSERT may be in
- * flight. With a worker (hw_start_worker) a full stage is queued and the
- * worker owns the connection until the queue is empty; the INSERTs run in
- * the order they were queued, which is the order one thread runs them in,
- * so the hub is the same. Whoever uses the connection otherwise calls
+ * Each table has a ring of HW_STAGES stages: one being filled, the others
+ * queued or in flight. With a worker (hw_start_worker) a full stage is
+ * queued and the worker owns the connection until the queue is empty; the
+ * INSERTs run in the order they were queued, which is the order one
+ * thread runs them in, so the hub is the same. More than two stages let
+ * the parsing thread run ahead of a burst of one table's rows (an event
+ * with many args) instead of waiting for the worker at each hand-off. Whoever uses the connection otherwise calls
  * hw_sync first. A failed INSERT on the worker is reported by the next
  * hand-off or hw_sync, with the message one thread would have given. */
 #ifndef TT_HUB_WRITER_BATCH_H
@@ -37,6 +39,7 @@ enum {
 };
 
 #define HW_ROWS_PER_INSERT 256
+#define HW_STAGES 4 /* per table; one without a worker */
 
 /* 16 bytes: a row of 21 columns is cleared and read in a few cache lines. */
 typedef struct hw_cell {
@@ -60,10 +63,10 @@ typedef struct hw_table {
   int ncols;         /* including id */
   int explicit_id;   /* the caller sets column 0 (pid, tid) */
   int64_t next_id;
-  hw_stage stage[2];
+  hw_stage stage[HW_STAGES];
   int cur;                 /* the stage being filled (the caller's thread) */
   const hw_stage *reading; /* the stage the INSERT reads (whoever runs it) */
-  int queued;              /* stage[!cur] awaits its INSERT (under mu) */
+  int oldest, nqueued;     /* stages oldest.. await their INSERT (under mu) */
 } hw_table;
 
 typedef struct hw_batches {
@@ -75,7 +78,7 @@ typedef struct hw_batches {
   pthread_t thread;
   pthread_mutex_t mu;
   pthread_cond_t work, done;
-  int queue[ST_COUNT]; /* tables whose stage[!cur] awaits, in order */
+  int queue[ST_COUNT * HW_STAGES]; /* the tables of the queued stages, in order */
   int head, count;     /* count includes the INSERT running */
   int stop;
   char *error; /* the worker's failure, reported by the caller's thread */
