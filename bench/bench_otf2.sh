@@ -2,10 +2,11 @@
 # db2otf2 against db2json on one synthetic hub (bench/gen_hub: N launch +
 # kernel pairs, 2 events each, the hub bench_reader.sh uses), taking turns.
 # Rows against the targets of issue 10: at most 2x db2json's time; peak
-# RSS at most 64 MB plus one OTF2 event chunk (1 MiB) per location, flat in
-# the number of events. A hub of half the events is converted too: memory
-# grows only until each location's buffers are full (its chunk, and the
-# 4 MiB write buffer libotf2 keeps per file), then stays.
+# RSS at most 64 MB plus 1 MB per location (the issue allows one OTF2 event
+# chunk per location; db2otf2's are 4 MiB, so this is the stricter bound),
+# flat in the number of events. A hub of half the events is converted too:
+# memory grows only until each location's 4 MiB chunk has been filled
+# once, then stays.
 #   BENCH_EVENTS=N  events (default 1000000)
 #   BENCH_RUNS=N    runs each (median; default 3)
 set -eu

@@ -27,7 +27,7 @@ expect_rows db2json "gen_hub hub" 3
 expect_rows "db2json --windows 16" "gen_hub hub" 1
 expect_rows db2json "rocprofv3-shaped hub" 1
 expect_rows db2perfetto "gen_hub hub" 4
-expect_rows db2otf2 "gen_hub hub" 3
+expect_rows db2otf2 "gen_hub hub" 4
 expect_rows nvvp2db "nvprof-shaped .nvvp" 3
 expect_rows nsys2db "nsys-shaped .sqlite" 3
 expect_rows rpd2db "RPD (rocmProfileData)" 3

@@ -40,3 +40,20 @@ if [ -x "$BIN/dbmerge" ]; then
   else fail "dbmerge: peak RSS $rb KiB > $bound KiB at $((2 * big)) events"; fi
   rm -f "$TMP/m.db"
 fi
+# db2otf2 holds one event chunk per location, filled before it is written
+# to the location's file: memory grows with the locations until each has
+# written a chunk (4 MiB), then not with the events. Hubs of one thread
+# (2 locations: the thread, the GPU stream) whose locations are past their
+# chunk at the small size (about 4.8 MB of events each), and 4x that.
+if [ -x "$BIN/db2otf2" ]; then
+  "$GEN" "$TMP/o_small.db" 150000 1 && "$GEN" "$TMP/o_big.db" 600000 1 || fail "gen_hub, one thread"
+  rs=$($PY "$ROOT/tests/peak_rss.py" db2otf2 -q "$TMP/o_small.db" -o "$TMP/s.otf2")
+  expect_eq "db2otf2: 2 locations" 2 "$(ls "$TMP/s.otf2/traces" | grep -c '\.evt$')"
+  small_evt=$(find "$TMP/s.otf2/traces" -name '*.evt' -size -4097k | wc -l)
+  expect_eq "db2otf2: every location past 4 MiB of events at the small size" 0 "$small_evt"
+  rb=$($PY "$ROOT/tests/peak_rss.py" db2otf2 -q "$TMP/o_big.db" -o "$TMP/b.otf2")
+  echo "db2otf2: peak RSS ${rs} KiB at 300000 events, ${rb} KiB at 1200000 events (2 locations)"
+  if [ "$rb" -le $(( rs + rs / 10 + slack )) ]; then pass "db2otf2: flat memory past one chunk per location: $rs KiB vs $rb KiB"
+  else fail "db2otf2: memory grows with events: $rs KiB vs $rb KiB"; fi
+  rm -rf "$TMP"/o_*.db "$TMP/s.otf2" "$TMP/b.otf2"
+fi

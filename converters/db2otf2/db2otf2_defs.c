@@ -342,7 +342,7 @@ const OTF2_FlushCallbacks o2_flush_callbacks = {.otf2_pre_flush = pre_flush,
  * its first flush. These give every buffer one chunk: when it is full the
  * allocation fails, OTF2 flushes it to its file (pre_flush says so),
  * releases it and asks again, and gets the same memory back (allocated
- * once: freeing and allocating 1 MiB at every flush fragments the heap).
+ * once: freeing and allocating a chunk at every flush fragments the heap).
  * Memory: one chunk per location. */
 typedef struct o2_chunk {
   void *mem;
