@@ -58,6 +58,26 @@ expect_ok "--part 2 alone" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --s
 expect_eq "--part 2 equals window 2 of the full split" "$(stats "$TMP/w.w002.json")" "$(stats "$TMP/p.w002.json")"
 expect_eq "--part writes only its part" "" "$(ls "$TMP"/p.w00[013].json 2>/dev/null)"
 
+# An event that starts first and ends last (a whole-run range): the windows
+# still cover [min start, max end + 1), and its last piece ends where it does.
+cp "$TMP/g0.db" "$TMP/long.db"
+sfx=$(q "$TMP/long.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+q "$TMP/long.db" "UPDATE rocpd_region$sfx SET \"end\" = (SELECT max(\"end\") FROM rocpd_kernel_dispatch$sfx) + 5000000
+  WHERE id = (SELECT id FROM rocpd_region$sfx ORDER BY start, id LIMIT 1)"
+lo=$(q "$TMP/long.db" "SELECT min(start) FROM rocpd_region")
+last=$(q "$TMP/long.db" "SELECT max(\"end\") FROM rocpd_region")
+n=4; size=$(( (last + 1 - lo + n - 1) / n ))
+latest_end() { $PY -c "import json, sys; print(max(round(float(e['ts']) * 1000) + round(float(e['dur']) * 1000)
+  for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X'))" "$1"; }
+expect_ok "an event ending last: 4 windows" db2json -q "$TMP/long.db" --split window --windows $n -o "$TMP/lw.json"
+for k in 0 1 2 3; do
+  a=$((lo + k*size)); b=$((a + size))
+  expect_eq "an event ending last: window $k holds every event overlapping it" "$(overlap "$TMP/long.db" $a $b)" "$(nx "$TMP/lw.w00$k.json")"
+done
+expect_eq "an event ending last: the last window ends with it" "$last" "$(latest_end "$TMP/lw.w003.json")"
+expect_ok "an event ending last: --start 0% --end 100%" db2json -q "$TMP/long.db" --start 0% --end 100% -o "$TMP/lr.json"
+expect_eq "an event ending last: 100% is its end" "$last" "$(latest_end "$TMP/lr.json")"
+
 # --- split by process ---------------------------------------------------
 expect_ok "split by process" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split process -o "$TMP/proc.json"
 for i in 0 1 2; do
