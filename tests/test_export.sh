@@ -111,6 +111,16 @@ dd if=/dev/zero of="$TMP/corrupt.db" bs=4096 seek=30 count=40 conv=notrunc 2>/de
 expect_fail "a hub with zeroed pages is refused" "corrupt.db: .*malformed" db2json "$TMP/corrupt.db" -o "$TMP/bad.json"
 expect_fail "a missing file is refused" "nope.db: cannot open" db2json "$TMP/nope.db" -o "$TMP/bad.json"
 expect_eq "no output file left behind" "" "$(ls "$TMP"/bad.json* 2>/dev/null)"
+# A start that is not a time: said by the window split as by one file (the
+# split's time range once dropped the row in SQL, unsaid).
+cp "$TMP/g0.db" "$TMP/badtime.db"
+sfx=$(q "$TMP/badtime.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+q "$TMP/badtime.db" "UPDATE rocpd_region$sfx SET start = 'abc' WHERE id = 5"
+expect_fail "a text start is refused" "row id 5: start 'abc' is not an integer time" \
+  db2json "$TMP/badtime.db" -o "$TMP/bad.json"
+expect_fail "a text start is refused by the window split too" "row id 5: start 'abc' is not an integer time" \
+  db2json "$TMP/badtime.db" --split window --windows 3 -o "$TMP/bad.json"
+rm -f "$TMP"/bad.w*.json
 expect_fail "--split window needs a count" "needs --windows" db2json "$TMP/g0.db" --split window -o "$TMP/bad.json"
 expect_fail "--part beyond the split" "has 4 windows" db2json "$TMP/g0.db" --split window --windows 4 --part 9 -o "$TMP/bad.json"
 expect_fail "a bad duration" "not a positive duration" db2json "$TMP/g0.db" --split window --window-size 5parsecs -o "$TMP/bad.json"
