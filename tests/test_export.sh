@@ -64,19 +64,28 @@ cp "$TMP/g0.db" "$TMP/long.db"
 sfx=$(q "$TMP/long.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
 q "$TMP/long.db" "UPDATE rocpd_region$sfx SET \"end\" = (SELECT max(\"end\") FROM rocpd_kernel_dispatch$sfx) + 5000000
   WHERE id = (SELECT id FROM rocpd_region$sfx ORDER BY start, id LIMIT 1)"
+# the same without the reader's indexes (rocprofv3's shape: the span is one scan)
+cp "$TMP/long.db" "$TMP/long_noidx.db"
+q "$TMP/long_noidx.db" "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL" >"$TMP/drop.sql"
+q "$TMP/long_noidx.db" ".read $TMP/drop.sql"
 lo=$(q "$TMP/long.db" "SELECT min(start) FROM rocpd_region")
 last=$(q "$TMP/long.db" "SELECT max(\"end\") FROM rocpd_region")
 n=4; size=$(( (last + 1 - lo + n - 1) / n ))
 latest_end() { $PY -c "import json, sys; print(max(round(float(e['ts']) * 1000) + round(float(e['dur']) * 1000)
   for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X'))" "$1"; }
-expect_ok "an event ending last: 4 windows" db2json -q "$TMP/long.db" --split window --windows $n -o "$TMP/lw.json"
-for k in 0 1 2 3; do
-  a=$((lo + k*size)); b=$((a + size))
-  expect_eq "an event ending last: window $k holds every event overlapping it" "$(overlap "$TMP/long.db" $a $b)" "$(nx "$TMP/lw.w00$k.json")"
+for h in long long_noidx; do
+  expect_ok "$h: an event ending last: 4 windows" db2json -q "$TMP/$h.db" --split window --windows $n -o "$TMP/lw.json"
+  for k in 0 1 2 3; do
+    a=$((lo + k*size)); b=$((a + size))
+    expect_eq "$h: an event ending last: window $k holds every event overlapping it" "$(overlap "$TMP/$h.db" $a $b)" "$(nx "$TMP/lw.w00$k.json")"
+  done
+  expect_eq "$h: an event ending last: the last window ends with it" "$last" "$(latest_end "$TMP/lw.w003.json")"
+  expect_ok "$h: an event ending last: --start 0% --end 100%" db2json -q "$TMP/$h.db" --start 0% --end 100% -o "$TMP/lr.json"
+  expect_eq "$h: an event ending last: 100% is its end" "$last" "$(latest_end "$TMP/lr.json")"
+  pid=$(q "$TMP/$h.db" "SELECT pid FROM rocpd_region LIMIT 1")
+  expect_ok "$h: an event ending last: its process, --end 100%" db2json -q "$TMP/$h.db" --split process --end 100% -o "$TMP/lp.json"
+  expect_eq "$h: an event ending last: its process's 100% is its end" "$last" "$(latest_end "$TMP/lp.p$pid.json")"
 done
-expect_eq "an event ending last: the last window ends with it" "$last" "$(latest_end "$TMP/lw.w003.json")"
-expect_ok "an event ending last: --start 0% --end 100%" db2json -q "$TMP/long.db" --start 0% --end 100% -o "$TMP/lr.json"
-expect_eq "an event ending last: 100% is its end" "$last" "$(latest_end "$TMP/lr.json")"
 
 # --- split by process ---------------------------------------------------
 expect_ok "split by process" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split process -o "$TMP/proc.json"
