@@ -329,6 +329,33 @@ int hub_reader_next(hub_reader *r, hub_record *ev) {
   return 1;
 }
 
+/* The span of one table: min(start), max(start) and max(end), each an
+ * aggregate of its own (a bare column beside two aggregates would come
+ * from an arbitrary row, missing an event that starts early and ends
+ * last). With an index on start and no pid, the first two are each one
+ * index seek and only max(end) reads the table; else one scan does all. */
+static char *span_sql(const hub_db *d, table_id t, int64_t pid) {
+  const char *start = t == T_SAMPLE ? "timestamp" : "start";
+  const char *end = t == T_SAMPLE ? "timestamp" : "\"end\"";
+  char *table = sqlite3_mprintf("%s%s", hr_table_names[t], d->suffix);
+  char *sql;
+  if (pid == HUB_NULL && hr_schema_has_index_on(d->schema, table, start))
+    sql = sqlite3_mprintf("SELECT (SELECT min(%s) FROM \"%w\"), (SELECT max(%s) FROM \"%w\"), "
+                          "(SELECT max(%s) FROM \"%w\")",
+                          start, table, start, table, end, table);
+  else if (pid == HUB_NULL)
+    sql = sqlite3_mprintf("SELECT min(%s), max(%s), max(%s) FROM \"%w\"", start, start, end, table);
+  else if (t == T_SAMPLE)
+    sql = sqlite3_mprintf("SELECT min(timestamp), max(timestamp), max(timestamp) FROM \"%w\" WHERE "
+                          "track_id IN (SELECT id FROM \"rocpd_track%s\" WHERE pid = %lld)",
+                          table, d->suffix, (long long)pid);
+  else
+    sql = sqlite3_mprintf("SELECT min(start), max(start), max(\"end\") FROM \"%w\" WHERE pid = %lld",
+                          table, (long long)pid);
+  sqlite3_free(table);
+  return sql;
+}
+
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   if (r->passes) return hr_passes_time_span(r, min_start, max_end);
   int any = 0;
@@ -337,32 +364,18 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
     hub_db *d = &r->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
-      char *where;
-      if (r->filter.pid == HUB_NULL)
-        where = sqlite3_mprintf("");
-      else if (t == T_SAMPLE)
-        where = sqlite3_mprintf(" WHERE track_id IN (SELECT id FROM \"rocpd_track%s\" WHERE "
-                                "pid = %lld)",
-                                d->suffix, (long long)r->filter.pid);
-      else
-        where = sqlite3_mprintf(" WHERE pid = %lld", (long long)r->filter.pid);
-      char *sql;
-      if (t == T_SAMPLE)
-        sql = sqlite3_mprintf("SELECT min(timestamp), max(timestamp) FROM \"rocpd_sample%s\"%s",
-                              d->suffix, where);
-      else
-        sql = sqlite3_mprintf("SELECT min(start), max(max(start), \"end\") FROM \"%s%s\"%s",
-                              hr_table_names[t], d->suffix, where);
-      sqlite3_free(where);
+      char *sql = span_sql(d, (table_id)t, r->filter.pid);
       sqlite3_stmt *st = hr_prep(d, sql);
       sqlite3_free(sql);
       if (!st) return 0;
       if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
         /* A bad time is left out here; reading its row reports it. */
-        int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1);
+        int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1),
+                c = sqlite3_column_int64(st, 2);
         if (!bad_time(st, 0) && a < lo) lo = a;
         if (!bad_time(st, 1) && b > hi) hi = b;
-        any |= !bad_time(st, 0) && !bad_time(st, 1);
+        if (!bad_time(st, 2) && c > hi) hi = c;
+        any |= !bad_time(st, 0) && !bad_time(st, 1) && !bad_time(st, 2);
       }
       sqlite3_finalize(st);
     }

@@ -85,7 +85,8 @@ void hub_reader_close(hub_reader *r);
 int hub_reader_next(hub_reader *r, hub_record *ev);
 
 /* Time span [min start, max end] of everything that passes the filter's
- * pid (not its time range). Returns 0 if there are no events. */
+ * pid (not its time range): max end is the latest start or end of any
+ * row, whichever row it is. Returns 0 if there are no events. */
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
 
 /* Whether any row of process `pid` exists in any input. */

@@ -58,6 +58,35 @@ expect_ok "--part 2 alone" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --s
 expect_eq "--part 2 equals window 2 of the full split" "$(stats "$TMP/w.w002.json")" "$(stats "$TMP/p.w002.json")"
 expect_eq "--part writes only its part" "" "$(ls "$TMP"/p.w00[013].json 2>/dev/null)"
 
+# An event that starts first and ends last (a whole-run range): the windows
+# still cover [min start, max end + 1), and its last piece ends where it does.
+cp "$TMP/g0.db" "$TMP/long.db"
+sfx=$(q "$TMP/long.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+q "$TMP/long.db" "UPDATE rocpd_region$sfx SET \"end\" = (SELECT max(\"end\") FROM rocpd_kernel_dispatch$sfx) + 5000000
+  WHERE id = (SELECT id FROM rocpd_region$sfx ORDER BY start, id LIMIT 1)"
+# the same without the reader's indexes (rocprofv3's shape: the span is one scan)
+cp "$TMP/long.db" "$TMP/long_noidx.db"
+q "$TMP/long_noidx.db" "SELECT 'DROP INDEX \"' || name || '\";' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL" >"$TMP/drop.sql"
+q "$TMP/long_noidx.db" ".read $TMP/drop.sql"
+lo=$(q "$TMP/long.db" "SELECT min(start) FROM rocpd_region")
+last=$(q "$TMP/long.db" "SELECT max(\"end\") FROM rocpd_region")
+n=4; size=$(( (last + 1 - lo + n - 1) / n ))
+latest_end() { $PY -c "import json, sys; print(max(round(float(e['ts']) * 1000) + round(float(e['dur']) * 1000)
+  for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X'))" "$1"; }
+for h in long long_noidx; do
+  expect_ok "$h: an event ending last: 4 windows" db2json -q "$TMP/$h.db" --split window --windows $n -o "$TMP/lw.json"
+  for k in 0 1 2 3; do
+    a=$((lo + k*size)); b=$((a + size))
+    expect_eq "$h: an event ending last: window $k holds every event overlapping it" "$(overlap "$TMP/$h.db" $a $b)" "$(nx "$TMP/lw.w00$k.json")"
+  done
+  expect_eq "$h: an event ending last: the last window ends with it" "$last" "$(latest_end "$TMP/lw.w003.json")"
+  expect_ok "$h: an event ending last: --start 0% --end 100%" db2json -q "$TMP/$h.db" --start 0% --end 100% -o "$TMP/lr.json"
+  expect_eq "$h: an event ending last: 100% is its end" "$last" "$(latest_end "$TMP/lr.json")"
+  pid=$(q "$TMP/$h.db" "SELECT pid FROM rocpd_region LIMIT 1")
+  expect_ok "$h: an event ending last: its process, --end 100%" db2json -q "$TMP/$h.db" --split process --end 100% -o "$TMP/lp.json"
+  expect_eq "$h: an event ending last: its process's 100% is its end" "$last" "$(latest_end "$TMP/lp.p$pid.json")"
+done
+
 # --- split by process ---------------------------------------------------
 expect_ok "split by process" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split process -o "$TMP/proc.json"
 for i in 0 1 2; do
@@ -91,6 +120,16 @@ dd if=/dev/zero of="$TMP/corrupt.db" bs=4096 seek=30 count=40 conv=notrunc 2>/de
 expect_fail "a hub with zeroed pages is refused" "corrupt.db: .*malformed" db2json "$TMP/corrupt.db" -o "$TMP/bad.json"
 expect_fail "a missing file is refused" "nope.db: cannot open" db2json "$TMP/nope.db" -o "$TMP/bad.json"
 expect_eq "no output file left behind" "" "$(ls "$TMP"/bad.json* 2>/dev/null)"
+# A start that is not a time: said by the window split as by one file (the
+# split's time range once dropped the row in SQL, unsaid).
+cp "$TMP/g0.db" "$TMP/badtime.db"
+sfx=$(q "$TMP/badtime.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+q "$TMP/badtime.db" "UPDATE rocpd_region$sfx SET start = 'abc' WHERE id = 5"
+expect_fail "a text start is refused" "row id 5: start 'abc' is not an integer time" \
+  db2json "$TMP/badtime.db" -o "$TMP/bad.json"
+expect_fail "a text start is refused by the window split too" "row id 5: start 'abc' is not an integer time" \
+  db2json "$TMP/badtime.db" --split window --windows 3 -o "$TMP/bad.json"
+rm -f "$TMP"/bad.w*.json
 expect_fail "--split window needs a count" "needs --windows" db2json "$TMP/g0.db" --split window -o "$TMP/bad.json"
 expect_fail "--part beyond the split" "has 4 windows" db2json "$TMP/g0.db" --split window --windows 4 --part 9 -o "$TMP/bad.json"
 expect_fail "a bad duration" "not a positive duration" db2json "$TMP/g0.db" --split window --window-size 5parsecs -o "$TMP/bad.json"
