@@ -12,7 +12,7 @@ typedef struct tt_import_opts {
   const char *input;
   const char *output;
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
-  int threads;       /* --threads: 1 or 2 (hub_writer_threads); auto is 1 for now */
+  int threads;       /* --threads: 1 or 2 (hub_writer_threads), auto resolved */
 } tt_import_opts;
 
 /* `what` is one line ("Imports a PyTorch profiler (Kineto) JSON trace"),
@@ -28,13 +28,17 @@ struct option;
  * or non-zero after printing why the value is wrong (usage error, exit 2).
  * `help` is appended to --help (lines indented like the common ones).
  * When `output_optional` is set and *output_optional is non-zero once the
- * options are read, -o may be left out (opts->output is then NULL). */
+ * options are read, -o may be left out (opts->output is then NULL).
+ * `auto_threads_max` caps what --threads auto gives this importer (1 where
+ * the second thread was measured short of 1.3x faster); 0 keeps the
+ * importers' default, 2. */
 typedef struct tt_import_ext {
   const struct option *longopts;
   const char *help;
   int (*handle)(int val, const char *arg, void *ctx);
   void *ctx;
   const int *output_optional;
+  int auto_threads_max;
 } tt_import_ext;
 
 /* tt_import_parse with extra options; ext NULL is tt_import_parse. */

@@ -5,9 +5,13 @@
 #ifndef TT_THREADS_H
 #define TT_THREADS_H
 
-/* The default ("auto"): 2 when the machine has at least two online CPUs,
- * else 1, and never more than auto_max (what the tool's measurements
- * justify turning on by default). */
+/* How many CPUs this process may run on (its affinity mask, as nproc
+ * counts them); at least 1. */
+int tt_threads_cpus(void);
+
+/* The default ("auto"): 2 when this process may run on at least two CPUs
+ * (tt_threads_cpus), else 1, and never more than auto_max (what the
+ * tool's measurements justify turning on by default). */
 int tt_threads_default(int auto_max);
 
 /* Parses the argument of --threads: 1, 2 or "auto" (tt_threads_default);

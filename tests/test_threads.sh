@@ -72,6 +72,44 @@ for t in 0 -1 two ""; do
     nvvp2db --threads "$t" "$FIX/nvprof/rasolca_output_file.nvprof" -o "$TMP/x.db"
 done
 expect_ok "--threads auto" kineto2db -q --threads auto "$FIX/kineto/hta_backward_thread.json" -o "$TMP/a.db"
+
+# What auto (the default) gives: 2 where the second thread was measured
+# 1.3x faster or more (kineto2db, nvvp2db, nsys2db, rpd2db) when the process
+# may run on two CPUs, 1 on one CPU (taskset: the affinity mask, as nproc
+# counts it) and for etprof2db; the closing line says a count that is not 1.
+# thread_line TOOL INPUT CPUS [ARGS...]: the tool's "wrote" line under taskset.
+thread_line() {
+  local tool=$1 in=$2 cpus=$3
+  shift 3
+  rm -f "$TMP/auto.db"
+  taskset -c "$cpus" "$tool" "$@" "$in" -o "$TMP/auto.db" 2>&1 | grep ': wrote '
+}
+AUTO_IN=(kineto2db:"$FIX/kineto/hta_backward_thread.json"
+  nvvp2db:"$FIX/nvprof/rasolca_output_file.nvprof"
+  nsys2db:"$FIX/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
+  rpd2db:"$FIX/rocm/rpd_matmul_result.rpd"
+  etprof2db:"$FIX/executorch/et_tutorial_etdump.etdp")
+if [ "$(taskset -c 0,1 nproc 2>/dev/null)" = 2 ]; then
+  for ti in "${AUTO_IN[@]}"; do
+    t=${ti%%:*} in=${ti#*:}
+    two=$(thread_line "$t" "$in" 0,1)
+    one=$(thread_line "$t" "$in" 0)
+    forced=$(thread_line "$t" "$in" 0 --threads 2)
+    if [ "$t" = etprof2db ]; then
+      [[ "$two" == *" rows)" ]] && pass "$t: auto is 1 on two CPUs" || fail "$t on two CPUs: [$two]"
+    else
+      [[ "$two" == *" rows, 2 threads)" ]] && pass "$t: auto is 2 on two CPUs" ||
+        fail "$t on two CPUs: [$two]"
+    fi
+    [[ "$one" == *" rows)" ]] && pass "$t: auto is 1 on one CPU" || fail "$t on one CPU: [$one]"
+    [[ "$forced" == *" rows, 2 threads)" ]] && pass "$t: --threads 2 on one CPU is 2" ||
+      fail "$t --threads 2 on one CPU: [$forced]"
+  done
+  two=$(thread_line kineto2db "$FIX/kineto/hta_backward_thread.json" 0,1 --threads 1)
+  [[ "$two" == *" rows)" ]] && pass "kineto2db --threads 1 on two CPUs is 1" || fail "--threads 1: [$two]"
+else
+  skip "auto's thread count: this machine has fewer than 2 CPUs for taskset"
+fi
 for t in nvvp2db nsys2db etprof2db rpd2db kineto2db; do
   "$t" --help | grep -q -- '--threads N' && pass "$t --help: --threads" || fail "$t --help lacks --threads"
 done
