@@ -145,6 +145,19 @@ if command -v kineto2db >/dev/null; then
     kineto2db -q "$FIX/kineto/$f.json.gz" -o "$TMP/$f.db" || fail "import $f"
   done
   R=("$TMP/hta_alexnet_trace.db" "$TMP/hta_mi250_rocm6_2_kineto.db" "$TMP/hta_sampled_rank-0.db")
+  # The hub's time-order indexes hold the reader's whole order (start, end
+  # descending, id): SQLite reads each table in it with no sort, not even
+  # of a run of equal starts (sqlite3's own plan, on a hub the importer
+  # wrote and on a gen_hub one).
+  for db in "${R[0]}" "$TMP/g0.db"; do
+    sfx=$(q "$db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+    for t in region kernel_dispatch memory_copy memory_allocate; do
+      plan=$(q "$db" "EXPLAIN QUERY PLAN SELECT id FROM \"rocpd_$t$sfx\" ORDER BY start, \"end\" DESC, id")
+      [[ "$plan" == *" INDEX rocpd_${t}_start"* && "$plan" != *"TEMP B-TREE"* ]] &&
+        pass "$(basename "$db"): rocpd_$t read in the reader's order by its index, no sort" ||
+        fail "$(basename "$db"): rocpd_$t plan [$plan]"
+    done
+  done
   # each hub's own time span; windows cover [min start, max end + 1)
   span() { q "$1" "SELECT min(s), max(e) FROM (SELECT start s, \"end\" e FROM rocpd_region UNION ALL
       SELECT start, \"end\" FROM rocpd_kernel_dispatch UNION ALL SELECT start, \"end\" FROM rocpd_memory_copy
