@@ -27,12 +27,15 @@ if [ -z "${BENCH_TABLE:-}" ]; then
         [ -n "$OWN_WORK" ] && [ -z "${BENCH_KEEP:-}" ] && rm -rf "$OWN_WORK"' EXIT
 fi
 RUNS=${BENCH_RUNS:-3}
-# measure CMD... -> prints "SECONDS PEAK_KIB". With BENCH_CAP=S set, a run
+# measure CMD... -> prints "SECONDS PEAK_KIB" (after a sync, untimed). With BENCH_CAP=S set, a run
 # longer than S seconds is stopped and prints "TIMEOUT PEAK_KIB".
 measure() {
   $PY - "$@" <<'PY'
 import os, resource, subprocess, sys, time
 cap = float(os.environ.get("BENCH_CAP") or 0) or None
+# The previous run's output still being written back would slow this one
+# (a 750 MB hub's pages outlive its process): start from none, untimed.
+os.sync()
 t = time.monotonic()
 p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
 try:
