@@ -63,7 +63,11 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
   free(copy);
 }
 
-static void build_query(rpd *c, int *own_end, int *rest_end) {
+/* The call's own columns; its kernelapi / copyapi / code object row is
+ * read by launch_rest_query, only for a call that launched no GPU work
+ * (most calls did: joining those tables to every call cost the query more
+ * than the rest of it). */
+static void build_query(rpd *c, int *own_end) {
   tt_buf *q = &c->sql;
   tt_buf_clear(q);
   tt_buf_puts(q, "SELECT a.id, a.pid, a.tid, a.start, a.end, a.apiName_id, n.string, a.args_id, "
@@ -74,6 +78,26 @@ static void build_query(rpd *c, int *own_end, int *rest_end) {
   int n = C_REST + rpd_rest_count(c, "rocpd_api",
                                   "id,pid,tid,start,end,apiName_id,args_id,domain_id,category_id");
   *own_end = n;
+  tt_buf_printf(q,
+                " FROM rocpd_api a LEFT JOIN rocpd_string n ON n.id = a.apiName_id "
+                "LEFT JOIN %s g ON g.id = a.args_id",
+                c->args_table);
+  if (c->version == 3)
+    tt_buf_puts(q, " LEFT JOIN rocpd_string d ON d.id = a.domain_id"
+                   " LEFT JOIN rocpd_string y ON y.id = a.category_id");
+  tt_buf_puts(q, " ORDER BY a.id");
+}
+
+/* The kernelapi / copyapi / code object columns of call ?1 that have no
+ * hub column (as args, after a NULL in column 0), in the order and with
+ * the names the op query gives the work a call launched; NULL when the
+ * RPD has none of those tables. *ncols: the statement's column count. */
+static sqlite3_stmt *launch_rest_query(rpd *c, int *ncols) {
+  if (!c->have_kernelapi && !c->have_copyapi) return NULL;
+  tt_buf *q = &c->sql;
+  tt_buf_clear(q);
+  tt_buf_puts(q, "SELECT NULL");
+  int n = 1;
   if (c->have_kernelapi) {
     tt_buf_puts(q, ", kn.string AS kernelName");
     nv_rest_columns(&c->src, "rocpd_kernelapi", "k", "api_ptr_id,kernelName_id", q);
@@ -87,16 +111,10 @@ static void build_query(rpd *c, int *own_end, int *rest_end) {
     nv_rest_columns(&c->src, "rocpd_copyapi", "cp", "api_ptr_id", q);
     n += rpd_rest_count(c, "rocpd_copyapi", "api_ptr_id");
   }
-  tt_buf_printf(q,
-                " FROM rocpd_api a LEFT JOIN rocpd_string n ON n.id = a.apiName_id "
-                "LEFT JOIN %s g ON g.id = a.args_id",
-                c->args_table);
-  if (c->version == 3)
-    tt_buf_puts(q, " LEFT JOIN rocpd_string d ON d.id = a.domain_id"
-                   " LEFT JOIN rocpd_string y ON y.id = a.category_id");
+  tt_buf_puts(q, " FROM (SELECT ?1 AS id) a");
   rpd_launch_joins(c, q, "a.id");
-  tt_buf_puts(q, " ORDER BY a.id");
-  *rest_end = n;
+  *ncols = n;
+  return nv_prepare(&c->src, q->data);
 }
 
 int rpd_apis(rpd *c) {
@@ -113,10 +131,13 @@ int rpd_apis(rpd *c) {
     rpd_side_close(&linked);
     return -1;
   }
-  int own_end, ncols;
-  build_query(c, &own_end, &ncols);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  int own_end, rest_cols = 0;
+  sqlite3_stmt *rest = launch_rest_query(c, &rest_cols);
+  build_query(c, &own_end);
+  int rest_failed = !rest && (c->have_kernelapi || c->have_copyapi);
+  sqlite3_stmt *st = rest_failed ? NULL : nv_prepare(&c->src, c->sql.data);
   if (!st) {
+    sqlite3_finalize(rest);
     rpd_side_close(&linked);
     rpd_side_close(&frames);
     return -1;
@@ -152,7 +173,16 @@ int rpd_apis(rpd *c) {
     rpd_args_from(c, ev, &pos, st, C_REST, own_end);
     /* A call's kernelapi / copyapi row describes the work it launched: it
      * goes with that work (rpd2db_op.c), or here when there is none. */
-    if (!launches) rpd_args_from(c, ev, &pos, st, own_end, ncols);
+    if (!launches && rest) {
+      sqlite3_reset(rest);
+      sqlite3_bind_int64(rest, 1, id);
+      step = sqlite3_step(rest);
+      if (step != SQLITE_ROW) {
+        rc = nv_step_error(&c->src, "rocpd_kernelapi");
+        break;
+      }
+      rpd_args_from(c, ev, &pos, rest, 1, rest_cols);
+    }
     while (rpd_side_at(&frames, id)) {
       char key[40];
       snprintf(key, sizeof key, "stack[%lld]", (long long)sqlite3_column_int64(frames.st, 1));
@@ -176,6 +206,7 @@ int rpd_apis(rpd *c) {
     tt_warn("%s: %lld rocpd_api rows name an args string missing from %s: imported without args",
             c->src.path, (long long)dangling_args, c->args_table);
   sqlite3_finalize(st);
+  sqlite3_finalize(rest);
   rpd_side_close(&linked);
   rpd_side_close(&frames);
   return rc;
