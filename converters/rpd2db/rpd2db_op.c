@@ -54,13 +54,12 @@ static void build_query(rpd *c, int *ncols) {
     nv_rest_columns(&c->src, "rocpd_barrierop", "b", "op_ptr_id", q);
     n += rpd_rest_count(c, "rocpd_barrierop", "op_ptr_id");
   }
-  /* api_ops grouped once (one sort), so each op finds its first launching
-   * call in one lookup; the call, its kernelapi and copyapi rows are found
-   * by their primary keys. */
+  /* Each op finds its first launching call in temp.tt_op_link (op_links);
+   * the call, its kernelapi and copyapi rows are found by their primary
+   * keys. */
   tt_buf_puts(q, " FROM rocpd_op o LEFT JOIN rocpd_string d ON d.id = o.description_id"
                  " LEFT JOIN rocpd_string t ON t.id = o.opType_id"
-                 " LEFT JOIN (SELECT op_id, min(api_id) AS api_id, count(*) AS n"
-                 " FROM rocpd_api_ops GROUP BY op_id) l ON l.op_id = o.id"
+                 " LEFT JOIN temp.tt_op_link l ON l.op_id = o.id"
                  " LEFT JOIN rocpd_api a ON a.id = l.api_id"
                  " LEFT JOIN rocpd_string an ON an.id = a.apiName_id");
   rpd_launch_joins(c, q, "l.api_id");
@@ -151,7 +150,61 @@ static int64_t kernel_symbol(rpd *c, int64_t pid, sqlite3_stmt *st, const char *
   return k;
 }
 
+/* The GPU agent and queue row of an op's process, GPU and queue: from the
+ * recent lanes, else made (named "GPU g queue q") and remembered in place
+ * of the oldest. */
+static const struct rpd_lane *op_lane(rpd *c, int64_t pid, int64_t raw_gpu, int64_t raw_queue) {
+  for (int i = 0; i < c->nlanes; i++) {
+    const struct rpd_lane *l = &c->lanes[i];
+    if (l->pid == pid && l->gpu == raw_gpu && l->queue == raw_queue) return l;
+  }
+  int64_t gpu = rpd_gpu(c, raw_gpu);
+  int64_t queue = c->decode_gpu ? raw_queue % c->gpu_stride : raw_queue;
+  char qname[96], qext[96];
+  snprintf(qname, sizeof qname, "GPU %lld queue %lld", (long long)gpu, (long long)queue);
+  snprintf(qext, sizeof qext, "{\"gpu\":%lld,\"queue\":%lld}", (long long)gpu, (long long)queue);
+  struct rpd_lane *l;
+  if (c->nlanes < RPD_LANES) {
+    l = &c->lanes[c->nlanes++];
+  } else {
+    l = &c->lanes[c->lane_next];
+    c->lane_next = (c->lane_next + 1) % RPD_LANES;
+  }
+  l->pid = pid;
+  l->gpu = raw_gpu;
+  l->queue = raw_queue;
+  l->agent = rpd_gpu_agent(c, pid, raw_gpu);
+  l->queue_id = hub_queue(c->w, pid, qname, qext);
+  return l;
+}
+
+/* rocpd_api_ops grouped by op once (one sort) into a TEMP table keyed by
+ * the op's id, so each op's lookup is a rowid search: as a subquery SQLite
+ * grouped it and then built a transient index on the result, twice the
+ * work (RPD files carry no index on api_ops). Only TEMP is written; the
+ * input stays query_only around it. Keyed by the op's own id, so an
+ * op_id stored as text ('12') links op 12 once, as the join compares. */
+static int op_links(rpd *c) {
+  sqlite3 *db = c->src.db;
+  sqlite3_exec(db, "PRAGMA query_only=0;", NULL, NULL, NULL);
+  char *err = NULL;
+  int rc = sqlite3_exec(db,
+                        "DROP TABLE IF EXISTS temp.tt_op_link;"
+                        "CREATE TEMP TABLE tt_op_link(op_id INTEGER PRIMARY KEY, api_id, n);"
+                        "INSERT INTO temp.tt_op_link SELECT o.id, min(l.api_id), count(*) FROM "
+                        "rocpd_api_ops l JOIN rocpd_op o ON o.id = l.op_id GROUP BY o.id;",
+                        NULL, NULL, &err);
+  sqlite3_exec(db, "PRAGMA query_only=1;", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) {
+    tt_error("%s: reading table rocpd_api_ops: %s", c->src.path, err ? err : sqlite3_errmsg(db));
+    sqlite3_free(err);
+    return -1;
+  }
+  return 0;
+}
+
 int rpd_ops(rpd *c) {
+  if (op_links(c)) return -1;
   rpd_side counters, signals;
   if (rpd_side_open(c, &counters, "rocpd_counter",
                     c->have_counter
@@ -175,7 +228,6 @@ int rpd_ops(rpd *c) {
     return -1;
   }
   int rc = 0, step;
-  char qname[96], qext[96];
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t id = sqlite3_column_int64(st, C_ID);
     if (sqlite3_column_type(st, C_TYPE) == SQLITE_NULL) {
@@ -191,21 +243,8 @@ int rpd_ops(rpd *c) {
     int64_t pid = linked ? rpd_pid(c, sqlite3_column_int64(st, C_PID)) : rpd_gpu_owner(c, raw_gpu);
     int64_t tid = linked ? rpd_tid(c, sqlite3_column_int64(st, C_TID)) : HUB_NULL;
     int64_t corr = linked ? sqlite3_column_int64(st, C_API) : HUB_NULL;
-    if (!c->lane_valid || c->lane_pid != pid || c->lane_gpu != raw_gpu ||
-        c->lane_queue != raw_queue) {
-      int64_t gpu = rpd_gpu(c, raw_gpu);
-      int64_t queue = c->decode_gpu ? raw_queue % c->gpu_stride : raw_queue;
-      snprintf(qname, sizeof qname, "GPU %lld queue %lld", (long long)gpu, (long long)queue);
-      snprintf(qext, sizeof qext, "{\"gpu\":%lld,\"queue\":%lld}", (long long)gpu,
-               (long long)queue);
-      c->lane_agent = rpd_gpu_agent(c, pid, raw_gpu);
-      c->lane_queue_id = hub_queue(c->w, pid, qname, qext);
-      c->lane_pid = pid;
-      c->lane_gpu = raw_gpu;
-      c->lane_queue = raw_queue;
-      c->lane_valid = 1;
-    }
-    int64_t agent = c->lane_agent, queue_id = c->lane_queue_id;
+    const struct rpd_lane *lane = op_lane(c, pid, raw_gpu, raw_queue);
+    int64_t agent = lane->agent, queue_id = lane->queue_id;
     int is_kernel = strcmp(type, "KernelExecution") == 0;
     int is_copy = strncmp(type, "Copy", 4) == 0 || strcmp(type, "Memcpy") == 0;
     const char *category = is_kernel ? "KERNEL_DISPATCH" : is_copy ? "MEMORY_COPY"

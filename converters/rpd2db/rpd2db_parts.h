@@ -20,6 +20,8 @@
 #define RPD_PLACEHOLDER_PID 0
 #define RPD_PLACEHOLDER_NAME "rpd2db: GPU work without a launching call"
 
+#define RPD_LANES 8
+
 typedef struct rpd {
   hub_writer *w;
   nv_src src;
@@ -33,9 +35,12 @@ typedef struct rpd {
   int64_t single_pid;           /* the file's only process, HUB_NULL if several */
   int placeholder_used;
   int64_t cpu_agent;            /* 0 = not created yet */
-  /* The lane of the previous op (ops come in runs on one queue). */
-  int64_t lane_pid, lane_gpu, lane_queue, lane_agent, lane_queue_id;
-  int lane_valid;
+  /* The lanes of recent ops (a process's ops interleave a few queues):
+   * their agent and queue rows without naming the queue again. */
+  struct rpd_lane {
+    int64_t pid, gpu, queue, agent, queue_id;
+  } lanes[RPD_LANES];
+  int nlanes, lane_next;
   /* description_id -> kernel symbol, for the process ksym_pid */
   tt_i64map ksyms;
   int64_t ksym_pid;
