@@ -153,6 +153,19 @@ SMALL="$FIX/rocm/rpd_matmul_result.rpd"
 LARGE="$FIX/rocm/rpd_matmul_result_large.rpd"
 check_v2 matmul "$SMALL" "$TMP/small.db"
 check_v2 matmul_large "$LARGE" "$TMP/large.db"
+# Ops interleaving more GPUs and queues (22) than the lanes rpd2db keeps
+# (8, the most recent): every op still lands on its own queue and GPU.
+cp "$SMALL" "$TMP/lanes.rpd"
+sqlite3 "$TMP/lanes.rpd" "UPDATE rocpd_op SET queueId = id % 11, gpuId = gpuId + id % 2"
+expect_eq "lanes: the input interleaves 22 queues" 22 \
+  "$(q "$TMP/lanes.rpd" "SELECT count(DISTINCT gpuId || ':' || queueId) FROM rocpd_op")"
+check_v2 lanes "$TMP/lanes.rpd" "$TMP/lanes.db"
+expect_eq "lanes: each op's GPU agent is the one its queue names" 0 \
+  "$(q "$TMP/lanes.db" "SELECT count(*) FROM (SELECT agent_id, queue_id FROM rocpd_kernel_dispatch
+      UNION ALL SELECT CASE WHEN d.type = 'GPU' THEN m.dst_agent_id ELSE m.src_agent_id END, m.queue_id
+      FROM rocpd_memory_copy m JOIN rocpd_info_agent d ON d.id = m.dst_agent_id) g
+      JOIN rocpd_info_agent a ON a.id = g.agent_id JOIN rocpd_info_queue qu ON qu.id = g.queue_id
+      WHERE qu.name NOT GLOB 'GPU ' || a.type_index || ' queue *'")"
 
 # ------------------------------------------------------------ exporters
 # db2json: one X per region and GPU op, a launch arrow (s + f) per call
