@@ -39,8 +39,8 @@ char *hr_tname(const hub_db *d, const char *base) {
 }
 
 /* Copies `cols` of table `src` into an indexed TEMP table, and points
- * *name at it. One pass over the table, on disk (temp_store=FILE), done
- * before the connection turns query_only. Returns 1 on success. */
+ * *name at it. One pass over the table, on disk (temp_store=FILE); TEMP is
+ * all it writes (tt_sqlite_exec_temp). Returns 1 on success. */
 static int link_table(hub_db *d, char **name, const char *tag, const char *src,
                       const char *cols, const char *where, const char *key) {
   char *tmp = sqlite3_mprintf("tt_link_%s%s", tag, d->suffix);
@@ -48,7 +48,7 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
                               "CREATE TEMP TABLE \"%w\" AS SELECT %s FROM \"%w\" WHERE %s;"
                               "CREATE INDEX temp.\"%w_ix\" ON \"%w\"(%s);",
                               tmp, tmp, cols, src, where, tmp, tmp, key);
-  int ok = sqlite3_exec(d->conn, sql, NULL, NULL, NULL) == SQLITE_OK;
+  int ok = tt_sqlite_exec_temp(d->conn, sql, NULL) == SQLITE_OK;
   sqlite3_free(sql);
   if (ok) {
     sqlite3_free(*name);
@@ -77,11 +77,8 @@ const char *hr_args_lookup_source(hub_db *d) {
   if (d->has_args && !d->args_indexed && !d->args_copied) {
     d->args_copied = 1;
     char *args = hr_tname(d, "rocpd_arg");
-    /* TEMP only: query_only guards the input file the rest of the time. */
-    sqlite3_exec(d->conn, "PRAGMA query_only=0;", NULL, NULL, NULL);
     link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
                "event_id, position");
-    sqlite3_exec(d->conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
     sqlite3_free(args);
   }
   return d->args_src;

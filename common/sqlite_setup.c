@@ -185,6 +185,19 @@ char *tt_sqlite_input_uri(const char *path, int *refused) {
   return uri.data;
 }
 
+int tt_sqlite_exec_temp(sqlite3 *db, const char *sql, char **err) {
+  int query_only = 0;
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "PRAGMA query_only", -1, &st, NULL) == SQLITE_OK) {
+    if (sqlite3_step(st) == SQLITE_ROW) query_only = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+  }
+  if (query_only) sqlite3_exec(db, "PRAGMA query_only=0;", NULL, NULL, NULL);
+  int rc = sqlite3_exec(db, sql, NULL, NULL, err);
+  if (query_only) sqlite3_exec(db, "PRAGMA query_only=1;", NULL, NULL, NULL);
+  return rc;
+}
+
 int tt_sqlite_open_input(const char *path, sqlite3 **db) {
   tt_sqlite_setup();
   set_heap_limit();

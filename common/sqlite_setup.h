@@ -46,6 +46,12 @@ int tt_sqlite_check_header(const char *file, const char *name);
  * that is removed at exit. */
 int tt_sqlite_open_input(const char *path, sqlite3 **db);
 
+/* Runs sql, which writes TEMP tables only, on a connection of
+ * tt_sqlite_open_input: query_only, which guards the input the rest of the
+ * time, is lifted for it and put back as it was (the file is opened
+ * read-only besides). Returns sqlite3_exec's code; err as its errmsg. */
+int tt_sqlite_exec_temp(sqlite3 *db, const char *sql, char **err);
+
 /* The URI tt_sqlite_open_input opens an input with (immutable=1 or
  * mode=ro, as above), for a caller that ATTACHes inputs (dbmerge): free()
  * it. *refused is set, after a message naming the file, when the input is

@@ -3,8 +3,9 @@
 -- looked up by id. The time-order indexes hold the reader's whole order
 -- (start, then end descending so an enclosing interval comes first, then
 -- id, which SQLite appends to every index entry): with ("start") alone it
--- sorted each run of equal starts in a temporary b-tree. Created with the tables: rows arrive nearly in key
--- order, so maintaining them is cheaper than sorting every table at the end.
+-- sorted each run of equal starts in a temporary b-tree. Created with the
+-- tables: rows arrive nearly in key order, so maintaining them is cheaper
+-- than sorting every table at the end.
 -- rocpd_arg has none: the writer puts an event's args right after it, so
 -- the reader steps rocpd_arg in rowid order (common/hub_reader_args.c), as
 -- it does in rocprofv3's index-less files; an index on (event_id, position)

@@ -90,10 +90,9 @@ static void build_query(rpd *c, int *own_end) {
 
 /* The kernelapi / copyapi / code object columns of call ?1 that have no
  * hub column (as args, after a NULL in column 0), in the order and with
- * the names the op query gives the work a call launched; NULL when the
- * RPD has none of those tables. *ncols: the statement's column count. */
+ * the names the op query gives the work a call launched; for an RPD with
+ * a kernelapi or copyapi table. *ncols: the statement's column count. */
 static sqlite3_stmt *launch_rest_query(rpd *c, int *ncols) {
-  if (!c->have_kernelapi && !c->have_copyapi) return NULL;
   tt_buf *q = &c->sql;
   tt_buf_clear(q);
   tt_buf_puts(q, "SELECT NULL");
@@ -132,10 +131,10 @@ int rpd_apis(rpd *c) {
     return -1;
   }
   int own_end, rest_cols = 0;
-  sqlite3_stmt *rest = launch_rest_query(c, &rest_cols);
+  int has_rest = c->have_kernelapi || c->have_copyapi;
+  sqlite3_stmt *rest = has_rest ? launch_rest_query(c, &rest_cols) : NULL;
   build_query(c, &own_end);
-  int rest_failed = !rest && (c->have_kernelapi || c->have_copyapi);
-  sqlite3_stmt *st = rest_failed ? NULL : nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = has_rest && !rest ? NULL : nv_prepare(&c->src, c->sql.data);
   if (!st) {
     sqlite3_finalize(rest);
     rpd_side_close(&linked);
@@ -173,12 +172,12 @@ int rpd_apis(rpd *c) {
     rpd_args_from(c, ev, &pos, st, C_REST, own_end);
     /* A call's kernelapi / copyapi row describes the work it launched: it
      * goes with that work (rpd2db_op.c), or here when there is none. */
-    if (!launches && rest) {
+    if (!launches && has_rest) {
       sqlite3_reset(rest);
       sqlite3_bind_int64(rest, 1, id);
       step = sqlite3_step(rest);
       if (step != SQLITE_ROW) {
-        rc = nv_step_error(&c->src, "rocpd_kernelapi");
+        rc = nv_step_error(&c->src, c->have_kernelapi ? "rocpd_kernelapi" : "rocpd_copyapi");
         break;
       }
       rpd_args_from(c, ev, &pos, rest, 1, rest_cols);

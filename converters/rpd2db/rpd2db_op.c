@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rpd2db_parts.h"
+#include "sqlite_setup.h"
 
 enum {
   C_ID, C_GPU, C_QUEUE, C_SEQ, C_START, C_END, C_DESC_ID, C_DESC, C_TYPE, C_API, C_NLINKS,
@@ -181,20 +182,18 @@ static const struct rpd_lane *op_lane(rpd *c, int64_t pid, int64_t raw_gpu, int6
 /* rocpd_api_ops grouped by op once (one sort) into a TEMP table keyed by
  * the op's id, so each op's lookup is a rowid search: as a subquery SQLite
  * grouped it and then built a transient index on the result, twice the
- * work (RPD files carry no index on api_ops). Only TEMP is written; the
- * input stays query_only around it. Keyed by the op's own id, so an
+ * work (RPD files carry no index on api_ops). Only TEMP is written
+ * (tt_sqlite_exec_temp). Keyed by the op's own id, so an
  * op_id stored as text ('12') links op 12 once, as the join compares. */
 static int op_links(rpd *c) {
   sqlite3 *db = c->src.db;
-  sqlite3_exec(db, "PRAGMA query_only=0;", NULL, NULL, NULL);
   char *err = NULL;
-  int rc = sqlite3_exec(db,
+  int rc = tt_sqlite_exec_temp(db,
                         "DROP TABLE IF EXISTS temp.tt_op_link;"
                         "CREATE TEMP TABLE tt_op_link(op_id INTEGER PRIMARY KEY, api_id, n);"
                         "INSERT INTO temp.tt_op_link SELECT o.id, min(l.api_id), count(*) FROM "
                         "rocpd_api_ops l JOIN rocpd_op o ON o.id = l.op_id GROUP BY o.id;",
-                        NULL, NULL, &err);
-  sqlite3_exec(db, "PRAGMA query_only=1;", NULL, NULL, NULL);
+                        &err);
   if (rc != SQLITE_OK) {
     tt_error("%s: reading table rocpd_api_ops: %s", c->src.path, err ? err : sqlite3_errmsg(db));
     sqlite3_free(err);
