@@ -16,7 +16,7 @@
 /* What --threads auto (the default) gives an importer: at most this many,
  * unless its tt_import_ext says less. 2: on an otherwise idle 2-core
  * machine the second thread made kineto2db, nvvp2db, nsys2db and rpd2db
- * 1.4-1.8x faster end to end (README, Performance), past the 1.3x that
+ * 1.4-1.8x faster end to end (docs/performance.md), past the 1.3x that
  * keeps a thread on by default. */
 #define AUTO_THREADS_MAX 2
 
