@@ -29,7 +29,7 @@ typedef struct hw {
   const sm_table *t;
   size_t n;
   char *shown; /* per table: written already */
-  tt_buf tmp;
+  tt_buf tmp, label;
 } hw;
 
 /* --- text ------------------------------------------------------------ */
@@ -308,6 +308,13 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
     for (int b = 0; b < nb; b++) avg += v[b];
     avg /= nb;
     fprintf(fp, "<g class=\"strip\" data-row=\"%zu\"><title>", i);
+    const char *pid = sm_cell(t, i, "pid");
+    if (pid && strcmp(t->id, "gpu_activity") == 0 && w->s->nprocs > 1) {
+      /* devices of several processes: say whose */
+      tt_buf_clear(&w->label);
+      tt_buf_printf(&w->label, "pid %s %s", pid, name);
+      name = w->label.data;
+    }
     esc(w, name, 0);
     fprintf(fp, ": busy %.2f%% of the bins' time on average</title>", avg);
     fprintf(fp, "<rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>", x0, y,
@@ -431,9 +438,9 @@ static void latency_chart(hw *w, const sm_table *t, size_t first, size_t end,
     total += c;
     if (c > max) max = c;
   }
-  const double x0 = 50, width = 570, y0 = 20, height = 170, bwid = width / (double)n;
+  const double x0 = 50, width = 570, y0 = 24, height = 170, bwid = width / (double)n;
   fprintf(fp,
-          "<svg class=\"chart\" viewBox=\"0 0 640 230\" role=\"img\" "
+          "<svg class=\"chart\" viewBox=\"0 0 640 234\" role=\"img\" "
           "data-chart=\"launch_latency_histogram\"><title>Launch latency: launches per bin "
           "(quarter-octave bins)</title>\n");
   /* count axis */
@@ -480,9 +487,12 @@ static void latency_chart(hw *w, const sm_table *t, size_t first, size_t end,
       double x = x0 + ((double)(i - first) + (hi > lo ? (p - lo) / (hi - lo) : 0)) * bwid;
       fprintf(fp, "<g class=\"pct\"><title>%s: ", pc[k]);
       hdur(fp, p);
+      /* labels one under the other: close percentiles do not overlap */
       fprintf(fp, "</title><line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>"
-                  "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text></g>\n",
-              x, y0 - 2, x, y0 + height, x, y0 - 6 + (k % 2) * 0, pc[k]);
+                  "<text x=\"%.1f\" y=\"%.0f\">%s ",
+              x, y0 - 12, x, y0 + height, x + 3, y0 - 2 + 12 * k, pc[k]);
+      hdur(fp, p);
+      fputs("</text></g>\n", fp);
       break;
     }
   }
@@ -527,26 +537,28 @@ static void et_chart(hw *w, const sm_table *t) {
 
 static const char *const css =
     ":root{--k:#2f6fdf;--c:#f28e2b;--api:#8a5cc7;--lat:#1a9e8f;--et:#d1495b;--ink:#1d2330;"
-    "--mute:#5d6675;--line:#d7dbe2;--bg:#fff;--panel:#f6f7f9}"
+    "--mute:#5d6675;--line:#d7dbe2;--bg:#e9edf2;--panel:#f5f7fa}"
     "*{box-sizing:border-box}"
     "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
     "sans-serif;color:var(--ink);background:var(--bg)}"
-    "header{padding:18px 28px 10px;border-bottom:3px solid var(--k);background:var(--panel)}"
+    "header{padding:18px 28px 10px;border-bottom:3px solid var(--k);background:#fff}"
     "h1{margin:0 0 4px;font-size:22px}h2{margin:0 0 10px;font-size:18px;border-bottom:1px solid "
     "var(--line);padding-bottom:4px}h3{font-size:15px;margin:14px 0 6px}"
     ".sub{color:var(--mute);margin:0;word-break:break-all}"
     "nav{margin-top:8px}nav a{margin-right:14px;color:var(--k);text-decoration:none;"
     "font-weight:600}"
-    "main{padding:8px 28px 40px;max-width:1500px}section{margin:22px 0 8px}"
+    "main{padding:4px 20px 30px;max-width:1560px}"
+    "section{margin:16px 0;background:#fff;border:1px solid #d5dbe3;border-radius:8px;"
+    "padding:14px 20px 10px;box-shadow:0 1px 2px #0000000d}"
     ".note{color:var(--mute);margin:2px 0 10px;max-width:110ch}"
     ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:6px 0 14px}"
     ".card{background:var(--panel);border:1px solid var(--line);border-radius:6px;"
     "padding:8px 14px;min-width:130px}.card b{display:block;font-size:20px}"
     ".card span{color:var(--mute);font-size:12px}"
-    ".pair{display:grid;grid-template-columns:minmax(0,560px) minmax(0,1fr);gap:20px;"
+    ".pair{display:grid;grid-template-columns:minmax(0,500px) minmax(0,1fr);gap:20px;"
     "align-items:start}"
     "@media (max-width:1000px){.pair{grid-template-columns:minmax(0,1fr)}}"
-    "svg.chart{width:100%;max-width:640px;height:auto;display:block}"
+    "svg.chart{width:100%;max-width:560px;height:auto;display:block}"
     "svg.wide{max-width:1000px}"
     "svg text{font:11px system-ui,'DejaVu Sans',sans-serif;fill:#2a3140}"
     "svg text.v{fill:var(--mute)}svg text.small{font-size:7px}"
@@ -557,11 +569,11 @@ static const char *const css =
     "svg .whisker{stroke:#7a1f2b;stroke-width:2}"
     "svg g:hover>rect{opacity:.8}"
     ".tw{overflow-x:auto;max-width:100%}"
-    "table.data{border-collapse:collapse;font-size:12.5px;margin:2px 0 10px}"
+    "table.data{border-collapse:collapse;font-size:12px;margin:2px 0 10px}"
     "table.data th,table.data td{padding:3px 6px;border-bottom:1px solid var(--line);"
     "text-align:right;white-space:nowrap;vertical-align:top}"
     "table.data th{background:var(--panel);cursor:pointer;user-select:none}"
-    "table.data .t{text-align:left;overflow:hidden;text-overflow:ellipsis;max-width:26ch}"
+    "table.data .t{text-align:left;overflow:hidden;text-overflow:ellipsis;max-width:24ch}"
     "table.data td.t:first-child{font-weight:500}"
     "table.data tr:hover td{background:#eef3fc}.none{color:var(--mute);text-align:left}"
     ".legend{font-size:12px;color:var(--mute);margin:4px 0 10px}"
@@ -569,7 +581,8 @@ static const char *const css =
     "border:1px solid #0002}"
     "details>summary{cursor:pointer;color:var(--k);font-weight:600;margin:6px 0}"
     "footer{color:var(--mute);font-size:12px;padding:10px 28px 30px}"
-    "@media print{nav,footer{display:none}header{background:none}body{font-size:11px}"
+    "@media print{nav,footer{display:none}body{font-size:11px;background:#fff}"
+    "section{border:none;box-shadow:none;padding:0}"
     "section{break-inside:avoid-page}table.data th{cursor:auto}"
     ".pair{grid-template-columns:minmax(0,1fr)}a{color:inherit}}";
 
@@ -740,6 +753,11 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
     else fputs("<p class=\"none\">No memory copies.</p>", fp);
     fputs("</div><div>", fp);
     data_table(&w, ti);
+    for (size_t i = 0; i < n; i++)
+      if (t[i].kind == SEC_COPY && t[i].section >= 0 && t[i].pid == HUB_NULL) {
+        fputs("<h3>Copies by name: calls and times</h3>", fp);
+        data_table(&w, i);
+      }
     fputs("</div></div>\n", fp);
   }
   fputs("</section>\n", fp);
@@ -841,5 +859,6 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
   fputs(script, fp);
   fputs("</script>\n</body></html>\n", fp);
   tt_buf_free(&w.tmp);
+  tt_buf_free(&w.label);
   free(w.shown);
 }

@@ -448,6 +448,10 @@ static table latency_hist_table(sm_summary *s, hub_reader *r) {
       }
     }
     int64_t pid = s->lat[i].pid;
+    /* a few empty bins each side: the shape reads even when one bin holds all */
+    first = first > 4 ? first - 4 : 0;
+    last = last + 4 < LAT_BINS - 1 ? last + 4 : LAT_BINS - 1;
+    if (last > 4 + 4 * 56 + 3) last = 4 + 4 * 56 + 3; /* the last bin below 2^59 */
     for (int b = first; b <= last; b++) {
       /* the bounds of bin b: from its first value */
       uint64_t v = b < 4 ? (uint64_t)b : (uint64_t)(4 + (b - 4) % 4) << ((b - 4) / 4);
