@@ -11,9 +11,10 @@
                         colour level of each bin)
   name HTML NAME        NAME (a file holding it) is escaped: never raw in the
                         page, whole in a title, cut with an ellipsis where shown
-  png PNG COLOR...      the screenshot: share of pixels that are not the page
-                        background (the most common colour), then for each
-                        #rrggbb the number of pixels of exactly that colour
+  png PNG BG COLOR...   the screenshot: its size, the share of pixels that are
+                        not the page background BG, the share that is white,
+                        the number of distinct colours, then for each #rrggbb
+                        COLOR the number of pixels of exactly that colour
 """
 import collections
 import html
@@ -236,6 +237,7 @@ def same(html_path, json_path):
         if t.get("pid") is None:
             jbyid.setdefault(t["table"], t)
     checked = 0
+    drawn_lat = []
     for ch in p.charts:
         jt = jbyid.get(ch["chart"])
         if ch["chart"] in ("gpu_activity", "processes") and ch["mode"]:
@@ -264,11 +266,14 @@ def same(html_path, json_path):
             if ch["marks"] != want:
                 bad.append(f"chart {ch['chart']} {ch['col']}: drawn {ch['marks'][:5]}, json {want[:5]}")
             checked += len(want)
-        elif ch["chart"] == "launch_latency_histogram" and jt is not None:
-            want = [cell_str(r["launches"]) for r in jt["rows"]]
-            if ch["marks"] != want[:len(ch["marks"])]:
-                bad.append(f"latency histogram: drawn {ch['marks'][:5]}, json {want[:5]}")
-            checked += len(ch["marks"])
+        elif ch["chart"] == "launch_latency_histogram":
+            drawn_lat.extend(ch["marks"])
+    # the latency charts, one per scope in the json's order
+    want = [cell_str(r["launches"]) for t in d["tables"] if t["table"] == "launch_latency_histogram"
+            for r in t["rows"]]
+    if drawn_lat != want[:len(drawn_lat)]:
+        bad.append(f"latency histogram: drawn {drawn_lat[:5]}, json {want[:5]}")
+    checked += len(drawn_lat)
     return bad, checked
 
 
@@ -353,10 +358,11 @@ def main():
         print("\n".join(bad) if bad else "ok")
     elif cmd == "png":
         w, h, counts = png_pixels(sys.argv[2])
-        bg, nbg = max(counts.items(), key=lambda kv: kv[1])
         total = w * h
-        out = [f"{w}x{h}", "%.3f" % (1 - nbg / total), "#" + bg.hex()]
-        for c in sys.argv[3:]:
+        nbg = counts.get(bytes.fromhex(sys.argv[3].lstrip("#")), 0)
+        white = counts.get(b"\xff\xff\xff", 0)
+        out = [f"{w}x{h}", "%.3f" % (1 - nbg / total), "%.3f" % (white / total), str(len(counts))]
+        for c in sys.argv[4:]:
             out.append(str(counts.get(bytes.fromhex(c.lstrip("#")), 0)))
         print(" ".join(out))
 
