@@ -290,7 +290,7 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
   int bars = n <= BAR_STRIPS;
   double rowh = bars ? 40 : n <= 200 ? 8 : n <= 600 ? 4 : 2.5;
   double gap = bars ? 6 : rowh >= 8 ? 1 : 0;
-  const double x0 = 190, width = 800, cw = width / nb;
+  const double x0 = 190, width = 780, cw = width / nb;
   double h = (double)n * (rowh + gap);
   double *v = tt_malloc((size_t)nb * sizeof *v);
   fprintf(fp,
