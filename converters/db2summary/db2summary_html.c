@@ -129,9 +129,15 @@ static void cell(hw *w, const char *col, const char *v) {
   FILE *fp = w->fp;
   if (sm_col_is_text(col)) {
     /* one line, cut with an ellipsis; the whole name in the title */
-    fputs("<td class=\"t\" title=\"", fp);
-    esc(w, v, 0);
-    fputs("\">", fp);
+    size_t chars = 0;
+    for (const char *q = v; *q; q++) chars += ((unsigned char)*q & 0xC0) != 0x80;
+    if (chars > 40) { /* may be cut by the column's width: hover shows it */
+      fputs("<td class=\"t\" title=\"", fp);
+      esc(w, v, 0);
+      fputs("\">", fp);
+    } else {
+      fputs("<td class=\"t\">", fp);
+    }
     esc(w, v, NAME_CHARS);
     fputs("</td>", fp);
     return;
@@ -274,10 +280,25 @@ static void time_axis(hw *w, double x0, double width, double y, double span) {
   fputs("</g>\n", fp);
 }
 
+/* A row's label: devices of several processes say whose. */
+static const char *strip_label(hw *w, const sm_table *t, size_t i, const char *label) {
+  const char *name = sm_cell(t, i, label), *pid = sm_cell(t, i, "pid");
+  if (!pid || strcmp(t->id, "gpu_activity") != 0 || w->s->nprocs <= 1) return name;
+  tt_buf_clear(&w->label);
+  tt_buf_printf(&w->label, "pid %s %s", pid, name);
+  return w->label.data;
+}
+
+static int heat_level(double pct) {
+  int l = (int)ceil(pct / 10);
+  return l < 0 ? 0 : l > HEAT_LEVELS ? HEAT_LEVELS : l;
+}
+
 /* Busy percent per bin, one strip per row of table t (its `bins`
  * column), labelled by `label`. Few rows: bars as tall as the bin is busy,
- * a title on each; many: heat rows, a run of one colour level as one path
- * segment, a title per row. */
+ * a title on each. Many: heat rows, drawn level by level: a run of bins of
+ * one colour level is one stroke "M<bin> <row>h<bins>" of one path per
+ * level, so 1000 rows stay small; a title per row. */
 static void activity_chart(hw *w, const sm_table *t, const char *label, const char *what) {
   FILE *fp = w->fp;
   const sm_bins *bn = &w->s->bins;
@@ -289,9 +310,9 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
   }
   int bars = n <= BAR_STRIPS;
   double rowh = bars ? 40 : n <= 200 ? 8 : n <= 600 ? 4 : 2.5;
-  double gap = bars ? 6 : rowh >= 8 ? 1 : 0;
+  double gap = bars ? 6 : rowh >= 8 ? 1 : 0, pitch = rowh + gap;
   const double x0 = 190, width = 780, cw = width / nb;
-  double h = (double)n * (rowh + gap);
+  double h = (double)n * pitch;
   double *v = tt_malloc((size_t)nb * sizeof *v);
   fprintf(fp,
           "<svg class=\"chart wide\" viewBox=\"0 0 1000 %.0f\" role=\"img\" data-chart=\"%s\" "
@@ -300,25 +321,31 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
   esc(w, what, 0);
   fputs("</title>\n", fp);
   double span = (double)bn->width * nb;
+  unsigned char *lv = bars ? NULL : tt_malloc(n * (size_t)nb);
+  if (!bars)
+    fprintf(fp, "<rect class=\"bg\" x=\"%.0f\" y=\"0\" width=\"%.0f\" height=\"%.1f\"/>\n", x0,
+            width, h);
   for (size_t i = 0; i < n; i++) {
-    const char *name = sm_cell(t, i, label);
-    double y = (double)i * (rowh + gap);
+    const char *name = strip_label(w, t, i, label);
+    double y = (double)i * pitch;
     parse_bins(sm_cell(t, i, "bins"), v, nb);
     double avg = 0;
     for (int b = 0; b < nb; b++) avg += v[b];
     avg /= nb;
-    fprintf(fp, "<g class=\"strip\" data-row=\"%zu\"><title>", i);
-    const char *pid = sm_cell(t, i, "pid");
-    if (pid && strcmp(t->id, "gpu_activity") == 0 && w->s->nprocs > 1) {
-      /* devices of several processes: say whose */
-      tt_buf_clear(&w->label);
-      tt_buf_printf(&w->label, "pid %s %s", pid, name);
-      name = w->label.data;
+    if (bars) {
+      fprintf(fp, "<g class=\"strip\" data-row=\"%zu\"><title>", i);
+      esc(w, name, 0);
+      fprintf(fp, ": %.2f%% busy on average</title>", avg);
+      fprintf(fp, "<rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>", x0,
+              y, width, rowh);
+    } else {
+      /* the row's hover target and title; its colours come below */
+      fprintf(fp, "<rect class=\"row\" x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\"><title>",
+              x0, y, width, pitch);
+      esc(w, name, 0);
+      fprintf(fp, ": %.2f%% busy on average</title></rect>", avg);
+      for (int b = 0; b < nb; b++) lv[i * (size_t)nb + (size_t)b] = (unsigned char)heat_level(v[b]);
     }
-    esc(w, name, 0);
-    fprintf(fp, ": busy %.2f%% of the bins' time on average</title>", avg);
-    fprintf(fp, "<rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>", x0, y,
-            width, rowh);
     if (bars || rowh >= 8 || i % (size_t)(12 / rowh + 1) == 0) {
       fprintf(fp, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", x0 - 6,
               y + rowh / 2 + (rowh >= 8 ? 4 : 3), rowh < 8 ? " class=\"small\"" : "");
@@ -339,37 +366,38 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
         hdur(fp, (double)bn->width * (b + 1));
         fprintf(fp, ": %.2f%% busy</title></rect>", v[b]);
       }
-    } else {
-      /* bins in their own units: x = bin index, runs of one level merged */
-      fprintf(fp, "<g transform=\"translate(%.0f %.2f) scale(%.4f 1)\">", x0, y, cw);
-      for (int lvl = 1; lvl <= HEAT_LEVELS; lvl++) {
-        int any = 0;
+      fputs("</g>", fp);
+    }
+    fputc('\n', fp);
+  }
+  if (!bars) {
+    /* units: x = bin, y = row; strokes as thick as a row, through its middle */
+    fprintf(fp, "<g class=\"heat\" transform=\"translate(%.0f %.3f) scale(%.4f %.3f)\" "
+                "stroke-width=\"%.4f\">\n",
+            x0, rowh / 2, cw, pitch, rowh / pitch);
+    for (int l = 1; l <= HEAT_LEVELS; l++) {
+      int any = 0;
+      for (size_t i = 0; i < n; i++) {
+        const unsigned char *r = lv + i * (size_t)nb;
         for (int b = 0; b < nb;) {
-          int l = (int)ceil(v[b] / 10);
-          if (l > HEAT_LEVELS) l = HEAT_LEVELS;
           int e = b + 1;
-          while (e < nb) {
-            int le = (int)ceil(v[e] / 10);
-            if (le > HEAT_LEVELS) le = HEAT_LEVELS;
-            if (le != l) break;
-            e++;
-          }
-          if (l == lvl) {
-            if (!any) fprintf(fp, "<path fill=\"%s\" data-level=\"%d\" d=\"", heat_fill[lvl], lvl);
+          while (e < nb && r[e] == r[b]) e++;
+          if (r[b] == l) {
+            if (!any) fprintf(fp, "<path class=\"h%d\" d=\"", l);
             any = 1;
-            fprintf(fp, "M%d 0h%dv%gh-%dz", b, e - b, rowh, e - b);
+            fprintf(fp, "M%d %zuh%d", b, i, e - b);
           }
           b = e;
         }
-        if (any) fputs("\"/>", fp);
       }
-      fputs("</g>", fp);
+      if (any) fputs("\"/>\n", fp);
     }
     fputs("</g>\n", fp);
   }
   time_axis(w, x0, width, h + 4, span);
   fputs("</svg>\n", fp);
   free(v);
+  free(lv);
   if (!bars) {
     fputs("<div class=\"legend\">busy per bin: ", fp);
     for (int l = 1; l <= HEAT_LEVELS; l++)
@@ -563,7 +591,7 @@ static const char *const css =
     "svg text{font:11px system-ui,'DejaVu Sans',sans-serif;fill:#2a3140}"
     "svg text.v{fill:var(--mute)}svg text.small{font-size:7px}"
     "svg .axis line{stroke:#9aa3b0;stroke-width:1}svg .axis text{fill:var(--mute);font-size:10px}"
-    "svg rect.bg{fill:#f1f3f6}svg rect.k{fill:var(--k)}svg rect.lat{fill:var(--lat)}"
+    "svg rect.bg{fill:#f1f3f6}svg rect.row{fill:transparent}svg rect.row:hover{fill:#0000001a}svg rect.k{fill:var(--k)}svg rect.lat{fill:var(--lat)}"
     "svg .pct line{stroke:#c0392b;stroke-dasharray:4 3;stroke-width:1.2}"
     "svg .pct text{fill:#c0392b;font-weight:600}"
     "svg .whisker{stroke:#7a1f2b;stroke-width:2}"
@@ -646,7 +674,14 @@ static void overview(hw *w) {
   if (ti != (size_t)-1) data_table(w, ti);
   fputs("</div><div><h3>GPU devices</h3>", fp);
   ti = find_table(w, "gpu_busy");
-  if (ti != (size_t)-1) data_table(w, ti);
+  if (ti != (size_t)-1 && w->t[ti].nrows > 16) {
+    /* many devices: the strips show them; the table on demand */
+    fprintf(fp, "<details><summary>The table of all %zu devices</summary>", w->t[ti].nrows);
+    data_table(w, ti);
+    fputs("</details>", fp);
+  } else if (ti != (size_t)-1) {
+    data_table(w, ti);
+  }
   fputs("</div></div>\n", fp);
 }
 
@@ -681,9 +716,10 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
         "summary: ",
         fp);
   inputs_line(&w);
-  fprintf(fp, "</title><style>%s</style></head><body>\n<header><h1>GPU profile summary</h1>"
-              "<p class=\"sub\">",
-          css);
+  fprintf(fp, "</title><style>%s", css);
+  for (int l = 1; l <= HEAT_LEVELS; l++)
+    fprintf(fp, "svg path.h%d{stroke:%s;fill:none}", l, heat_fill[l]);
+  fputs("</style></head><body>\n<header><h1>GPU profile summary</h1><p class=\"sub\">", fp);
   inputs_line(&w);
   fputs(" &middot; db2summary " TT_VERSION "</p><nav><a href=\"#overview\">Overview</a>"
         "<a href=\"#activity\">GPU activity</a><a href=\"#kernels\">Kernels</a>"
@@ -724,7 +760,10 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
       chart_with_table(&w, i, "total", "#2f6fdf", "total kernel time");
       any = 1;
     }
-  if (!any) fputs("<p class=\"none\">Per process only: see Other tables.</p>", fp);
+  if (!any)
+    fputs(s->opt->by_process ? "<p class=\"none\">Per process: see Other tables.</p>"
+                             : "<p class=\"none\">No kernels.</p>",
+          fp);
   fputs("</section>\n", fp);
 
   /* API and other regions */
@@ -737,7 +776,10 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
       chart_with_table(&w, i, "total", "#8a5cc7", "total time in calls");
       any = 1;
     }
-  if (!any) fputs("<p class=\"none\">No API calls or CPU regions.</p>", fp);
+  if (!any)
+    fputs(s->opt->by_process ? "<p class=\"none\">Per process: see Other tables.</p>"
+                             : "<p class=\"none\">No API calls or CPU regions.</p>",
+          fp);
   fputs("</section>\n", fp);
 
   /* copies */
