@@ -90,15 +90,22 @@ static void hcount(FILE *fp, const char *v) {
 
 static double num(const char *v) { return v && v[0] ? strtod(v, NULL) : 0.0; }
 
-/* A json array cell "[1.5,0,...]" into n doubles (missing ones 0). */
-static void parse_bins(const char *v, double *out, int n) {
+/* A bins cell "[12.50,0,...]" (percent with two decimals, as the tables
+ * write it) into hundredths of a percent, exact; missing ones 0. */
+static void parse_bins(const char *v, int64_t *out, int n) {
   for (int i = 0; i < n; i++) out[i] = 0;
   if (!v || *v != '[') return;
   const char *p = v + 1;
   for (int i = 0; i < n && *p && *p != ']'; i++) {
-    char *end;
-    out[i] = strtod(p, &end);
-    p = end;
+    int64_t whole = 0, frac = 0;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++) whole = whole * 10 + (*p - '0');
+    if (*p == '.')
+      for (p++; *p >= '0' && *p <= '9'; p++)
+        if (digits < 2) frac = frac * 10 + (*p - '0'), digits++;
+    for (; digits < 2; digits++) frac *= 10;
+    int64_t c = whole * 100 + frac;
+    out[i] = c;
     if (*p == ',') p++;
   }
 }
@@ -289,9 +296,10 @@ static const char *strip_label(hw *w, const sm_table *t, size_t i, const char *l
   return w->label.data;
 }
 
-static int heat_level(double pct) {
-  int l = (int)ceil(pct / 10);
-  return l < 0 ? 0 : l > HEAT_LEVELS ? HEAT_LEVELS : l;
+/* ceil(percent / 10) of a percent in hundredths */
+static int heat_level(int64_t c) {
+  int64_t l = (c + 999) / 1000;
+  return l < 0 ? 0 : l > HEAT_LEVELS ? HEAT_LEVELS : (int)l;
 }
 
 /* Busy percent per bin, one strip per row of table t (its `bins`
@@ -313,7 +321,7 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
   double gap = bars ? 6 : rowh >= 8 ? 1 : 0, pitch = rowh + gap;
   const double x0 = 190, width = 780, cw = width / nb;
   double h = (double)n * pitch;
-  double *v = tt_malloc((size_t)nb * sizeof *v);
+  int64_t *v = tt_malloc((size_t)nb * sizeof *v);
   fprintf(fp,
           "<svg class=\"chart wide\" viewBox=\"0 0 1000 %.0f\" role=\"img\" data-chart=\"%s\" "
           "data-mode=\"%s\"><title>",
@@ -329,9 +337,9 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
     const char *name = strip_label(w, t, i, label);
     double y = (double)i * pitch;
     parse_bins(sm_cell(t, i, "bins"), v, nb);
-    double avg = 0;
-    for (int b = 0; b < nb; b++) avg += v[b];
-    avg /= nb;
+    int64_t sum = 0;
+    for (int b = 0; b < nb; b++) sum += v[b];
+    double avg = (double)sum / 100.0 / nb;
     if (bars) {
       fprintf(fp, "<g class=\"strip\" data-row=\"%zu\"><title>", i);
       esc(w, name, 0);
@@ -355,16 +363,17 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
     if (bars) {
       for (int b = 0; b < nb; b++) {
         if (v[b] <= 0) continue;
-        double bh = v[b] / 100 * rowh;
+        double bh = (double)v[b] / 10000 * rowh;
         if (bh < 2) bh = 2; /* a little work still shows */
+        long long c = (long long)v[b];
         fprintf(fp,
                 "<rect class=\"k\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
-                "data-i=\"%d\" data-v=\"%.2f\"><title>+",
-                x0 + b * cw, y + rowh - bh, cw, bh, b, v[b]);
+                "data-i=\"%d\" data-v=\"%lld.%02lld\"><title>+",
+                x0 + b * cw, y + rowh - bh, cw, bh, b, c / 100, c % 100);
         hdur(fp, (double)bn->width * b);
         fputs(" \xE2\x80\x93 +", fp);
         hdur(fp, (double)bn->width * (b + 1));
-        fprintf(fp, ": %.2f%% busy</title></rect>", v[b]);
+        fprintf(fp, ": %lld.%02lld%% busy</title></rect>", c / 100, c % 100);
       }
       fputs("</g>", fp);
     }
