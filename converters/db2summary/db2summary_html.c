@@ -357,7 +357,7 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
     if (bars || rowh >= 8 || i % (size_t)(12 / rowh + 1) == 0) {
       fprintf(fp, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", x0 - 6,
               y + rowh / 2 + (rowh >= 8 ? 4 : 3), rowh < 8 ? " class=\"small\"" : "");
-      esc(w, name, LABEL_CHARS - 6);
+      esc(w, name, 22); /* fits the 184 px left of the strips */
       fputs("</text>", fp);
     }
     if (bars) {
@@ -597,7 +597,7 @@ static const char *const css =
     "@media (max-width:1000px){.pair{grid-template-columns:minmax(0,1fr)}}"
     "svg.chart{width:100%;max-width:560px;height:auto;display:block}"
     "svg.wide{max-width:1000px}"
-    "svg text{font:11px system-ui,'DejaVu Sans',sans-serif;fill:#2a3140}"
+    "svg text{font:12.5px system-ui,'DejaVu Sans',sans-serif;fill:#2a3140}"
     "svg text.v{fill:var(--mute)}svg text.small{font-size:7px}"
     "svg .axis line{stroke:#9aa3b0;stroke-width:1}svg .axis text{fill:var(--mute);font-size:10px}"
     "svg rect.bg{fill:#f1f3f6}svg rect.row{fill:transparent}svg rect.row:hover{fill:#0000001a}svg rect.k{fill:var(--k)}svg rect.lat{fill:var(--lat)}"
