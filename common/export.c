@@ -657,8 +657,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
     if (ru.events == 0 && has_event_filter(&o) && whole_inputs) {
       /* Category names differ by importer: an empty result is almost
        * always a misspelt filter, not what the user wanted. */
-      tt_error("no event matched the --category/--exclude-category/--name/--gpu filters; "
-               "--list-categories shows the categories in the inputs");
+      tt_error("no event matched the --category/--exclude-category/--name%s filters; "
+               "--list-categories shows the categories in the inputs",
+               o.gpu_only ? "/--gpu" : "");
       rc = 1;
     } else {
       if (ru.events == 0 && has_event_filter(&o))

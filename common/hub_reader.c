@@ -281,8 +281,9 @@ const char *hub_class_name(hub_class c) {
 /* Whether `s` holds `word`, ASCII case ignored. */
 static int has_word(const char *s, const char *word) {
   size_t n = strlen(word);
+  char lo = word[0], up = (char)(lo - 'a' + 'A'); /* word is lower-case */
   for (; *s; s++)
-    if (strncasecmp(s, word, n) == 0) return 1;
+    if ((*s == lo || *s == up) && strncasecmp(s, word, n) == 0) return 1;
   return 0;
 }
 
@@ -293,8 +294,7 @@ static int has_word(const char *s, const char *word) {
 static hub_class classify(const hub_record *ev) {
   switch (ev->kind) {
   case HUB_KERNEL:
-    return has_word(ev->category, "memset") || has_word(ev->category, "fillbuffer") ||
-                   has_word(ev->name, "memset")
+    return has_word(ev->category, "memset") || has_word(ev->category, "fillbuffer")
                ? HUB_CLS_MEMSET
                : HUB_CLS_KERNEL;
   case HUB_COPY: return HUB_CLS_MEMCPY;
