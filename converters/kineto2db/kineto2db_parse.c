@@ -259,6 +259,7 @@ static void free_args(k_arg *a, size_t cap) {
 }
 
 void kineto_parse_free(kineto *k) {
+  kr_free(&k->repair);
   tt_buf_free(&k->key);
   tt_buf_free(&k->cap.out);
   tt_buf_free(&k->cap_name);
