@@ -62,23 +62,29 @@ static void json_of(tt_buf *b, const kv *v) {
     tt_buf_append(b, v->text.data, v->text.len);
 }
 
-/* An arg's type. A number no int64 or double holds (an id beyond int64,
- * 1e400) is kept as written with the type "string", and counted. */
+/* The type of a number no int64 or double may hold (an id beyond int64,
+ * 1e400): "string" when none does, counted; it is kept as written. */
+static const char *number_type(kineto *k, const kv *v) {
+  const char *t = v->text.data;
+  if (!strpbrk(t, ".eE")) {
+    int64_t x;
+    if (tt_decimal_to_int_scaled(t, v->text.len, 1, &x) == 0) return "int";
+  } else if (isfinite(strtod(t, NULL))) {
+    return "double";
+  }
+  k->warn_big_number++;
+  return "string";
+}
+
 static const char *arg_type(kineto *k, const kv *v) {
   switch (v->type) {
   case KV_STRING: return "string";
   case KV_NUMBER: {
-    const char *t = v->text.data;
-    if (!strpbrk(t, ".eE")) {
-      int64_t x;
-      if (v->text.len < 19 || tt_decimal_to_int_scaled(t, v->text.len, 1, &x) == 0) return "int";
-    } else if (v->text.len < 300 && !strpbrk(t, "eE")) {
-      return "double";
-    } else if (isfinite(strtod(t, NULL))) {
-      return "double";
-    }
-    k->warn_big_number++;
-    return "string";
+    /* short integers and plain decimals, the common case, need no check */
+    const char *x = strpbrk(v->text.data, ".eE");
+    if (!x ? v->text.len < 19 : *x == '.' && v->text.len < 300 && !strpbrk(x + 1, "eE"))
+      return x ? "double" : "int";
+    return number_type(k, v);
   }
   case KV_BOOL: return "bool";
   case KV_NULL: return "null";

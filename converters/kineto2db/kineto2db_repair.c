@@ -7,14 +7,21 @@
  *   - NaN, Infinity, -Infinity, nan, inf (any case) outside strings → the
  *     same word as a string.
  * A chunk that needs no repair is handed to yajl as it is (no copy): 64
- * bytes at a time, SSE2 compares give the quotes, the special bytes and
+ * bytes at a time, SSE2 or AVX2 compares give the quotes, the special bytes and
  * the letters n/i, a prefix XOR of the quotes which bytes are inside
  * strings; only a block with a special byte inside a string or an n/i
  * outside one is walked byte by byte. A repaired chunk keeps marks that
  * map its offsets back to the file's. */
+#include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define KR_AVX2 1
+#else
+#define KR_AVX2 0
 #endif
 
 #include "kineto2db.h"
@@ -163,10 +170,47 @@ static size_t walk(kr_repair *r, const unsigned char *p, size_t n, size_t i, siz
   return i;
 }
 
+/* bit j of the result: the XOR of bits 0..j of x. On the quotes of a
+ * block: byte j is inside a string (an opening quote counts as inside, a
+ * closing one as outside), exact up to the first backslash inside a
+ * string, which sends the block to walk(). */
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* Whether a 64-byte block needs no repair, from its masks (bit j for
+ * byte j): prefix_xor of its quotes, its special bytes (control,
+ * 0x80-0xFF, backslash) and its letters n/N/i/I; if so, whether it ends
+ * inside a string. */
+static inline int clean_masks(kr_repair *r, uint64_t inside, uint64_t special,
+                              uint64_t letters) {
+  if (r->in_string) inside = ~inside;
+  if ((special & inside) | (letters & ~inside)) return 0;
+  r->in_string = (int)(inside >> 63);
+  return 1;
+}
+
+/* The blocks of p[i..n) up to the first that needs walk(), which walks it;
+ * `clean` tests one block. Returns where it stopped. */
+#define KR_BLOCKS(clean)                                                                   \
+  do {                                                                                     \
+    while (i + 64 <= n && !*hold) {                                                        \
+      if (clean(r, p + i))                                                                 \
+        i += 64;                                                                           \
+      else                                                                                 \
+        i = walk(r, p, n, i, i + 64, hold);                                                \
+    }                                                                                      \
+    return i;                                                                              \
+  } while (0)
+
 #ifdef __SSE2__
-/* Whether the 64 bytes at b need no repair, knowing whether they start
- * inside a string; if so, whether they end inside one. */
-static int clean_block(kr_repair *r, const unsigned char *b) {
+static inline int clean_block_sse2(kr_repair *r, const unsigned char *b) {
   const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'),
                 space = _mm_set1_epi8(0x20), n = _mm_set1_epi8('n'), i = _mm_set1_epi8('i');
   uint64_t quotes = 0, special = 0, letters = 0;
@@ -186,22 +230,61 @@ static int clean_block(kr_repair *r, const unsigned char *b) {
   KR_LANE(2);
   KR_LANE(3);
 #undef KR_LANE
-  /* bit j: byte j is inside a string (an opening quote counts as inside,
-   * a closing one as outside). Exact up to the first backslash inside a
-   * string, which sends the block to walk(). */
-  uint64_t inside = quotes;
-  inside ^= inside << 1;
-  inside ^= inside << 2;
-  inside ^= inside << 4;
-  inside ^= inside << 8;
-  inside ^= inside << 16;
-  inside ^= inside << 32;
-  if (r->in_string) inside = ~inside;
-  if ((special & inside) | (letters & ~inside)) return 0;
-  r->in_string = (int)(inside >> 63);
-  return 1;
+  return clean_masks(r, prefix_xor(quotes), special, letters);
+}
+
+static size_t blocks_sse2(kr_repair *r, const unsigned char *p, size_t n, size_t i, int *hold) {
+  KR_BLOCKS(clean_block_sse2);
 }
 #endif
+
+#if KR_AVX2
+/* The same with 32-byte vectors, and the prefix XOR as one carry-less
+ * multiplication by all ones, on CPUs that have them. */
+__attribute__((target("avx2,pclmul"))) static inline int clean_block_avx2(kr_repair *r,
+                                                                  const unsigned char *b) {
+  const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'),
+                space = _mm256_set1_epi8(0x20), n = _mm256_set1_epi8('n'),
+                i = _mm256_set1_epi8('i');
+  uint64_t quotes = 0, special = 0, letters = 0;
+  for (int k = 0; k < 2; k++) {
+    __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(b + 32 * k));
+    __m256i sp = _mm256_or_si256(_mm256_cmpgt_epi8(space, x), _mm256_cmpeq_epi8(x, backslash));
+    __m256i low = _mm256_or_si256(x, space);
+    __m256i ni = _mm256_or_si256(_mm256_cmpeq_epi8(low, n), _mm256_cmpeq_epi8(low, i));
+    quotes |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(x, quote)) << (32 * k);
+    special |= (uint64_t)(uint32_t)_mm256_movemask_epi8(sp) << (32 * k);
+    letters |= (uint64_t)(uint32_t)_mm256_movemask_epi8(ni) << (32 * k);
+  }
+  __m128i px = _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)quotes), _mm_set1_epi8(-1), 0);
+  return clean_masks(r, (uint64_t)_mm_cvtsi128_si64(px), special, letters);
+}
+
+__attribute__((target("avx2,pclmul"))) static size_t blocks_avx2(kr_repair *r, const unsigned char *p,
+                                                         size_t n, size_t i, int *hold) {
+  KR_BLOCKS(clean_block_avx2);
+}
+#endif
+
+/* The block scan this CPU runs: AVX2, else SSE2, else none (walk() does
+ * it all). TT_KINETO_SIMD=sse2 or none chooses a narrower one, for tests. */
+enum { SIMD_NONE, SIMD_SSE2, SIMD_AVX2 };
+static int simd_level(void) {
+  static int level = -1;
+  if (level < 0) {
+    const char *want = getenv("TT_KINETO_SIMD");
+    level = SIMD_NONE;
+#ifdef __SSE2__
+    level = SIMD_SSE2;
+#endif
+#if KR_AVX2
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul")) level = SIMD_AVX2;
+#endif
+    if (want && strcmp(want, "none") == 0) level = SIMD_NONE;
+    if (want && strcmp(want, "sse2") == 0 && level > SIMD_SSE2) level = SIMD_SSE2;
+  }
+  return level;
+}
 
 void kr_feed(kr_repair *r, const unsigned char *in, size_t n, uint64_t offset,
              const unsigned char **out, size_t *out_n) {
@@ -221,14 +304,15 @@ void kr_feed(kr_repair *r, const unsigned char *in, size_t n, uint64_t offset,
   r->nmarks = 0;
   size_t i = 0;
   int hold = 0;
-#ifdef __SSE2__
-  while (i + 64 <= n && !hold) {
-    if (clean_block(r, p + i))
-      i += 64;
-    else
-      i = walk(r, p, n, i, i + 64, &hold);
-  }
+  switch (simd_level()) {
+#if KR_AVX2
+  case SIMD_AVX2: i = blocks_avx2(r, p, n, i, &hold); break;
 #endif
+#ifdef __SSE2__
+  case SIMD_SSE2: i = blocks_sse2(r, p, n, i, &hold); break;
+#endif
+  default: break;
+  }
   if (!hold) i = walk(r, p, n, i, n, &hold);
   /* "-" may begin -Infinity: its repair needs what follows. */
   if (!hold && i == n && n > r->copied && !r->in_string && p[n - 1] == '-') i = n - 1;
