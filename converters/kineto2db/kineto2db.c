@@ -66,8 +66,8 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   }
   gzbuffer(gz, GZ_BUFFER);
   yajl_handle h = yajl_alloc(kineto_callbacks(), NULL, &k);
-  /* The repair stage leaves strings valid UTF-8 (kj_clean_utf8 repairs
-   * what escapes decode to): yajl need not check them again. */
+  /* The repair stage leaves strings valid UTF-8 (kineto2db_parse.c
+   * repairs what escapes decode to): yajl need not check them again. */
   yajl_config(h, yajl_dont_validate_strings, 1);
   unsigned char *buf = tt_malloc(READ_SIZE);
   unsigned long long before = 0; /* decompressed bytes parsed so far */

@@ -56,6 +56,8 @@ typedef struct kr_repair {
   } *marks;
   size_t nmarks, cap_marks;
   uint64_t base;            /* file offset of the chunk handed out */
+  const unsigned char *chunk; /* what yajl parses now: its strings are */
+  size_t chunk_len;           /* valid UTF-8 without control bytes */
   int ended;                /* the file's end was handed out */
   uint64_t n_control, n_bad_escape, n_bad_utf8, n_nonfinite;
 } kr_repair;

@@ -361,7 +361,11 @@ yajl_status kineto_parse_bytes(kineto *k, yajl_handle h, const unsigned char *bu
   const unsigned char *p;
   size_t len;
   kr_feed(&k->repair, buf, n, offset, &p, &len);
-  return len ? yajl_parse(h, p, len) : yajl_status_ok;
+  k->repair.chunk = p;
+  k->repair.chunk_len = len;
+  yajl_status st = len ? yajl_parse(h, p, len) : yajl_status_ok;
+  k->repair.chunk = NULL;
+  return st;
 }
 
 yajl_status kineto_parse_end(kineto *k, yajl_handle h, uint64_t end) {
