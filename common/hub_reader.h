@@ -138,7 +138,12 @@ typedef struct hub_process_info {
    * and "(pid P)" when a rank or a host is known, e.g. "python3 [rank 3]
    * nid008553 (pid 1234)"; else the command alone. */
   const char *label;
+  /* The pid exporters draw it under: its pid, unless a host earlier in
+   * name order has that pid too; then HUB_VIEW_PID_BASE + n, so two
+   * hosts' pid 1234 are two process tracks in one file. */
+  int64_t view_pid;
 } hub_process_info;
+#define HUB_VIEW_PID_BASE 0x7d000000LL
 typedef struct hub_thread_info {
   int db;
   int64_t id;       /* row id: what hub_record.tid holds */

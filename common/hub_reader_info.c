@@ -78,6 +78,23 @@ void hr_name_processes(hub_reader *r) {
     p->label = process_label(p);
   }
   free(names);
+  /* A pid on several hosts: the first host's keeps it, the others get
+   * view pids of their own (in process order: every run gives the same). */
+  int64_t next_view = HUB_VIEW_PID_BASE;
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    hub_process_info *p = &r->processes[i];
+    p->view_pid = p->pid;
+    if (r->filter.host) continue; /* a (host, pid) part: one process */
+    int shadowed = 0;
+    for (size_t j = 0; j < r->nprocesses && !shadowed; j++)
+      shadowed = r->processes[j].pid == p->pid && r->processes[j].host < p->host;
+    if (!shadowed) continue;
+    p->view_pid = HUB_NULL;
+    for (size_t j = 0; j < i && p->view_pid == HUB_NULL; j++) /* its host's other inputs */
+      if (r->processes[j].pid == p->pid && r->processes[j].host == p->host)
+        p->view_pid = r->processes[j].view_pid;
+    if (p->view_pid == HUB_NULL) p->view_pid = next_view++;
+  }
 }
 
 void hr_load_info(hub_reader *r) {

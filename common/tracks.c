@@ -57,6 +57,7 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
   t->lane_name = "";
   const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
   if (p) {
+    t->group = p->view_pid; /* two hosts' pid 1234: two groups */
     t->group_name = p->label;
     t->group_sort = p->sort_index;
   }

@@ -155,9 +155,23 @@ expect_eq "kineto2db: host_name in the node row" "nid008550|nid008550" \
 expect_eq "kineto2db: node hashes differ by host" "2" \
   "$( (q "$TMP/host0.db" "SELECT hash FROM rocpd_info_node"; q "$TMP/host1.db" "SELECT hash FROM rocpd_info_node") | sort -u | wc -l)"
 db2json -q "$TMP/host0.db" "$TMP/host1.db" -o "$TMP/both.json"
-expect_eq "db2json: both hosts' processes named with rank and host" \
-  "1234	python3 [rank 2] nid008550 (pid 1234)|1234	python3 [rank 3] nid008551 (pid 1234)" \
+# In one file, the second host's pid 1234 is drawn under a pid of its own
+# (0x7d000000 on, see hub_process_info.view_pid): two process tracks.
+V=$((0x7d000000))
+expect_eq "db2json: both hosts' processes named with rank and host, two process tracks" \
+  "1234	python3 [rank 2] nid008550 (pid 1234)|$V	python3 [rank 3] nid008551 (pid 1234)" \
   "$(json_process_names "$TMP/both.json" | sort | paste -sd'|')"
+expect_eq "db2json: each host's slices on its own process track" \
+  "inner-0 1234 1234;inner-1 $V 1234;op-0 1234 1234;op-1 $V 1234;" \
+  "$($PY -c '
+import json,sys
+d = json.load(open(sys.argv[1]))["traceEvents"]
+print("".join("%s %d %d;" % (e["name"], e["pid"], e["tid"]) for e in sorted(d, key=lambda e: e["name"]) if e.get("ph") == "X"))' "$TMP/both.json")"
+db2perfetto -q "$TMP/host0.db" "$TMP/host1.db" -o "$TMP/both.pftrace"
+validate "db2perfetto of two hosts' pid 1234 is valid" pftrace-check "$TMP/both.pftrace"
+expect_eq "db2perfetto: a process descriptor per host's pid 1234, each with its label" \
+  "1234 python3 [rank 2] nid008550 (pid 1234)|$V python3 [rank 3] nid008551 (pid 1234)" \
+  "$($PY "$ROOT/tests/pftrace_names.py" "$ROOT/tests" "$TMP/both.pftrace" | awk -F'\t' '$1 == "process" {print $2 " " $3}' | paste -sd'|')"
 
 # --split process keys parts by (host, pid): two parts, each one host's.
 for tool in db2json db2perfetto db2otf2; do

@@ -127,16 +127,18 @@ static void write_metadata(json_part *jp, hub_reader *r) {
   for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
     const hub_process_info *p = hub_reader_process(r, i);
     if (other_process(jp, r, p->db, p->pid)) continue;
-    if (p->label[0]) metadata(jp, "process_name", p->pid, 0, "name", p->label, 0);
-    if (p->labels[0]) metadata(jp, "process_labels", p->pid, 0, "labels", p->labels, 0);
-    metadata(jp, "process_sort_index", p->pid, 0, "sort_index", NULL, p->sort_index);
+    if (p->label[0]) metadata(jp, "process_name", p->view_pid, 0, "name", p->label, 0);
+    if (p->labels[0]) metadata(jp, "process_labels", p->view_pid, 0, "labels", p->labels, 0);
+    metadata(jp, "process_sort_index", p->view_pid, 0, "sort_index", NULL, p->sort_index);
   }
   for (size_t i = 0; i < hub_reader_nthreads(r); i++) {
     const hub_thread_info *t = hub_reader_thread(r, i);
     if (other_process(jp, r, t->db, t->pid)) continue;
     if (t->synthetic) continue; /* a GPU lane's or process's tracks: no OS thread */
-    if (t->name[0]) metadata(jp, "thread_name", t->pid, t->tid, "name", t->name, 0);
-    metadata(jp, "thread_sort_index", t->pid, t->tid, "sort_index", NULL, t->sort_index);
+    const hub_process_info *p = hub_reader_find_process(r, t->db, t->pid);
+    int64_t pid = p ? p->view_pid : t->pid;
+    if (t->name[0]) metadata(jp, "thread_name", pid, t->tid, "name", t->name, 0);
+    metadata(jp, "thread_sort_index", pid, t->tid, "sort_index", NULL, t->sort_index);
   }
   for (size_t i = 0; i < hub_reader_nagents(r); i++) {
     const hub_agent_view *a = hub_reader_agent(r, i);
