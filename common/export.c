@@ -471,9 +471,31 @@ static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
   return 0;
 }
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+/* A process part's tag: ".p1234", or ".HOST.p1234" when another host has
+ * pid 1234 too (characters other than [A-Za-z0-9._-] in HOST become '_'). */
+static char *process_tag(const hub_process_key *k) {
+  tt_buf b = {0};
+  if (k->ambiguous) {
+    tt_buf_putc(&b, '.');
+    if (!k->host[0]) tt_buf_puts(&b, "nohost");
+    for (const char *c = k->host; *c; c++) {
+      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                 *c == '.' || *c == '-' || *c == '_';
+      tt_buf_putc(&b, keep ? *c : '_');
+    }
+  }
+  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
+  return b.data;
+}
+
+static void free_keys(char **hosts, int64_t *pids, char **tags, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(hosts[i]);
+    free(tags[i]);
+  }
+  free(hosts);
+  free(pids);
+  free(tags);
 }
 
 static int digits(int64_t v) {
@@ -614,33 +636,36 @@ static int run_all(run *ru) {
     return stream_windows(ru, t0, size, count) ? 1 : 0;
   }
 
-  /* --split process: one pass per process, the pid pushed into SQL. */
-  size_t np = hub_reader_nprocesses(ru->r), n = 0;
-  int64_t *pids = tt_calloc(np ? np : 1, sizeof *pids);
-  for (size_t i = 0; i < np; i++) pids[i] = hub_reader_process(ru->r, i)->pid;
-  qsort(pids, np, sizeof *pids, cmp_i64);
-  /* Distinct pids that have events: a process row alone makes no part. */
-  for (size_t i = 0; i < np; i++)
-    if ((n == 0 || pids[n - 1] != pids[i]) && hub_reader_pid_has_events(ru->r, pids[i]))
-      pids[n++] = pids[i];
+  /* --split process: one pass per process (host, pid), pushed into SQL.
+   * Processes that have events only: a process row alone makes no part. */
+  hub_process_key *keys;
+  size_t n = hub_reader_process_keys(ru->r, &keys);
+  /* The keys' hosts belong to this reader, closed before each part. */
+  char **hosts = tt_calloc(n ? n : 1, sizeof *hosts);
+  int64_t *pids = tt_calloc(n ? n : 1, sizeof *pids);
+  char **tags = tt_calloc(n ? n : 1, sizeof *tags);
+  for (size_t i = 0; i < n; i++) {
+    hosts[i] = tt_strdup(keys[i].host);
+    pids[i] = keys[i].pid;
+    tags[i] = process_tag(&keys[i]);
+  }
+  free(keys);
   if (o->count_parts) {
     printf("%zu\n", n);
-    free(pids);
+    free_keys(hosts, pids, tags, n);
     return 0;
   }
   if ((int64_t)n > o->max_parts) {
-    free(pids);
+    free_keys(hosts, pids, tags, n);
     check_part_count(ru, (int64_t)n, "one per process");
   }
   if (o->part >= (int64_t)n) {
-    free(pids);
+    free_keys(hosts, pids, tags, n);
     tt_die(2, "--part %lld: the split has %zu processes", (long long)o->part, n);
   }
   for (size_t i = 0; i < n; i++) {
     if (o->part >= 0 && (int64_t)i != o->part) continue;
-    char tag[40];
-    snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
-    char *p = part_path_of(ru, (int64_t)n, tag);
+    char *p = part_path_of(ru, (int64_t)n, tags[i]);
     refuse_input_as_output(ru, p);
     free(p);
   }
@@ -650,6 +675,7 @@ static int run_all(run *ru) {
     if (o->part >= 0 && (int64_t)i != o->part) continue;
     hub_reader_close(ru->r);
     f.pid = pids[i];
+    f.host = hosts[i];
     f.start = bounded ? t0 : HUB_NULL;
     f.end = bounded ? t1 : HUB_NULL;
     ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
@@ -657,13 +683,12 @@ static int run_all(run *ru) {
       rc = 1;
       break;
     }
-    char tag[40];
-    snprintf(tag, sizeof tag, ".p%lld", (long long)pids[i]);
     set_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX,
-             pids[i], tag);
+             pids[i], tags[i]);
+    ru->part.host = hosts[i];
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
   }
-  free(pids);
+  free_keys(hosts, pids, tags, n);
   return rc;
 }
 

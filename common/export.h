@@ -45,6 +45,7 @@ typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */
   int64_t start, end;   /* time range of this part: events are clipped to it */
   int64_t pid;          /* process part: its pid, else HUB_NULL */
+  const char *host;     /* process part: its host (hub_process_info.hostname) */
   const char *path;     /* final output path ("-" for stdout) */
 } tt_part;
 

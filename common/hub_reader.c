@@ -132,11 +132,13 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   }
   if (r->crowded) return hr_passes_crowded(r, paths, npaths);
   hr_order_dbs(r);
+  hr_load_info(r);
+  hr_exclude_hosts(r);
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
     for (int t = 0; t < T_COUNT; t++) {
-      if (!r->dbs[d].has_table[t]) continue;
+      if (!r->dbs[d].has_table[t] || r->dbs[d].excluded) continue;
       if (f->gpu_only && t == T_SAMPLE) continue; /* flows, counters, instants: no GPU work */
       char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, f);
       cursor *c = &r->cursors[r->ncursors];
@@ -151,7 +153,6 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
       r->ncursors++;
     }
   }
-  hr_load_info(r);
   return r;
 }
 
@@ -462,7 +463,7 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
-      if (!d->has_table[t]) continue;
+      if (!d->has_table[t] || d->excluded) continue;
       char *sql = span_sql(d, (table_id)t, r->filter.pid);
       sqlite3_stmt *st = hr_prep(d, sql);
       sqlite3_free(sql);
@@ -487,9 +488,15 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
 }
 
 int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
+  return hr_process_has_events(r, NULL, pid);
+}
+
+int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  /* In passes, any host's (the groups' readers are opened per question). */
   if (r->passes) return hr_passes_pid_has_events(r, pid);
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
+    if (host && strcmp(hub_reader_host(r, (int)i, pid), host) != 0) continue;
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
       char *sql = t == T_SAMPLE
@@ -553,6 +560,7 @@ void hub_reader_close(hub_reader *r) {
     free((char *)r->processes[i].name);
     free((char *)r->processes[i].labels);
     free((char *)r->processes[i].hostname);
+    free((char *)r->processes[i].label);
   }
   for (size_t i = 0; i < r->nthreads; i++) free((char *)r->threads[i].name);
   for (size_t i = 0; i < r->nagents; i++) {
@@ -570,6 +578,7 @@ void hub_reader_close(hub_reader *r) {
   tt_i64map_free(&r->pending_n);
   tt_i64map_free(&r->pending_taken);
   tt_i64map_free(&r->process_ix);
+  tt_i64map_free(&r->process_any_ix);
   tt_i64map_free(&r->thread_ix);
   tt_i64map_free(&r->agent_ix);
   tt_i64map_free(&r->lane_ix);

@@ -38,7 +38,10 @@ typedef struct hub_record {
   int64_t event_id; /* rocpd_event id (args), or HUB_NULL */
   int64_t start, end;
   unsigned clipped;
-  int64_t pid, tid;       /* tid HUB_NULL when the row has none */
+  int64_t pid;
+  int64_t tid;            /* the thread's row id (rocpd_info_thread.id, what
+                           * rows' tid columns hold; its OS tid is that row's
+                           * tid, see tt_track_of), HUB_NULL when none */
   int64_t agent_id;       /* GPU work: rocpd_info_agent id, else HUB_NULL */
   int64_t lane_id;        /* GPU work: stream id (or queue id), else HUB_NULL */
   int lane_is_queue;      /* lane_id names a queue, not a stream */
@@ -89,6 +92,10 @@ typedef struct hub_filter {
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
   int gpu_only; /* the GPU side only: records hub_class_is_gpu (--gpu) */
+  /* With pid: only the process of that pid on this host (its
+   * hub_process_info.hostname; "" for none), so two hosts' pid 1234 are
+   * two processes. NULL: any host. Kept by the caller while open. */
+  const char *host;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;
@@ -110,6 +117,16 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
 /* Whether any row of process `pid` exists in any input. */
 int hub_reader_pid_has_events(hub_reader *r, int64_t pid);
 
+/* The processes that have events, one per (hostname, pid), sorted by
+ * (hostname, pid): what --split process makes a part of. *out is
+ * malloc'ed (caller frees it; hosts point into the reader's info). */
+typedef struct hub_process_key {
+  const char *host; /* hub_process_info.hostname */
+  int64_t pid;
+  int ambiguous;    /* another host has this pid too */
+} hub_process_key;
+size_t hub_reader_process_keys(hub_reader *r, hub_process_key **out);
+
 /* Args of an event, in position order: begin, then next until 0. One
  * iteration at a time. Strings valid until the next call. */
 typedef struct hub_arg_view {
@@ -119,17 +136,36 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id);
 int hub_args_next(hub_reader *r, hub_arg_view *a);
 
 /* The small info tables, loaded at open. */
+/* A process is identified by (hostname, pid): the same pid on two hosts
+ * is two processes (rocprofv3 writes one database per process and host). */
 typedef struct hub_process_info {
   int db;
   int64_t pid;
   const char *name; /* command; "" if unknown */
   int64_t sort_index; /* from extdata sort_index, else pid */
   const char *labels; /* from extdata labels, else "" */
-  const char *hostname; /* its rocpd_info_node's hostname, else "" */
+  const char *hostname; /* its rocpd_info_node's hostname; "" when none is
+                         * recorded (the writer's placeholder "unknown") */
+  int host;             /* ordinal of hostname among the inputs' hosts in
+                         * name order: (host, pid) sorts as (hostname, pid) */
+  /* Its rank: extdata "rank" (importers put the source's there), else the
+   * environment's (rocprofv3 records it) OMPI_COMM_WORLD_RANK, PMI_RANK,
+   * SLURM_PROCID or RANK, in that order; HUB_NULL when none. */
+  int64_t rank;
+  /* How every exporter names it: the command, then "[rank R]", the host
+   * and "(pid P)" when a rank or a host is known, e.g. "python3 [rank 3]
+   * nid008553 (pid 1234)"; else the command alone. */
+  const char *label;
+  /* The pid exporters draw it under: its pid, unless a host earlier in
+   * name order has that pid too; then HUB_VIEW_PID_BASE + n, so two
+   * hosts' pid 1234 are two process tracks in one file. */
+  int64_t view_pid;
 } hub_process_info;
+#define HUB_VIEW_PID_BASE 0x7d000000LL
 typedef struct hub_thread_info {
   int db;
-  int64_t pid, tid;
+  int64_t id;       /* row id: what hub_record.tid holds */
+  int64_t pid, tid; /* tid: the OS thread id */
   const char *name;
   int64_t sort_index;
   /* A thread that stands for a GPU lane (hub_gpu_lane_thread): its agent
@@ -160,8 +196,12 @@ size_t hub_reader_nlanes(const hub_reader *r);
 const hub_lane_info *hub_reader_lane(const hub_reader *r, size_t i);
 
 /* Lookups by id (NULL when absent). */
-const hub_process_info *hub_reader_find_process(const hub_reader *r, int64_t pid);
-const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t tid);
+/* The process of pid in input db (else of pid in any input). */
+const hub_process_info *hub_reader_find_process(const hub_reader *r, int db, int64_t pid);
+/* The host of pid's rows in input db: its process's hostname, else (GPU
+ * rows under a device's pid) that of the input's first process, else "". */
+const char *hub_reader_host(const hub_reader *r, int db, int64_t pid);
+const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t thread_id);
 const hub_agent_view *hub_reader_find_agent(const hub_reader *r, int db, int64_t agent_id);
 const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t lane_id,
                                           int is_queue);

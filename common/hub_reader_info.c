@@ -21,12 +21,92 @@ static sqlite3_stmt *info_query(hub_db *d, const char *table, const char *cols) 
   return st;
 }
 
+/* Whether table (unsuffixed name) of d has column col. */
+static int has_column(hub_db *d, const char *table, const char *col) {
+  char *sql = sqlite3_mprintf("SELECT \"%w\" FROM \"%w%w\" LIMIT 0", col, table, d->suffix);
+  sqlite3_stmt *st = NULL;
+  int ok = sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  return ok;
+}
+
+/* The rank as the hub_process_info contract says: extdata's, else the
+ * first of the usual MPI/launcher variables in the environment. */
+#define RANK_SQL(env)                                                                    \
+  "COALESCE(" JX("extdata", "$.rank") env ")"
+#define ENV_RANKS                                                                        \
+  ", " JX("environment", "$.OMPI_COMM_WORLD_RANK") ", " JX("environment", "$.PMI_RANK")  \
+  ", " JX("environment", "$.SLURM_PROCID") ", " JX("environment", "$.RANK")
+
+static int64_t col_rank(sqlite3_stmt *st, int i) {
+  if (sqlite3_column_type(st, i) == SQLITE_INTEGER) return sqlite3_column_int64(st, i);
+  /* Environment values are text: a rank is digits only. */
+  const char *s = hr_col_text(st, i);
+  if (!s[0] || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s)) return HUB_NULL;
+  return strtoll(s, NULL, 10);
+}
+
+/* "python3 [rank 3] nid008553 (pid 1234)", or the command alone when
+ * neither a rank nor a host is known (see hub_process_info.label). */
+static char *process_label(const hub_process_info *p) {
+  if (p->rank == HUB_NULL && !p->hostname[0]) return tt_strdup(p->name);
+  tt_buf b = {0};
+  tt_buf_puts(&b, p->name);
+  if (p->rank != HUB_NULL) tt_buf_printf(&b, "%s[rank %lld]", b.len ? " " : "", (long long)p->rank);
+  if (p->hostname[0]) tt_buf_printf(&b, "%s%s", b.len ? " " : "", p->hostname);
+  tt_buf_printf(&b, "%s(pid %lld)", b.len ? " " : "", (long long)p->pid);
+  return b.data;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each process's host ordinal (hostnames in name order) and label. */
+void hr_name_processes(hub_reader *r) {
+  const char **names = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *names);
+  for (size_t i = 0; i < r->nprocesses; i++) names[i] = r->processes[i].hostname;
+  qsort(names, r->nprocesses, sizeof *names, cmp_str);
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    hub_process_info *p = &r->processes[i];
+    int ord = 0;
+    for (size_t j = 0; j < r->nprocesses && strcmp(names[j], p->hostname) < 0; j++)
+      if (j == 0 || strcmp(names[j], names[j - 1]) != 0) ord++;
+    p->host = ord;
+    free((char *)p->label);
+    p->label = process_label(p);
+  }
+  free(names);
+  /* A pid on several hosts: the first host's keeps it, the others get
+   * view pids of their own (in process order: every run gives the same). */
+  int64_t next_view = HUB_VIEW_PID_BASE;
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    hub_process_info *p = &r->processes[i];
+    p->view_pid = p->pid;
+    if (r->filter.host) continue; /* a (host, pid) part: one process */
+    int shadowed = 0;
+    for (size_t j = 0; j < r->nprocesses && !shadowed; j++)
+      shadowed = r->processes[j].pid == p->pid && r->processes[j].host < p->host;
+    if (!shadowed) continue;
+    p->view_pid = HUB_NULL;
+    for (size_t j = 0; j < i && p->view_pid == HUB_NULL; j++) /* its host's other inputs */
+      if (r->processes[j].pid == p->pid && r->processes[j].host == p->host)
+        p->view_pid = r->processes[j].view_pid;
+    if (p->view_pid == HUB_NULL) p->view_pid = next_view++;
+  }
+}
+
 void hr_load_info(hub_reader *r) {
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
+    int env = has_column(d, "rocpd_info_process", "environment");
     sqlite3_stmt *st = info_query(
         d, "rocpd_info_process",
-        "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX("extdata", "$.labels"));
+        env ? "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
+                  "extdata", "$.labels") ", " RANK_SQL(ENV_RANKS)
+            : "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
+                  "extdata", "$.labels") ", " RANK_SQL(""));
     /* The host a process ran on: its node row, when the hub has one. */
     char *nodes = hr_tname(d, "rocpd_info_node");
     sqlite3_stmt *host_st = NULL;
@@ -53,9 +133,17 @@ void hr_load_info(hub_reader *r) {
         sqlite3_bind_int64(host_st, 1, p->pid);
         if (sqlite3_step(host_st) == SQLITE_ROW) p->hostname = tt_strdup(hr_col_text(host_st, 0));
       }
-      if (!p->hostname) p->hostname = tt_strdup("");
-      if (!tt_i64map_get(&r->process_ix, p->pid))
-        tt_i64map_put(&r->process_ix, p->pid, (int64_t)r->nprocesses - 1);
+      /* "unknown": the hub writer's node when the source named none. */
+      if (!p->hostname || strcmp(p->hostname, "unknown") == 0) {
+        free((char *)p->hostname);
+        p->hostname = tt_strdup("");
+      }
+      p->rank = col_rank(st, 4);
+      p->label = NULL;
+      if (!tt_i64map_get(&r->process_any_ix, p->pid))
+        tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
+      if (!tt_i64map_get(&r->process_ix, hr_key_db_id((int)i, p->pid, 0)))
+        tt_i64map_put(&r->process_ix, hr_key_db_id((int)i, p->pid, 0), (int64_t)r->nprocesses - 1);
     }
     sqlite3_finalize(st);
     sqlite3_finalize(host_st);
@@ -64,7 +152,7 @@ void hr_load_info(hub_reader *r) {
                     JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
                     " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
                     JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
-                    " IN ('gpu_lane', 'process_tracks')");
+                    " IN ('gpu_lane', 'process_tracks'), id");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -77,8 +165,9 @@ void hr_load_info(hub_reader *r) {
       t->agent_id = hr_col_i64_or_null(st, 4);
       t->lane_id = hr_col_i64_or_null(st, 5);
       t->synthetic = sqlite3_column_int(st, 6);
+      t->id = sqlite3_column_int64(st, 7);
       if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
-      tt_i64map_put(&r->thread_ix, hr_key_db_id((int)i, t->tid, 0), (int64_t)r->nthreads++);
+      tt_i64map_put(&r->thread_ix, hr_key_db_id((int)i, t->id, 0), (int64_t)r->nthreads++);
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_agent",
@@ -113,6 +202,47 @@ void hr_load_info(hub_reader *r) {
       sqlite3_finalize(st);
     }
   }
+  hr_name_processes(r);
+}
+
+const char *hub_reader_host(const hub_reader *r, int db, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
+  if (ix) return r->processes[*ix].hostname;
+  for (size_t k = 0; k < r->nprocesses; k++)
+    if (r->processes[k].db == db) return r->processes[k].hostname;
+  return "";
+}
+
+void hr_exclude_hosts(hub_reader *r) {
+  if (!r->filter.host || r->filter.pid == HUB_NULL) return;
+  for (size_t i = 0; i < r->ndbs; i++)
+    r->dbs[i].excluded = strcmp(hub_reader_host(r, (int)i, r->filter.pid), r->filter.host) != 0;
+}
+
+static int cmp_key(const void *pa, const void *pb) {
+  const hub_process_key *a = pa, *b = pb;
+  int c = strcmp(a->host, b->host);
+  if (c) return c;
+  return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+size_t hub_reader_process_keys(hub_reader *r, hub_process_key **out) {
+  hub_process_key *k = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *k);
+  size_t n = 0;
+  for (size_t i = 0; i < r->nprocesses; i++)
+    k[n++] = (hub_process_key){r->processes[i].hostname, r->processes[i].pid, 0};
+  qsort(k, n, sizeof *k, cmp_key);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m && strcmp(k[m - 1].host, k[i].host) == 0 && k[m - 1].pid == k[i].pid) continue;
+    if (!hr_process_has_events(r, k[i].host, k[i].pid)) continue;
+    k[m++] = k[i];
+  }
+  for (size_t i = 0; i < m; i++)
+    for (size_t j = 0; j < m; j++)
+      if (i != j && k[i].pid == k[j].pid) k[i].ambiguous = 1;
+  *out = k;
+  return m;
 }
 
 size_t hub_reader_nprocesses(const hub_reader *r) { return r->nprocesses; }
@@ -126,13 +256,14 @@ const hub_agent_view *hub_reader_agent(const hub_reader *r, size_t i) { return &
 size_t hub_reader_nlanes(const hub_reader *r) { return r->nlanes; }
 const hub_lane_info *hub_reader_lane(const hub_reader *r, size_t i) { return &r->lanes[i]; }
 
-const hub_process_info *hub_reader_find_process(const hub_reader *r, int64_t pid) {
-  int64_t *ix = tt_i64map_get(&r->process_ix, pid);
+const hub_process_info *hub_reader_find_process(const hub_reader *r, int db, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
+  if (!ix) ix = tt_i64map_get(&r->process_any_ix, pid);
   return ix ? &r->processes[*ix] : NULL;
 }
 
-const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t tid) {
-  int64_t *ix = tt_i64map_get(&r->thread_ix, hr_key_db_id(db, tid, 0));
+const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t thread_id) {
+  int64_t *ix = tt_i64map_get(&r->thread_ix, hr_key_db_id(db, thread_id, 0));
   return ix ? &r->threads[*ix] : NULL;
 }
 

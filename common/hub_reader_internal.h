@@ -43,6 +43,7 @@ typedef struct hub_db {
    * rowid order and found by rowid, never by an index or a copy. */
   int args_checked, args_ordered;
   int64_t args_lo, args_hi; /* its first and last rowid */
+  int excluded; /* the filter's (host, pid) is not this input's: no rows */
   sqlite3_stmt *args_from_st, *args_probe_st;
 } hub_db;
 
@@ -103,6 +104,7 @@ struct hub_reader {
   hub_agent_view *agents; size_t nagents;
   hub_lane_info *lanes; size_t nlanes;
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
+  tt_i64map process_any_ix; /* pid -> index of its first process */
   /* The args being iterated (hub_reader_args.c): how, and from where. */
   enum { HR_ARGS_NONE, HR_ARGS_SCAN, HR_ARGS_RANGE, HR_ARGS_MERGED, HR_ARGS_LOOKUP } args_mode;
   sqlite3_stmt *args_iter; /* RANGE and LOOKUP: the statement stepped */
@@ -184,6 +186,12 @@ char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f);
 
 /* hub_reader_info.c: processes, threads, agents and lanes of every input. */
 void hr_load_info(hub_reader *r);
+/* Sets every process's host ordinal and label (after all are loaded). */
+void hr_name_processes(hub_reader *r);
+/* Marks the inputs the filter's host leaves out (hub_db.excluded). */
+void hr_exclude_hosts(hub_reader *r);
+/* Whether process pid of host (NULL: any) has a row in the inputs. */
+int hr_process_has_events(hub_reader *r, const char *host, int64_t pid);
 
 /* hub_reader_passes.c: more inputs than may be open at once (descriptors
  * under RLIMIT_NOFILE less a reserve, or HR_MAX_OPEN_INPUTS for memory)

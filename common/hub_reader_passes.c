@@ -198,8 +198,11 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
     p->name = tt_strdup(p->name);
     p->labels = tt_strdup(p->labels);
     p->hostname = tt_strdup(p->hostname);
-    if (!tt_i64map_get(&r->process_ix, p->pid))
-      tt_i64map_put(&r->process_ix, p->pid, (int64_t)r->nprocesses - 1);
+    p->label = NULL; /* hr_name_processes, once all are in */
+    if (!tt_i64map_get(&r->process_any_ix, p->pid))
+      tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
+    if (!tt_i64map_get(&r->process_ix, hr_key_db_id(p->db, p->pid, 0)))
+      tt_i64map_put(&r->process_ix, hr_key_db_id(p->db, p->pid, 0), (int64_t)r->nprocesses - 1);
   }
   for (size_t i = 0; i < g->nthreads; i++) {
     r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
@@ -207,7 +210,7 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
     *t = g->threads[i];
     t->db += base;
     t->name = tt_strdup(t->name);
-    tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->tid, 0), (int64_t)r->nthreads++);
+    tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)r->nthreads++);
   }
   for (size_t i = 0; i < g->nagents; i++) {
     r->agents = tt_realloc(r->agents, (r->nagents + 1) * sizeof *r->agents);
@@ -395,6 +398,7 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   }
   ok = ok && hr_refuse_duplicates(r, paths, npaths) == 0;
   free(hubs);
+  if (ok) hr_name_processes(r);
   if (ok) {
     p->heap = tt_calloc(p->nopen, sizeof *p->heap);
     if (heap_init(p->open, p->nopen, p->heap, &p->heap_len) != 0) {

@@ -24,6 +24,7 @@ typedef struct queue_slot {
 } queue_slot;
 
 typedef struct entity {
+  int64_t id; /* threads: the row id rows refer to (see thread_entity) */
   int64_t pid, tid;
   int merged;  /* a GPU pseudo-process whose rows moved to its owner */
   int is_lane; /* a thread that stands for a GPU lane (hub_gpu_lane_thread) */
@@ -38,16 +39,19 @@ struct hub_writer {
   char suffix[40]; /* "_" + guid with '_' for '-' */
   hw_batches bs; /* the staged rows and their INSERTs */
   int64_t nid;
+  char *hostname; /* hub_writer_hostname's, written over the node row at finish */
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
   tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
   queue_slot queue_cache[QUEUE_CACHE];
   tt_i64map gpu_agents; /* GPU type_index -> agent id (hub_gpu_agent) */
-  int64_t next_lane_tid;
   /* What hub_writer_finish has to complete (see complete_joins). */
   int gpu_rows_without_tid, copies_without_agent;
   tt_i64map process_index; /* pid -> index in processes */
-  tt_i64map thread_index;  /* tid -> index in threads */
+  tt_strmap thread_index;  /* (pid, tid) -> index in threads */
+  tt_i64map thread_ids;    /* thread row id -> index in threads */
+  size_t last_thread;      /* index of the thread found last (most rows repeat it) */
+  int64_t next_own_id;     /* next candidate for an id of our own */
   entity *processes, *threads;
   size_t nprocesses, nthreads, cap_processes, cap_threads;
   tt_buf key;
@@ -68,6 +72,7 @@ static sqlite3 *conn(hub_writer *w) {
 static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
                              const int64_t *params);
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
+static void key_num(hub_writer *w, int64_t v);
 
 static void exec(hub_writer *w, const char *sql) {
   if (sqlite3_exec(conn(w), sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
@@ -228,15 +233,46 @@ int64_t hub_string(hub_writer *w, const char *s) {
   return row;
 }
 
+/* As rocprofv3: hash is the machine id's hash (our sources record no
+ * machine id: the host name stands for it), machine_id unique per node. */
+static int64_t node_hash(const char *machine_id) {
+  return (int64_t)(tt_hash_bytes(machine_id, strlen(machine_id)) & INT64_MAX);
+}
+
 int64_t hub_node(hub_writer *w, const char *hostname) {
   if (w->nid) return w->nid;
-  const char *h = hostname ? hostname : "unknown";
+  const char *h = hostname ? hostname : w->hostname ? w->hostname : "unknown";
   hw_row st = hw_row_begin(&w->bs, ST_NODE);
-  bind_i64(st, 1, (int64_t)(tt_hash_bytes(h, strlen(h)) & INT64_MAX));
+  bind_i64(st, 1, node_hash(h));
   bind_text(st, 2, h);
   bind_text(st, 3, h);
   w->nid = hw_row_commit(&w->bs, st);
   return w->nid;
+}
+
+void hub_writer_hostname(hub_writer *w, const char *hostname) {
+  if (!hostname || !*hostname) return;
+  free(w->hostname);
+  w->hostname = tt_strdup(hostname);
+}
+
+/* The node row was written at first use, before the source named its
+ * host (Kineto's host_name may come last): named now, keeping its id. */
+static void name_node(hub_writer *w) {
+  if (!w->hostname) return;
+  int64_t nid = hub_node(w, NULL);
+  hw_flush_table(&w->bs, ST_NODE);
+  char *sql = hub_schema_expand("UPDATE \"rocpd_info_node{{uuid}}\" SET hash = ?1, machine_id = "
+                                "?2, hostname = ?2 WHERE id = ?3",
+                                w->guid);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  free(sql);
+  sqlite3_bind_int64(st, 1, node_hash(w->hostname));
+  sqlite3_bind_text(st, 2, w->hostname, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(st, 3, nid);
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_finalize(st);
 }
 
 static entity *process_entity(hub_writer *w, int64_t pid) {
@@ -256,9 +292,31 @@ static entity *process_entity(hub_writer *w, int64_t pid) {
   return e;
 }
 
+/* The smallest id from HUB_LANE_TID_BASE on that no thread row has. */
+static int64_t free_thread_id(hub_writer *w) {
+  if (!w->next_own_id) w->next_own_id = HUB_LANE_TID_BASE;
+  while (tt_i64map_get(&w->thread_ids, w->next_own_id)) w->next_own_id++;
+  return w->next_own_id++;
+}
+
+/* Threads are keyed by (pid, tid): two processes' tid 5 are two threads.
+ * The row id (what rows' tid columns hold, as rocpd's views join T.id) is
+ * the tid itself while no other thread row has it, so a trace whose tids
+ * are unique keeps its ids; else an id of our own (free_thread_id). */
 static entity *thread_entity(hub_writer *w, int64_t pid, int64_t tid) {
-  int64_t *ix = tt_i64map_get(&w->thread_index, tid);
-  if (ix) return &w->threads[*ix];
+  if (w->nthreads) {
+    entity *last = &w->threads[w->last_thread];
+    if (last->pid == pid && last->tid == tid) return last;
+  }
+  tt_buf_clear(&w->key);
+  key_num(w, pid);
+  key_num(w, tid);
+  int64_t *ix = tt_strmap_get(&w->thread_index, w->key.data);
+  /* A lane thread moved to its owner (reassign) leaves its old key. */
+  if (ix && w->threads[*ix].pid == pid && w->threads[*ix].tid == tid) {
+    w->last_thread = (size_t)*ix;
+    return &w->threads[*ix];
+  }
   process_entity(w, pid);
   if (w->nthreads == w->cap_threads) {
     w->cap_threads = w->cap_threads ? 2 * w->cap_threads : 16;
@@ -268,10 +326,19 @@ static entity *thread_entity(hub_writer *w, int64_t pid, int64_t tid) {
   memset(e, 0, sizeof *e);
   e->pid = pid;
   e->tid = tid;
+  e->id = tt_i64map_get(&w->thread_ids, tid) ? free_thread_id(w) : tid;
   e->start = INT64_MAX;
   e->end = INT64_MIN;
-  tt_i64map_put(&w->thread_index, tid, (int64_t)w->nthreads++);
+  tt_i64map_put(&w->thread_ids, e->id, (int64_t)w->nthreads);
+  tt_strmap_put(&w->thread_index, w->key.data, (int64_t)w->nthreads);
+  w->last_thread = w->nthreads++;
   return e;
+}
+
+/* The row id of thread (pid, tid), creating its row; HUB_NULL for none. */
+static int64_t thread_id(hub_writer *w, int64_t pid, int64_t tid) {
+  if (tid == HUB_NULL) return HUB_NULL;
+  return thread_entity(w, pid, tid)->id;
 }
 
 static void cover(entity *e, int64_t start, int64_t end) {
@@ -420,15 +487,16 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   if (id) return *id;
   char *key = tt_strdup(w->key.data);
   /* rocpd's samples view joins the track's process and thread. */
+  int64_t thread = HUB_NULL;
   if (pid != HUB_NULL && tid != HUB_NULL)
-    thread_entity(w, pid, tid);
+    thread = thread_id(w, pid, tid);
   else if (pid != HUB_NULL)
     process_entity(w, pid);
   int64_t name_id = hub_string(w, name);
   hw_row st = hw_row_begin(&w->bs, ST_TRACK);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
-  bind_i64(st, 3, tid);
+  bind_i64(st, 3, thread);
   bind_i64(st, 4, name_id);
   bind_json(st, 5, extdata);
   int64_t row = hw_row_commit(&w->bs, st);
@@ -480,13 +548,16 @@ static int64_t event_or_new(hub_writer *w, int64_t event_id) {
 
 void hub_region(hub_writer *w, int64_t pid, int64_t tid, int64_t start, int64_t end,
                 const char *name, int64_t event_id, const char *extdata) {
-  hub_touch_thread(w, pid, tid, start, end);
+  entity *t = thread_entity(w, pid, tid);
+  cover(t, start, end);
+  cover(process_entity(w, pid), start, end);
+  int64_t thread = t->id;
   event_id = event_or_new(w, event_id);
   int64_t name_id = hub_string(w, name);
   hw_row st = hw_row_begin(&w->bs, ST_REGION);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
-  bind_i64(st, 3, tid);
+  bind_i64(st, 3, thread);
   bind_i64(st, 4, start);
   bind_i64(st, 5, end);
   bind_i64(st, 6, name_id);
@@ -555,7 +626,7 @@ void hub_kernel_dispatch(hub_writer *w, const hub_kernel_row *k) {
   hw_row st = hw_row_begin(&w->bs, ST_KERNEL);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, k->pid);
-  bind_i64(st, 3, k->tid);
+  bind_i64(st, 3, thread_id(w, k->pid, k->tid));
   bind_i64(st, 4, k->agent_id);
   bind_i64(st, 5, k->kernel_id);
   bind_i64(st, 6, k->dispatch_id);
@@ -589,7 +660,7 @@ void hub_memory_copy(hub_writer *w, const hub_copy_row *c) {
   hw_row st = hw_row_begin(&w->bs, ST_COPY);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, c->pid);
-  bind_i64(st, 3, c->tid);
+  bind_i64(st, 3, thread_id(w, c->pid, c->tid));
   bind_i64(st, 4, c->start);
   bind_i64(st, 5, c->end);
   bind_i64(st, 6, name_id);
@@ -620,7 +691,7 @@ void hub_memory_allocate(hub_writer *w, const hub_alloc_row *a) {
   hw_row st = hw_row_begin(&w->bs, ST_ALLOC);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, a->pid);
-  bind_i64(st, 3, a->tid);
+  bind_i64(st, 3, thread_id(w, a->pid, a->tid));
   bind_i64(st, 4, a->agent_id);
   bind_text(st, 5, a->type);
   bind_text(st, 6, a->level);
@@ -746,7 +817,11 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
     entity *t = &w->threads[i];
     if (!t->is_lane || t->pid != from) continue;
     t->pid = to;
-    int64_t p[3] = {from, to, t->tid};
+    int64_t p[3] = {from, to, t->id};
+    tt_buf_clear(&w->key);
+    key_num(w, to);
+    key_num(w, t->tid);
+    tt_strmap_put(&w->thread_index, w->key.data, (int64_t)i);
     sql_run(w, 0, "UPDATE \"rocpd_region{{uuid}}\" SET pid = ?2 WHERE pid = ?1 AND tid = ?3", 3,
             p);
   }
@@ -850,10 +925,8 @@ int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   int64_t *known = tt_strmap_get(&w->lane_threads, w->key.data);
   if (known) return *known;
   char *key = tt_strdup(w->key.data);
-  if (!w->next_lane_tid) w->next_lane_tid = HUB_LANE_TID_BASE;
-  while (tt_i64map_get(&w->thread_index, w->next_lane_tid)) w->next_lane_tid++;
-  int64_t tid = w->next_lane_tid++;
-  entity *e = thread_entity(w, pid, tid);
+  int64_t tid = free_thread_id(w);
+  entity *e = thread_entity(w, pid, tid); /* its id is its tid: free */
   e->is_lane = 1;
   tt_buf label = {0};
   lane_label(w, &label, agent_id, stream_id);
@@ -1022,7 +1095,7 @@ static void write_entities(hub_writer *w) {
   for (size_t i = 0; i < w->nthreads; i++) {
     entity *e = &w->threads[i];
     hw_row st = hw_row_begin(&w->bs, ST_THREAD);
-    bind_i64(st, 1, e->tid);
+    bind_i64(st, 1, e->id);
     bind_i64(st, 2, nid);
     bind_null(st, 3);
     bind_i64(st, 4, e->pid);
@@ -1048,7 +1121,9 @@ static void free_writer(hub_writer *w) {
   tt_strmap_free(&w->kernel_queues);
   tt_i64map_free(&w->gpu_agents);
   tt_i64map_free(&w->process_index);
-  tt_i64map_free(&w->thread_index);
+  tt_strmap_free(&w->thread_index);
+  tt_i64map_free(&w->thread_ids);
+  free(w->hostname);
   for (size_t i = 0; i < w->nprocesses; i++) {
     free(w->processes[i].name);
     tt_buf_free(&w->processes[i].extdata);
@@ -1066,6 +1141,7 @@ static void free_writer(hub_writer *w) {
 void hub_writer_finish(hub_writer *w) {
   complete_joins(w);
   write_entities(w);
+  name_node(w);
   hw_flush_all(&w->bs);
   exec(w, "COMMIT");
   free_writer(w);

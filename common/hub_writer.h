@@ -41,11 +41,20 @@ void hub_writer_metadata(hub_writer *w, const char *tag, const char *value);
 int64_t hub_string(hub_writer *w, const char *s);
 
 /* The node (machine) all rows belong to; created on first use with the
- * given hostname (NULL: "unknown"). Returns its id (nid). */
+ * given hostname (NULL: hub_writer_hostname's, else "unknown"). Returns
+ * its id (nid). */
 int64_t hub_node(hub_writer *w, const char *hostname);
+/* The host the source names (nsys's Hostname, Kineto's host_name), at any
+ * time before hub_writer_finish: the node row gets it as hostname and
+ * machine_id (the sources record no machine id), hash = its hash. */
+void hub_writer_hostname(hub_writer *w, const char *hostname);
 
 /* Processes and threads, keyed by pid / (pid, tid). Created on first
- * mention; start/end grow to cover every event written for them. */
+ * mention; start/end grow to cover every event written for them. A
+ * thread's row id (what rows' tid columns hold) is its tid unless another
+ * process's thread took that id first: then an id of our own, from
+ * HUB_LANE_TID_BASE on. Callers always pass the OS tid. A process's
+ * rank, where the source records it, goes in its extdata as "rank". */
 void hub_process_name(hub_writer *w, int64_t pid, const char *command);
 /* Merges a JSON object's members (text "{...}") into the process extdata. */
 void hub_process_extdata(hub_writer *w, int64_t pid, const char *key, const char *json_value);

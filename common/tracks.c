@@ -55,13 +55,16 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
   t->lane_sort = t->lane;
   t->group_name = "";
   t->lane_name = "";
-  const hub_process_info *p = hub_reader_find_process(r, ev->pid);
+  const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
   if (p) {
-    t->group_name = p->name;
+    t->group = p->view_pid; /* two hosts' pid 1234: two groups */
+    t->group_name = p->label;
     t->group_sort = p->sort_index;
   }
-  const hub_thread_info *th = hub_reader_find_thread(r, ev->db, t->lane);
+  const hub_thread_info *th =
+      ev->tid != HUB_NULL ? hub_reader_find_thread(r, ev->db, ev->tid) : NULL;
   if (th) {
+    t->lane = th->tid; /* ev->tid is the row id: the OS tid is shown */
     t->lane_name = th->name;
     t->lane_sort = th->sort_index;
   }

@@ -105,8 +105,19 @@ expect_eq "intervals per window (those crossing a boundary in each window they o
 # the tool's own.
 expect_fail "the process split has one part per hub" "the split has $NH processes" \
   db2json -q "${HUBS[@]}" --split process --part 999999 -o "$TMP/p.json"
+# Parts in (host, pid) order: each hub's host read here with sqlite3.
+order=($($PY -c '
+import sqlite3, sys
+rows = []
+for f in sys.argv[1:]:
+    c = sqlite3.connect(f)
+    t = lambda k: c.execute("SELECT name FROM sqlite_master WHERE type = ? AND name GLOB ?",
+                            ("table", "rocpd_info_%s_*" % k)).fetchone()[0]
+    rows += c.execute("SELECT n.hostname, p.pid FROM \"%s\" p JOIN \"%s\" n ON n.id = p.nid"
+                      % (t("process"), t("node"))).fetchall()
+print(" ".join(str(pid) for host, pid in sorted(rows)))' "${HUBS[@]}"))
 for k in 0 1 99 150 199; do
-  pid=$((1000 + k))
+  pid=${order[$k]}
   db2json -q "${HUBS[@]}" --split process --part $k -o "$TMP/p.json"
   expect_eq "process part $k: pid $pid's intervals, only them" \
     "$(echo "$per_pid" | tr ' ' '\n' | grep "^$pid:" | cut -d: -f2)" "$(xcount "$TMP/p.p$pid.json")"

@@ -113,22 +113,32 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
   flush_event(jp);
 }
 
+/* Whether input db's process pid is the part's (host, pid) process. */
+static int other_process(const json_part *jp, hub_reader *r, int db, int64_t pid) {
+  if (jp->part->pid == HUB_NULL) return 0;
+  if (pid != jp->part->pid) return 1;
+  const hub_process_info *p = hub_reader_find_process(r, db, pid);
+  return jp->part->host && strcmp(p ? p->hostname : "", jp->part->host) != 0;
+}
+
 /* Names and sort order of every process, thread, GPU and stream in the
  * inputs (restricted to the part's process when split by process). */
 static void write_metadata(json_part *jp, hub_reader *r) {
   for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
     const hub_process_info *p = hub_reader_process(r, i);
-    if (jp->part->pid != HUB_NULL && p->pid != jp->part->pid) continue;
-    if (p->name[0]) metadata(jp, "process_name", p->pid, 0, "name", p->name, 0);
-    if (p->labels[0]) metadata(jp, "process_labels", p->pid, 0, "labels", p->labels, 0);
-    metadata(jp, "process_sort_index", p->pid, 0, "sort_index", NULL, p->sort_index);
+    if (other_process(jp, r, p->db, p->pid)) continue;
+    if (p->label[0]) metadata(jp, "process_name", p->view_pid, 0, "name", p->label, 0);
+    if (p->labels[0]) metadata(jp, "process_labels", p->view_pid, 0, "labels", p->labels, 0);
+    metadata(jp, "process_sort_index", p->view_pid, 0, "sort_index", NULL, p->sort_index);
   }
   for (size_t i = 0; i < hub_reader_nthreads(r); i++) {
     const hub_thread_info *t = hub_reader_thread(r, i);
-    if (jp->part->pid != HUB_NULL && t->pid != jp->part->pid) continue;
+    if (other_process(jp, r, t->db, t->pid)) continue;
     if (t->synthetic) continue; /* a GPU lane's or process's tracks: no OS thread */
-    if (t->name[0]) metadata(jp, "thread_name", t->pid, t->tid, "name", t->name, 0);
-    metadata(jp, "thread_sort_index", t->pid, t->tid, "sort_index", NULL, t->sort_index);
+    const hub_process_info *p = hub_reader_find_process(r, t->db, t->pid);
+    int64_t pid = p ? p->view_pid : t->pid;
+    if (t->name[0]) metadata(jp, "thread_name", pid, t->tid, "name", t->name, 0);
+    metadata(jp, "thread_sort_index", pid, t->tid, "sort_index", NULL, t->sort_index);
   }
   for (size_t i = 0; i < hub_reader_nagents(r); i++) {
     const hub_agent_view *a = hub_reader_agent(r, i);

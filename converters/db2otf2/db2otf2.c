@@ -165,13 +165,15 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
     dir = 0;
   size_t host = 0;
   if (dir) {
-    host = (size_t)(o2_thread_location(a, r, pid, ev->tid != HUB_NULL ? ev->tid : pid) - a->locs);
+    host = (size_t)(o2_thread_location(a, r, ev->db, pid, ev->tid != HUB_NULL ? ev->tid : pid) - a->locs);
     if (!a->nranks || a->rma_paradigm == OTF2_PARADIGM_USER) a->rma_paradigm = cp;
   }
   uint64_t lane = tt_hash_mix(0x6a09e667, (uint64_t)t->is_gpu);
   lane = tt_hash_mix(lane, (uint64_t)(t->is_gpu ? pid : 0));
   lane = tt_hash_mix(lane, (uint64_t)t->group);
   lane = tt_hash_mix(lane, (uint64_t)t->lane);
+  const char *hn = hub_reader_host(r, ev->db, pid); /* two hosts' same pid: two lanes */
+  if (hn[0]) lane = tt_hash_mix(lane, tt_hash_bytes(hn, strlen(hn)));
   int sub = tt_nesting_place(a->nesting, lane, ev->start, end);
   o2_loc *l = o2_location(a, r, ev, t, sub);
   if (close_due(a, l, ev->start)) return -1;
@@ -210,7 +212,7 @@ static int metric(o2_archive *a, hub_reader *r, const hub_record *ev, const char
                   int is_alloc) {
   int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
   size_t ix;
-  o2_metric *m = o2_metric_of(a, r, pid, name, is_alloc, &ix);
+  o2_metric *m = o2_metric_of(a, r, ev->db, pid, name, is_alloc, &ix);
   OTF2_Type type;
   OTF2_MetricValue v;
   if (is_alloc) {

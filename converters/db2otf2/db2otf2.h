@@ -94,6 +94,12 @@ typedef struct o2_archive {
   size_t string_bytes, string_limit; /* interned text, and its bound */
   tt_strmap region_index, attr_index, metric_index;
   tt_i64map loc_index, group_index, node_index, vendor_of_gpu;
+  tt_strmap host_index; /* "host:NAME" -> its system-tree node */
+  struct {
+    int set, db;
+    int64_t pid;
+    uint32_t node;
+  } last_host; /* the (input, pid) host_node answered last */
   o2_loc *locs; size_t nlocs, cap_locs;
   o2_group *groups; size_t ngroups, cap_groups;
   o2_node *nodes; size_t nnodes, cap_nodes;
@@ -122,10 +128,10 @@ o2_vendor o2_gpu_vendor(o2_archive *a, hub_reader *r, const hub_record *ev);
 o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t,
                     int sub);
 /* The CPU location of a thread (sub-lane 0). */
-o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int64_t pid, int64_t tid);
-o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int64_t pid);
-o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int64_t pid, const char *name, int is_alloc,
-                        size_t *index);
+o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int db, int64_t pid, int64_t tid);
+o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int db, int64_t pid);
+o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int db, int64_t pid, const char *name,
+                        int is_alloc, size_t *index);
 /* Writes every global definition; returns 0 on success. */
 int o2_write_definitions(o2_archive *a);
 void o2_defs_free(o2_archive *a);

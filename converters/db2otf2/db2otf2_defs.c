@@ -1,6 +1,7 @@
 /* Definitions, collected while events stream and written once at the end,
  * laid out as Score-P's CUDA and HIP adapters write them:
- *   machine -> node -> PROCESS location group per process (CPU_THREAD
+ *   machine -> node per host (named after it; "node" when the hub names
+ *   none) -> PROCESS location group per process (CPU_THREAD
  *   locations, one "per process metrics" METRIC location)
  *   node -> ACCELERATOR_DEVICE node per GPU ("CUDA Device"/"ROCm Device")
  *        -> ACCELERATOR location group per (process, device), created by
@@ -18,7 +19,6 @@
 
 #define O2_NONE UINT32_MAX
 #define NODE_MACHINE 0
-#define NODE_HOST 1
 
 #define GROW(v, n, cap)                                   \
   do {                                                    \
@@ -147,38 +147,41 @@ static uint32_t add_node(o2_archive *a, const char *name, const char *cls, uint3
   return (uint32_t)a->nnodes++;
 }
 
-/* The node is the host the processes ran on (rocpd_info_node), when the
- * inputs name one host; else (several hosts, or none recorded) "node". */
-static const char *host_name(hub_reader *r) {
-  const char *host = NULL;
-  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
-    const char *h = hub_reader_process(r, i)->hostname;
-    if (!h[0]) continue;
-    if (host && strcmp(host, h) != 0) return "node";
-    host = h;
-  }
-  return host ? host : "node";
+/* The node of the host pid's rows in input db ran on (the machine node
+ * first): one per host, named after it, "node" when none is recorded. */
+static uint32_t host_node(o2_archive *a, hub_reader *r, int db, int64_t pid) {
+  if (a->last_host.set && a->last_host.db == db && a->last_host.pid == pid)
+    return a->last_host.node; /* asked for every interval: most repeat the last */
+  if (!a->nnodes) add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
+  const char *host = hub_reader_host(r, db, pid);
+  tt_buf_clear(&a->text);
+  tt_buf_printf(&a->text, "host:%s", host);
+  int64_t *v = tt_strmap_get(&a->host_index, a->text.data);
+  uint32_t n = v ? (uint32_t)*v
+                 : add_node(a, host[0] ? host : "node", "node", NODE_MACHINE,
+                            OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
+  if (!v) tt_strmap_put(&a->host_index, a->text.data, n);
+  a->last_host.set = 1;
+  a->last_host.db = db;
+  a->last_host.pid = pid;
+  a->last_host.node = n;
+  return n;
 }
 
-static void ensure_host(o2_archive *a, hub_reader *r) {
-  if (a->nnodes) return;
-  add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
-  add_node(a, host_name(r), "node", NODE_MACHINE, OTF2_SYSTEM_TREE_DOMAIN_SHARED_MEMORY);
-}
-
-static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t gpu,
-                            o2_vendor vd) {
-  int64_t key = gpu * 4 + (int64_t)vd; /* an NVIDIA and an AMD GPU 0 are two devices */
+static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t pid,
+                            int64_t gpu, o2_vendor vd) {
+  uint32_t host = host_node(a, r, ev->db, pid);
+  /* an NVIDIA and an AMD GPU 0 are two devices; so are two hosts' GPU 0 */
+  int64_t key = (int64_t)tt_hash_mix(host, (uint64_t)(gpu * 4 + (int64_t)vd));
   int64_t *v = tt_i64map_get(&a->node_index, key);
   if (v) return (uint32_t)*v;
-  ensure_host(a, r);
   char idx[32];
   snprintf(idx, sizeof idx, "%lld", (long long)gpu);
   uint32_t n = add_node(a, idx,
                         vd == O2_CUDA  ? "CUDA Device"
                         : vd == O2_HIP ? "ROCm Device"
                                        : "Accelerator Device",
-                        NODE_HOST, OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE);
+                        host, OTF2_SYSTEM_TREE_DOMAIN_ACCELERATOR_DEVICE);
   const hub_agent_view *ag =
       ev->agent_id != HUB_NULL ? hub_reader_find_agent(r, ev->db, ev->agent_id) : NULL;
   const char *dn = ag ? (ag->product_name[0] ? ag->product_name : ag->name) : "";
@@ -191,22 +194,27 @@ static uint32_t device_node(o2_archive *a, hub_reader *r, const hub_record *ev, 
   return n;
 }
 
-static uint64_t group_key(int is_gpu, int64_t pid, int64_t gpu) {
-  return tt_hash_mix(tt_hash_mix(tt_hash_mix(0x51ed27, (uint64_t)is_gpu), (uint64_t)pid),
-                     (uint64_t)gpu);
+/* Processes are (host, pid): the host is its node's index. */
+static uint64_t group_key(int is_gpu, uint32_t host, int64_t pid, int64_t gpu) {
+  return tt_hash_mix(
+      tt_hash_mix(tt_hash_mix(tt_hash_mix(0x51ed27, (uint64_t)is_gpu), host), (uint64_t)pid),
+      (uint64_t)gpu);
 }
 
-static uint32_t process_group(o2_archive *a, hub_reader *r, int64_t pid) {
-  uint64_t key = group_key(0, pid, 0);
+/* "Process 1234 (python3)"; with a rank or host known, the process label
+ * every exporter uses ("python3 [rank 3] nid008553 (pid 1234)"). */
+static uint32_t process_group(o2_archive *a, hub_reader *r, int db, int64_t pid) {
+  uint32_t host = host_node(a, r, db, pid);
+  uint64_t key = group_key(0, host, pid, 0);
   int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
   if (v) return (uint32_t)*v;
-  ensure_host(a, r);
-  const hub_process_info *p = hub_reader_find_process(r, pid);
-  const char *name = p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
-                                     : fmt(a, "Process %lld", (long long)pid);
+  const hub_process_info *p = hub_reader_find_process(r, db, pid);
+  const char *name = p && strcmp(p->label, p->name) != 0 ? fmt(a, "%s", p->label)
+                     : p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
+                                       : fmt(a, "Process %lld", (long long)pid);
   GROW(a->groups, a->ngroups, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS, .pid = pid,
-                                     .name = o2_string(a, name), .parent_node = NODE_HOST,
+                                     .name = o2_string(a, name), .parent_node = host,
                                      .creator = O2_NONE, .metric_loc = -1};
   tt_i64map_put(&a->group_index, (int64_t)key, (int64_t)a->ngroups);
   return (uint32_t)a->ngroups++;
@@ -214,11 +222,11 @@ static uint32_t process_group(o2_archive *a, hub_reader *r, int64_t pid) {
 
 static uint32_t accelerator_group(o2_archive *a, hub_reader *r, const hub_record *ev, int64_t pid,
                                   int64_t gpu, o2_vendor vd) {
-  uint64_t key = group_key(1, pid, gpu);
+  uint64_t key = group_key(1, host_node(a, r, ev->db, pid), pid, gpu);
   int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
   if (v) return (uint32_t)*v;
-  uint32_t creator = process_group(a, r, pid);
-  uint32_t node = device_node(a, r, ev, gpu, vd);
+  uint32_t creator = process_group(a, r, ev->db, pid);
+  uint32_t node = device_node(a, r, ev, pid, gpu, vd);
   const char *name = fmt(a, "%s Context %lld", vendor_prefix(vd), (long long)gpu);
   GROW(a->groups, a->ngroups, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, .pid = pid,
@@ -255,7 +263,8 @@ static uint64_t loc_key(const tt_track_ref *t, int64_t pid, int sub) {
 o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t,
                     int sub) {
   int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
-  uint64_t key = loc_key(t, pid, sub);
+  /* (host, pid): two hosts' pid 1234 tid 1234 are two locations */
+  uint64_t key = tt_hash_mix(loc_key(t, pid, sub), host_node(a, r, ev->db, pid));
   int64_t *v = tt_i64map_get(&a->loc_index, (int64_t)key);
   if (v) return &a->locs[*v];
   uint32_t group;
@@ -270,7 +279,7 @@ o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
       tt_buf_printf(&name, "%s[%lld:%lld]", vendor_prefix(vd), (long long)t->gpu_index,
                     (long long)t->lane);
   } else {
-    group = process_group(a, r, pid);
+    group = process_group(a, r, ev->db, pid);
     a->groups[group].has_thread = 1;
     if (t->lane_name[0])
       tt_buf_puts(&name, t->lane_name);
@@ -290,16 +299,16 @@ o2_loc *o2_location(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
   return l;
 }
 
-o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int64_t pid, int64_t tid) {
-  hub_record probe = {.kind = HUB_REGION, .pid = pid, .tid = tid, .agent_id = HUB_NULL,
+o2_loc *o2_thread_location(o2_archive *a, hub_reader *r, int db, int64_t pid, int64_t tid) {
+  hub_record probe = {.kind = HUB_REGION, .db = db, .pid = pid, .tid = tid, .agent_id = HUB_NULL,
                       .lane_id = HUB_NULL, .name = "", .category = ""};
   tt_track_ref t;
   tt_track_of(r, &probe, &t);
   return o2_location(a, r, &probe, &t, 0);
 }
 
-o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int64_t pid) {
-  uint32_t g = process_group(a, r, pid);
+o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int db, int64_t pid) {
+  uint32_t g = process_group(a, r, db, pid);
   if (a->groups[g].metric_loc >= 0) return &a->locs[a->groups[g].metric_loc];
   o2_loc *l = new_location(a, O2_LOC_METRIC, g, "per process metrics");
   l->pid = pid;
@@ -307,10 +316,10 @@ o2_loc *o2_metric_location(o2_archive *a, hub_reader *r, int64_t pid) {
   return l;
 }
 
-o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int64_t pid, const char *name, int is_alloc,
-                        size_t *index) {
+o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int db, int64_t pid, const char *name,
+                        int is_alloc, size_t *index) {
   tt_buf_clear(&a->text);
-  tt_buf_printf(&a->text, "%lld:%d:", (long long)pid, is_alloc);
+  tt_buf_printf(&a->text, "%s:%lld:%d:", hub_reader_host(r, db, pid), (long long)pid, is_alloc);
   tt_buf_puts(&a->text, name);
   int64_t *v = tt_strmap_get(&a->metric_index, a->text.data);
   if (v) {
@@ -318,7 +327,7 @@ o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int64_t pid, const char *n
     return &a->metrics[*v];
   }
   tt_strmap_put(&a->metric_index, a->text.data, (int64_t)a->nmetrics);
-  o2_loc *l = o2_metric_location(a, r, pid);
+  o2_loc *l = o2_metric_location(a, r, db, pid);
   GROW(a->metrics, a->nmetrics, a->cap_metrics);
   o2_metric *m = &a->metrics[a->nmetrics];
   *m = (o2_metric){.name = o2_string(a, name), .unit = o2_string(a, is_alloc ? "bytes" : ""),
@@ -570,6 +579,7 @@ void o2_defs_free(o2_archive *a) {
   tt_i64map_free(&a->loc_index);
   tt_i64map_free(&a->group_index);
   tt_i64map_free(&a->node_index);
+  tt_strmap_free(&a->host_index);
   tt_i64map_free(&a->vendor_of_gpu);
   for (size_t i = 0; i < a->nlocs; i++) free(a->locs[i].open);
   free(a->locs);

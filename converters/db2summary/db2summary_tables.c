@@ -92,6 +92,9 @@ const char *sm_process_host(hub_reader *r, int db, int64_t pid) {
 
 static char *scope_title(hub_reader *r, const char *title, int64_t pid, int db) {
   if (pid == HUB_NULL) return tt_strdup(title);
+  /* With a rank or host known, the process label every exporter uses. */
+  const hub_process_info *p = hub_reader_find_process(r, db, pid);
+  if (p && p->pid == pid && strcmp(p->label, p->name) != 0) return fmt("%s, %s", title, p->label);
   const char *name = sm_process_name(r, db, pid);
   const char *host = sm_process_host(r, db, pid);
   return fmt("%s, pid %lld%s%s%s%s%s", title, (long long)pid, name[0] ? " (" : "", name,

@@ -54,6 +54,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   k.w = w;
   k.path = opts->input;
   k.last_ts = INT64_MIN;
+  k.rank = HUB_NULL;
   tt_buf_append(&k.key, "", 0);
 
   struct stat st;

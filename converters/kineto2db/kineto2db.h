@@ -144,6 +144,7 @@ typedef struct kineto {
   int64_t last_ts; /* latest time seen, for B events never closed */
   int have_base;
   int64_t base;
+  int64_t rank; /* distributedInfo.rank, else HUB_NULL: the CPU processes' */
   tt_buf tmp, tmp2; /* scratch */
   /* The last GPU lanes and instant tracks resolved: Kineto writes runs of
    * events on a few streams and threads, and resolving one costs the

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <yajl/yajl_tree.h>
 
 #include "progress.h"
 #include "kineto2db.h"
@@ -630,7 +631,26 @@ void kineto_device_properties(kineto *k, const char *json, const kv *id, const k
   mark(&k->device_pids, index);
 }
 
+/* The rank of distributedInfo ({"backend":..,"rank":3,...}), else HUB_NULL. */
+static int64_t distributed_rank(const char *json) {
+  yajl_val root = yajl_tree_parse(json, NULL, 0);
+  const char *path[] = {"rank", NULL};
+  yajl_val v = root ? yajl_tree_get(root, path, yajl_t_number) : NULL;
+  int64_t rank = v && YAJL_IS_INTEGER(v) && YAJL_GET_INTEGER(v) >= 0 ? YAJL_GET_INTEGER(v) : HUB_NULL;
+  yajl_tree_free(root);
+  return rank;
+}
+
+/* The host of a top-level "host_name": a JSON string. */
+static void host_name(kineto *k, const char *json) {
+  yajl_val v = yajl_tree_parse(json, NULL, 0);
+  if (v && YAJL_IS_STRING(v)) hub_writer_hostname(k->w, YAJL_GET_STRING(v));
+  yajl_tree_free(v);
+}
+
 void kineto_metadata(kineto *k, const char *key, const char *json) {
+  if (strcmp(key, "host_name") == 0) host_name(k, json);
+  if (strcmp(key, "distributedInfo") == 0) k->rank = distributed_rank(json);
   if (strcmp(key, "baseTimeNanoseconds") == 0) {
     int64_t base;
     if (tt_decimal_to_int_scaled(json, strlen(json), 1, &base) == 0) {
@@ -690,6 +710,14 @@ void kineto_finish(kineto *k) {
   }
   if (k->have_base) hub_writer_shift_times(k->w, k->base);
   assign_gpu_work(k);
+  /* One trace is one rank: its CPU processes are that rank's. */
+  if (k->rank != HUB_NULL)
+    for (size_t i = 0; i < k->cpu_pids.cap; i++) {
+      if (!k->cpu_pids.used[i] || tt_i64map_get(&k->gpu_pids, k->cpu_pids.keys[i])) continue;
+      char text[TT_I64_CHARS + 1];
+      *tt_format_i64(text, k->rank) = '\0';
+      hub_process_extdata(k->w, k->cpu_pids.keys[i], "rank", text);
+    }
 
   tt_buf all = {0};
   report(k, &all, k->warn_bad_event, "not_an_object", "elements of traceEvents are not objects (skipped)");

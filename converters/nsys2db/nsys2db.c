@@ -80,6 +80,21 @@ static int metadata_json(ns *c, const char *table, const char *tag) {
   return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, table);
 }
 
+/* The host the report was recorded on: the node row's hostname. */
+static int read_host(ns *c) {
+  const char *t = "TARGET_INFO_SYSTEM_ENV";
+  if (!nv_has_table(&c->src, t) || !nv_has_column(&c->src, t, "name") ||
+      !nv_has_column(&c->src, t, "value"))
+    return 0;
+  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = "
+                                         "'Hostname' AND value != '' LIMIT 1");
+  if (!st) return -1;
+  int step = sqlite3_step(st);
+  if (step == SQLITE_ROW) hub_writer_hostname(c->w, (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+}
+
 /* nsys times count from the session start; the hub's are absolute. */
 static int read_session(ns *c) {
   const char *t = "TARGET_INFO_SESSION_START_TIME";
@@ -214,6 +229,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          metadata_rows(&c, "META_DATA_EXPORT", "SELECT name, value FROM META_DATA_EXPORT", "nsys") ||
          metadata_rows(&c, "TARGET_INFO_SYSTEM_ENV",
                        "SELECT name, value FROM TARGET_INFO_SYSTEM_ENV", "nsys.env") ||
+         read_host(&c) ||
          metadata_json(&c, "ANALYSIS_DETAILS", "nsys.analysis") || read_gpus(&c) ||
          read_streams(&c) || read_threads(&c) || ns_cuda_api(&c, NS_TABLE("RUNTIME")) ||
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
