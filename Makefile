@@ -113,10 +113,13 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
+# The short fuzz run comes first and is counted as one more row of the
+# summary (CHECK_FUZZ_RC), so that "N passed, N failed" is the last line.
 check: deps
 	$(MAKE) all
-	BUILD=$(BUILD) SANITIZE=$(SANITIZE) bash tests/run.sh
-	$(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS)
+	@fuzz_rc=0; $(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
+	  echo "BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh"; \
+	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares

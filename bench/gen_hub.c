@@ -41,5 +41,6 @@ int main(int argc, char **argv) {
     k.event_id = hub_event(w, "kernel", i + 1, NULL);
     hub_kernel_dispatch(w, &k);
   }
-  return hub_writer_finish(w) == 0 ? 0 : 1;
+  hub_writer_finish(w);
+  return 0;
 }

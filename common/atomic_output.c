@@ -22,8 +22,11 @@ struct tt_output {
   tt_output *next;
 };
 
-/* Pending outputs, so a fatal error or a signal can remove them. */
+/* Pending outputs, so a fatal error or a signal can remove them; and the
+ * parts committed by tt_output_commit_part, removed the same way until
+ * tt_output_keep_parts. */
 static tt_output *volatile pending;
+static tt_output *volatile committed;
 static int handlers_installed;
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
@@ -84,6 +87,7 @@ static void on_signal(int sig) {
    * store at a time, so walking it here sees a consistent list. */
   for (tt_output *o = pending; o; o = o->next)
     if (!o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
+  for (tt_output *o = committed; o; o = o->next) remove_tmp(o->final_path);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -134,6 +138,16 @@ tt_output *tt_output_begin(const char *final_path) {
   install_handlers();
   o->next = pending;
   pending = o;
+  if (!o->is_stdout && !o->is_device) {
+    /* Tried here (and removed: the caller may make a directory there),
+     * once a signal would remove it, so a directory that refuses it is
+     * said the same way for every tool (SQLite's own message gives no
+     * reason). */
+    int fd = open(o->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0) tt_die(1, "%s: cannot create: %s", final_path, strerror(errno));
+    close(fd);
+    unlink(o->tmp_path);
+  }
   return o;
 }
 
@@ -167,7 +181,8 @@ static void free_output(tt_output *o) {
   free(o);
 }
 
-int tt_output_commit(tt_output *o) {
+/* The commit up to the rename; returns 0 or -1 (temporary removed). */
+static int finish(tt_output *o) {
   int rc = 0;
   if (o->fp) {
     if (o->is_stdout) {
@@ -186,8 +201,33 @@ int tt_output_commit(tt_output *o) {
   }
   if (rc != 0 && !o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
   unlink_pending(o);
+  return rc;
+}
+
+int tt_output_commit(tt_output *o) {
+  int rc = finish(o);
   free_output(o);
   return rc;
+}
+
+int tt_output_commit_part(tt_output *o) {
+  int renamed = !o->is_stdout && !o->is_device;
+  int rc = finish(o);
+  if (rc != 0 || !renamed) {
+    free_output(o);
+    return rc;
+  }
+  o->next = committed;
+  committed = o;
+  return 0;
+}
+
+void tt_output_keep_parts(void) {
+  while (committed) {
+    tt_output *o = committed;
+    committed = o->next;
+    free_output(o);
+  }
 }
 
 void tt_output_abort(tt_output *o) {
@@ -211,4 +251,14 @@ const char *tt_output_name_of(const char *path) {
 
 void tt_output_abort_all(void) {
   while (pending) tt_output_abort(pending);
+  size_t n = 0;
+  while (committed) {
+    tt_output *o = committed;
+    remove_tmp(o->final_path);
+    committed = o->next;
+    free_output(o);
+    n++;
+  }
+  if (n) tt_warn("removed the %zu part%s this run had finished: a failed split leaves none", n,
+                 n == 1 ? "" : "s");
 }

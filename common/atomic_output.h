@@ -22,13 +22,21 @@ FILE *tt_output_fopen(tt_output *o, const char *mode);
 /* Renames the temporary to the final path (closing the FILE if opened by
  * tt_output_fopen). Returns 0 on success; on error the temporary is removed. */
 int tt_output_commit(tt_output *o);
+/* tt_output_commit for one part of several: renamed now, but removed again
+ * (file or directory) by tt_output_abort_all or a signal until
+ * tt_output_keep_parts() says the whole run succeeded, so a failed split
+ * leaves none of its parts. An output written in place (stdout, a device)
+ * is not removed. */
+int tt_output_commit_part(tt_output *o);
+void tt_output_keep_parts(void);
 /* Removes the temporary and frees the handle. */
 void tt_output_abort(tt_output *o);
 /* The final path of the pending output whose temporary is `path` (the same
  * string, or an absolute form ending in it), else `path`: messages about a
  * temporary then name what the user asked for. */
 const char *tt_output_name_of(const char *path);
-/* Called by tt_die and on SIGINT/SIGTERM: removes all pending temporaries. */
+/* Called by tt_die and on SIGINT/SIGTERM: removes all pending temporaries
+ * and the parts not yet kept (said on stderr, except from a signal). */
 void tt_output_abort_all(void);
 
 #endif

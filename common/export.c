@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gzip_file.h"
 #include "input_check.h"
 #include "progress.h"
 #include "util.h"
@@ -18,8 +19,7 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "Usage: %s [options] DB... -o OUTPUT%s\n"
           "%s\n\n"
           "  DB...                    rocpd hub databases, read as one time-ordered stream\n"
-          "  -o, --output FILE        output file, replaced if it exists%s; a name\n"
-          "                           ending in .gz is written gzip-compressed\n"
+          "  -o, --output FILE        output file, replaced if it exists%s%s\n"
           "      --split MODE         process: one output per process (FILE.pPID%s)\n"
           "                           window: consecutive time windows (FILE.wNNN%s)\n"
           "      --windows N          with --split window: N windows of equal length\n"
@@ -33,7 +33,7 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "      --exclude-category GLOB  drop events whose category matches (repeatable)\n"
           "      --name GLOB          keep only events whose name matches (repeatable,\n"
           "                           case-insensitive)\n"
-          "      --no-args            leave event arguments out\n"
+          "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write nothing\n"
           "      --list-categories    print each category in the inputs with its event count\n"
@@ -42,7 +42,12 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "  -h, --help               show this help\n"
           "  -V, --version            show the version\n",
           tt_progname(), ex->extension, ex->description,
-          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension);
+          ex->stdout_ok ? " ('-' for stdout)" : "",
+          ex->no_gzip ? ""
+                      : "; a name\n"
+                        "                           ending in .gz is written gzip-compressed",
+          ex->extension, ex->extension,
+          ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 
 int tt_parse_duration(const char *s, int64_t *ns) {
@@ -150,7 +155,10 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
     case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
     case O_NAME: push(&o->names, &o->nnames, optarg); break;
-    case O_NOARGS: o->no_args = 1; break;
+    case O_NOARGS:
+      if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
+      o->no_args = 1;
+      break;
     case O_MAXPARTS:
       o->max_parts = parse_count("--max-parts", optarg);
       if (o->max_parts < 1) tt_die(2, "--max-parts: must be at least 1");
@@ -180,6 +188,8 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   } else if (!o->output) {
     tt_die(2, "missing -o OUTPUT");
   }
+  if (o->output && ex->no_gzip && tt_path_is_gz(o->output))
+    tt_die(2, "%s: this format is not written compressed: give a name without .gz", o->output);
   if (o->output && strcmp(o->output, "-") == 0) {
     if (!ex->stdout_ok || o->split != TT_SPLIT_NONE)
       tt_die(2, "-o -: %s",
@@ -202,9 +212,10 @@ static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t 
   int64_t v;
   if (n > 1 && s[n - 1] == '%') {
     int64_t permille; /* percent with 6 decimals, exact */
-    if (tt_decimal_to_int_scaled(s, n - 1, 1000000, &permille) != 0 || permille < 0 ||
-        permille > 100000000)
+    if (tt_decimal_to_int_scaled(s, n - 1, 1000000, &permille) != 0)
       tt_die(2, "%s: not a percentage: '%s'", opt, s);
+    if (permille < 0 || permille > 100000000)
+      tt_die(2, "%s: '%s' is out of the 0-100%% range", opt, s);
     return lo + (int64_t)((__int128)(hi - lo) * permille / 100000000);
   }
   int all_digits = 1;
@@ -240,6 +251,9 @@ typedef struct run {
   uint64_t events, progress_total;
   int64_t parts_written, parts_empty;
   uint64_t bytes_written;
+  int bytes_unknown;       /* a part went to stdout or a device: not counted */
+  int64_t range[2], span[2]; /* --start/--end resolved; the inputs' time span */
+  int span_any;              /* the inputs hold an event */
   carried *carry;
   size_t ncarry, cap_carry;
 } run;
@@ -314,15 +328,21 @@ static int end_part(run *ru) {
     ru->out = NULL;
     return -1;
   }
-  rc = tt_output_commit(ru->out);
+  /* Written in place (stdout, a device, a directory a sink replaces at
+   * exit): what is at the path now is not what this run wrote. */
+  int in_place = strcmp(tt_output_tmp_path(ru->out), tt_output_final_path(ru->out)) == 0;
+  rc = tt_output_commit_part(ru->out);
   ru->out = NULL;
   if (rc == 0) {
     ru->parts_written++;
     struct stat st;
     if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
         (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      ru->bytes_written += S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+      if (in_place) ru->bytes_unknown = 1;
+      else ru->bytes_written += S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
       if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
+    } else {
+      ru->bytes_unknown = 1;
     }
   }
   return rc;
@@ -511,6 +531,8 @@ static int run_all(run *ru) {
     t1 = o->end_text ? resolve_time("--end", o->end_text, lo, hi) : hi;
     if (t1 <= t0)
       tt_die(2, "--start/--end: empty time range [%lld, %lld)", (long long)t0, (long long)t1);
+    ru->range[0] = t0, ru->range[1] = t1, ru->span[0] = lo, ru->span[1] = hi - 1;
+    ru->span_any = any;
     if (!any) t1 = t0 + 1;
   }
 
@@ -524,9 +546,9 @@ static int run_all(run *ru) {
     }
     set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
     if (stream_part(ru) != 0) return 1;
-    /* An empty trace is still a trace, unless filters matched nothing in
-     * the whole inputs (an error, said by the caller). */
-    if (!ru->begun && (!has_event_filter(o) || bounded) && ensure_begun(ru) != 0) return 1;
+    /* An empty trace is still a trace, unless filters or a time range
+     * matched nothing (an error, said by the caller, nothing written). */
+    if (!ru->begun && !has_event_filter(o) && !bounded && ensure_begun(ru) != 0) return 1;
     return end_part(ru) ? 1 : 0;
   }
 
@@ -647,24 +669,38 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
     tt_progress_finish("events", ru.events);
-    int whole_inputs = !o.start_text && !o.end_text && o.part < 0;
-    if (ru.events == 0 && has_event_filter(&o) && whole_inputs) {
+    int bounded = o.start_text || o.end_text;
+    if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
       /* Category names differ by importer: an empty result is almost
        * always a misspelt filter, not what the user wanted. */
       tt_error("no event matched the --category/--exclude-category/--name filters; "
                "--list-categories shows the categories in the inputs");
       rc = 1;
+    } else if (ru.events == 0 && bounded && o.part < 0) {
+      /* The same for a time range: nothing in it is a mistaken range. */
+      if (ru.span_any)
+        tt_error("no event%s in the time range [%lld, %lld) ns: the inputs span [%lld, %lld] ns",
+                 has_event_filter(&o) ? " matched the filters" : "", (long long)ru.range[0],
+                 (long long)ru.range[1], (long long)ru.span[0], (long long)ru.span[1]);
+      else
+        tt_error("no event in the time range [%lld, %lld) ns: the inputs hold no event",
+                 (long long)ru.range[0], (long long)ru.range[1]);
+      rc = 1;
     } else {
-      if (ru.events == 0 && has_event_filter(&o))
-        tt_warn("no event in this time range matched the filters");
       if (ru.parts_empty)
         tt_info("%lld empty part%s: no file written for %s", (long long)ru.parts_empty,
                 ru.parts_empty == 1 ? "" : "s", ru.parts_empty == 1 ? "it" : "them");
-      tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
-              (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
-              (unsigned long long)ru.bytes_written);
+      if (ru.bytes_unknown)
+        tt_info("wrote %llu events in %lld part%s", (unsigned long long)ru.events,
+                (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s");
+      else
+        tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
+                (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
+                (unsigned long long)ru.bytes_written);
     }
   }
+  /* A failed split removes the parts it finished (see tt_output_commit_part). */
+  if (rc == 0) tt_output_keep_parts();
   tt_progress_done();
   if (rc != 0 && ru.state) {
     ex->end_part(ru.state, ru.r);

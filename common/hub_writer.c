@@ -127,7 +127,7 @@ hub_writer *hub_writer_create(const char *path) {
   unlink(path);
   if (sqlite3_open_v2(path, &w->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) !=
       SQLITE_OK)
-    tt_die(1, "%s: cannot create database: %s", path, sqlite3_errmsg(w->db));
+    tt_die(1, "%s: cannot create database: %s", tt_output_name_of(path), sqlite3_errmsg(w->db));
   make_guid(w->guid);
   snprintf(w->suffix, sizeof w->suffix, "_%s", w->guid);
   for (char *p = w->suffix; *p; p++)
@@ -1063,13 +1063,12 @@ static void free_writer(hub_writer *w) {
   free(w);
 }
 
-int hub_writer_finish(hub_writer *w) {
+void hub_writer_finish(hub_writer *w) {
   complete_joins(w);
   write_entities(w);
   hw_flush_all(&w->bs);
   exec(w, "COMMIT");
   free_writer(w);
-  return 0;
 }
 
 void hub_writer_abort(hub_writer *w) {

@@ -3,7 +3,13 @@
  * interning and the one large transaction. Process and thread rows are
  * kept in memory (one per distinct pid/tid) and written by
  * hub_writer_finish, so importers may name them whenever the source does
- * (Kineto's metadata events can come after the events they describe). */
+ * (Kineto's metadata events can come after the events they describe).
+ *
+ * Errors: every call either succeeds or dies (tt_die, after removing the
+ * temporary output: see "Errors in library code" in util.h). A failed
+ * write is the output's fault (disk full, I/O error), never the input's;
+ * the importer checks its input before it writes, so no call returns an
+ * error to check. */
 #ifndef TT_HUB_WRITER_H
 #define TT_HUB_WRITER_H
 #include <stdint.h>
@@ -170,8 +176,8 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to);
  * event gets an empty one, a kernel without a region name the empty
  * string, a kernel without a queue the queue of its (process, agent,
  * stream).) Then writes the process/thread rows, commits and closes.
- * Returns 0 on success. */
-int hub_writer_finish(hub_writer *w);
+ * Returns nothing: a failure dies, as every call of this module does. */
+void hub_writer_finish(hub_writer *w);
 /* Rolls back and closes (the caller removes the file). */
 void hub_writer_abort(hub_writer *w);
 

@@ -16,7 +16,7 @@
 /* What --threads auto (the default) gives an importer: at most this many,
  * unless its tt_import_ext says less. 2: on an otherwise idle 2-core
  * machine the second thread made kineto2db, nvvp2db, nsys2db and rpd2db
- * 1.4-1.8x faster end to end (README, Performance), past the 1.3x that
+ * 1.4-1.8x faster end to end (docs/performance.md), past the 1.3x that
  * keeps a thread on by default. */
 #define AUTO_THREADS_MAX 2
 
@@ -136,7 +136,8 @@ int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {
     return rc;
   }
   int64_t rows = hub_writer_row_count(w);
-  if (hub_writer_finish(w) != 0 || tt_output_commit(out) != 0) return 1;
+  hub_writer_finish(w); /* dies on failure */
+  if (tt_output_commit(out) != 0) return 1;
   tt_progress_finish("hub rows", (uint64_t)rows);
   /* The thread count is said when it is not 1: --threads auto depends on
    * the CPUs this process may use. */

@@ -20,6 +20,7 @@ void tt_progress_init(int mode) {
   quiet = mode < 0;
   enabled = mode > 0 || (mode == 0 && isatty(STDERR_FILENO));
   tt_set_quiet(quiet);
+  tt_set_message_hook(tt_progress_done);
   last = 0;
   started = now();
 }

@@ -319,11 +319,38 @@ void nv_warn_unhandled(nv_src *s, const char *handled) {
     }
     tt_buf_putc(&sql, '"');
     sqlite3_stmt *cnt = nv_prepare(s, sql.data);
-    if (cnt && sqlite3_step(cnt) == SQLITE_ROW && sqlite3_column_int64(cnt, 0) > 0)
-      tt_warn("%s: table %s (%lld rows) has no hub mapping: not imported", s->path, name,
-              (long long)sqlite3_column_int64(cnt, 0));
+    int64_t rows = cnt && sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
+    if (rows > 0)
+      tt_warn("%s: table %s (%lld row%s) has no hub mapping: not imported", s->path, name,
+              (long long)rows, rows == 1 ? "" : "s");
     sqlite3_finalize(cnt);
   }
   tt_buf_free(&sql);
   sqlite3_finalize(st);
+}
+
+int nv_kernel_sizes(nv_src *s, sqlite3_stmt *st, const char *table, const char *id_name,
+                    int64_t row, int grid_col, int block_col, int shared_col, int64_t grid[3],
+                    int64_t block[3], int64_t *shared) {
+  static const char axis[3] = {'X', 'Y', 'Z'};
+  for (int i = 0; i < 3; i++) {
+    int64_t blocks = sqlite3_column_int64(st, grid_col + i);
+    block[i] = sqlite3_column_int64(st, block_col + i);
+    if (__builtin_mul_overflow(blocks, block[i], &grid[i])) {
+      tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
+               "(grid%c %lld x block%c %lld)",
+               s->path, table, id_name, (long long)row, axis[i], (long long)blocks, axis[i],
+               (long long)block[i]);
+      return -1;
+    }
+  }
+  int64_t st_mem = sqlite3_column_int64(st, shared_col);
+  int64_t dyn_mem = sqlite3_column_int64(st, shared_col + 1);
+  if (__builtin_add_overflow(st_mem, dyn_mem, shared)) {
+    tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
+             "(staticSharedMemory %lld + dynamicSharedMemory %lld)",
+             s->path, table, id_name, (long long)row, (long long)st_mem, (long long)dyn_mem);
+    return -1;
+  }
+  return 0;
 }

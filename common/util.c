@@ -17,7 +17,11 @@ void tt_set_progname(const char *argv0) {
 
 const char *tt_progname(void) { return progname; }
 
+static void (*message_hook)(void);
+void tt_set_message_hook(void (*hook)(void)) { message_hook = hook; }
+
 static void vmessage(const char *kind, const char *fmt, va_list ap) {
+  if (message_hook) message_hook();
   fprintf(stderr, "%s: %s", progname, kind);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);

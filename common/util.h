@@ -25,7 +25,21 @@ const char *tt_progname(void);
 void tt_error(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_warn(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_set_quiet(int quiet);
-/* tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
+/* Called before each of those lines is printed: progress.c ends a
+ * progress line there, so a message never lands on one. */
+void tt_set_message_hook(void (*hook)(void));
+/* Errors in library code (common/), one policy:
+ * - A fault of an input (a file the user gave: malformed, truncated, a
+ *   bad value) is returned: the function prints one message naming the
+ *   file and the place (tt_error) and returns -1 (or NULL); the tool
+ *   chooses the exit status. The hub reader, the input checks and the
+ *   source-database helpers work so.
+ * - A fault of the run's own resources (out of memory, an output that
+ *   cannot be created or written, a hub write that fails) ends the run:
+ *   tt_die prints, removes every pending output (atomic_output.h) and
+ *   exits. The hub writer and atomic_output work so; their calls return
+ *   no error to check, and their headers say so.
+ * tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
 TT_NORETURN void tt_die(int code, const char *fmt, ...) TT_PRINTF(2, 3);
 
 void *tt_malloc(size_t n);

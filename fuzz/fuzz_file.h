@@ -2,7 +2,7 @@
  * file of this process (the readers open paths: SQLite files, the
  * ExecuTorch buffers), and the importer's own import function run on it
  * into an in-memory hub, as tt_import_run does with a file hub. Included
- * by fuzz/fuzz_etprof2db_*.c, fuzz_rpd2db.c and fuzz_nvvp2db.c. */
+ * by fuzz/fuzz_etprof2db_*.c, fuzz_rpd2db.c, fuzz_nvvp2db.c and fuzz_nsys2db.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -31,6 +31,7 @@ case $harness in
   fuzz_etprof2db_etdump) spec=etprof2db,--format,etdump,--lenient,--summary ext=etdp ;;
   fuzz_rpd2db) spec=rpd2db ext=rpd ;;
   fuzz_nvvp2db) spec=nvvp2db ext=nvvp ;;
+  fuzz_nsys2db) spec=nsys2db ext=sqlite ;;
   fuzz_db2json | fuzz_db2perfetto | fuzz_db2otf2) spec=${harness#fuzz_} ext=db ;;
   *) die "$harness: not a harness of fuzz/ (fuzz_<tool>[_<part>])" ;;
 esac

@@ -43,6 +43,11 @@ for h in "$@"; do
       for f in fixtures/nvprof/*; do
         python3 scripts/fuzz-seed-db.py "$f" "$corpus/seed-$(basename "$f")"
       done ;;
+    fuzz_nsys2db)
+      max_len=131072
+      for f in fixtures/nsys/*.sqlite; do
+        python3 scripts/fuzz-seed-db.py "$f" "$corpus/seed-$(basename "$f")"
+      done ;;
   esac
   echo "fuzz: $h for ${FUZZ_SECONDS}s" >&2
   if ! "$BUILD/fuzz/$h" -max_total_time="$FUZZ_SECONDS" -max_len="$max_len" -timeout=20 \

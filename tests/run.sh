@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every unit test binary and every tests/test_*.sh, counts PASS/FAIL
 # lines and ends with "N passed, N failed" (non-zero exit on any failure).
+# CHECK_FUZZ_RC (set by make check, which fuzzes first) adds the fuzz run's
+# exit code as one more row.
 # Tests run TEST_JOBS at a time (default: the number of cores), each into
 # its own log; results are printed in a fixed order, with each test's
 # seconds, whatever order they finish in. Each test has its own temporary
@@ -56,6 +58,12 @@ for i in "${!cmds[@]}"; do
     "$(echo "$ms" | awk '{print $1 / 1000}')"
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
+# make check's fuzz run, done before the tests: one row, passed or failed
+if [ -n "${CHECK_FUZZ_RC:-}" ]; then
+  if [ "$CHECK_FUZZ_RC" -eq 0 ]; then p=1 f=0; else p=0 f=1; echo "  make fuzz: FAIL: exited $CHECK_FUZZ_RC"; fi
+  printf '%-40s %4d passed %3d failed %3d skipped\n' "make fuzz" "$p" "$f" 0
+  passed=$((passed + p)); failed=$((failed + f))
+fi
 echo
 if [ "$skipped" -gt 0 ]; then echo "$passed passed, $failed failed, $skipped skipped"
 else echo "$passed passed, $failed failed"; fi

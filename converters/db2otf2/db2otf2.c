@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "db2otf2.h"
-#include "progress.h"
 #include "util.h"
 
 /* Event chunk per location: OTF2 flushes a full chunk to its file (the
@@ -326,9 +325,8 @@ static int o2_end(void *state, hub_reader *r) {
   if (rc == 0) rc = o2_write_definitions(a);
   if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;
   if (rc != 0) o2_stage_discard(a);
-  /* The driver names only regular files it wrote: say where the anchor
-   * file a viewer opens will be. */
-  if (rc == 0 && a->part->count <= 16) tt_info("wrote %s/traces.otf2", a->part->path);
+  /* No "wrote" here: the driver also ends a part whose stream failed, and
+   * says what it wrote once the archive is in place. */
   OTF2_AttributeList_Delete(a->attrs);
   tt_nesting_free(a->nesting);
   o2_defs_free(a);
@@ -343,6 +341,7 @@ int main(int argc, char **argv) {
                      "OUTPUT is a directory holding traces.otf2, traces.def and traces/.",
       .extension = ".otf2",
       .stdout_ok = 0,
+      .no_gzip = 1,
       .begin_part = o2_begin,
       .event = o2_event,
       .end_part = o2_end,

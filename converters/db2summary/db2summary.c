@@ -141,6 +141,7 @@ int main(int argc, char **argv) {
                      "one table per API\ncategory, GPU busy time and launch latency.",
       .extension = ext[opts.format],
       .stdout_ok = 1,
+      .no_event_args = 1,
       .begin_part = summary_begin,
       .event = summary_event,
       .end_part = summary_end,

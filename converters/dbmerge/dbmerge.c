@@ -12,9 +12,9 @@
  * not grow with the number of inputs), read-only as every input is opened
  * (common/sqlite_setup.h: immutable when a WAL file holds all its pages,
  * so no -wal/-shm appears beside it). The output is built under
- * a temporary name with no journal (the rename is what makes it atomic; a
- * failed run leaves nothing) and ends in rollback-journal mode: no WAL side
- * files for readers to need. */
+ * a temporary name with its journal in memory (the rename is what makes
+ * it atomic; a failed or interrupted run leaves nothing) and ends in
+ * rollback-journal mode: no WAL side files for readers to need. */
 #include <stdarg.h>
 #include <getopt.h>
 #include <sqlite3.h>
@@ -311,9 +311,11 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
   sqlite3_db_config(m->out, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, (int *)NULL);
   sqlite3_db_config(m->out, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
   /* Nothing an input brings may run here; the rename makes the output
-   * atomic, so the build needs no journal. Each CREATE TABLE scans the
-   * whole schema table (SQLite re-reads the new entry by name, without an
-   * index): a page cache of 64 KiB per input (at least 8 MiB, at most 64)
+   * atomic, so the build needs no journal file: the journal is kept in
+   * memory (journal_mode OFF is refused on a defensive connection, and
+   * a -journal file beside the temporary outlived an interrupted run).
+   * Each CREATE TABLE scans the whole schema table (SQLite re-reads the
+   * new entry by name, without an index): a page cache of 64 KiB per input (at least 8 MiB, at most 64)
    * keeps that scan in memory for thousands of inputs (20 tables each)
    * instead of re-reading it from the file. It is no larger than that:
    * the rows only stream through it, and SQLite's index sorts take as much
@@ -321,7 +323,7 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
    * 117 MB of RSS. */
   long long cache_kib = 8192 + 64 * (long long)n;
   if (cache_kib > 65536) cache_kib = 65536;
-  if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = OFF; "
+  if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = MEMORY; "
                             "PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; "
                             "PRAGMA cache_size = -%lld; PRAGMA cell_size_check = ON", cache_kib))
     return -1;

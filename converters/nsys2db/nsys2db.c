@@ -13,7 +13,7 @@
 static const char HANDLED[] =
     "StringIds,ThreadNames,PROCESSES,TARGET_INFO_GPU,TARGET_INFO_CUDA_STREAM,"
     "TARGET_INFO_CUDA_NULL_STREAM,TARGET_INFO_SESSION_START_TIME,TARGET_INFO_SYSTEM_ENV,"
-    "EXPORT_META_DATA,ANALYSIS_DETAILS,NVTX_EVENTS,OSRT_API,PROFILER_OVERHEAD,"
+    "EXPORT_META_DATA,META_DATA_EXPORT,ANALYSIS_DETAILS,NVTX_EVENTS,OSRT_API,PROFILER_OVERHEAD,"
     "ENUM_*," NS_TABLE("RUNTIME") "," NS_TABLE("DRIVER") "," NS_TABLE("KERNEL") "," NS_TABLE(
         "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION");
 
@@ -210,6 +210,8 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   if (!rc)
     rc = read_session(&c) ||
          metadata_rows(&c, "EXPORT_META_DATA", "SELECT name, value FROM EXPORT_META_DATA", "nsys") ||
+         /* the same table under older nsys versions' name */
+         metadata_rows(&c, "META_DATA_EXPORT", "SELECT name, value FROM META_DATA_EXPORT", "nsys") ||
          metadata_rows(&c, "TARGET_INFO_SYSTEM_ENV",
                        "SELECT name, value FROM TARGET_INFO_SYSTEM_ENV", "nsys.env") ||
          metadata_json(&c, "ANALYSIS_DETAILS", "nsys.analysis") || read_gpus(&c) ||

@@ -157,11 +157,9 @@ int ns_kernels(ns *c) {
     const char *display = demangled ? demangled : "";
     k.kernel_id = hub_kernel_symbol(c->w, k.pid, mangled_name ? mangled_name : display, display);
     k.dispatch_id = corr;
-    for (int i = 0; i < 3; i++) {
-      k.workgroup[i] = sqlite3_column_int64(st, 16 + i);
-      k.grid[i] = sqlite3_column_int64(st, 13 + i) * k.workgroup[i];
-    }
-    k.group_segment_size = sqlite3_column_int64(st, 19) + sqlite3_column_int64(st, 20);
+    if ((rc = nv_kernel_sizes(&c->src, st, t, "rowid", row, 13, 16, 19, k.grid, k.workgroup,
+                              &k.group_segment_size)))
+      break;
     k.private_segment_size = sqlite3_column_int64(st, 21);
     nv_json_begin(&c->ext);
     if (short_name) nv_json_str(&c->ext, "shortName", short_name);

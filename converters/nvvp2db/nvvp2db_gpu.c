@@ -55,21 +55,10 @@ int nvp_kernels(nvp *c, const char *table) {
     k.kernel_id = kernel_symbol(c, k.pid, sqlite3_column_int64(st, 15), name ? name : "");
     k.dispatch_id = corr;
     /* grid in work-items = blocks x block size; shared memory = static +
-     * dynamic: products and sums of hostile values are refused, not wrapped */
-    int overflow = 0;
-    for (int i = 0; i < 3; i++) {
-      k.workgroup[i] = sqlite3_column_int64(st, 8 + i);
-      overflow |= __builtin_mul_overflow(sqlite3_column_int64(st, 5 + i), k.workgroup[i],
-                                         &k.grid[i]);
-    }
-    overflow |= __builtin_add_overflow(sqlite3_column_int64(st, 11),
-                                       sqlite3_column_int64(st, 12), &k.group_segment_size);
-    if (overflow) {
-      tt_error("%s: table %s row _id_ %lld: grid or shared memory size out of range",
-               c->src.path, table, (long long)sqlite3_column_int64(st, 0));
-      rc = -1;
+     * dynamic, hostile values refused */
+    if ((rc = nv_kernel_sizes(&c->src, st, table, "_id_", sqlite3_column_int64(st, 0), 5, 8, 11,
+                              k.grid, k.workgroup, &k.group_segment_size)))
       break;
-    }
     k.private_segment_size = sqlite3_column_int64(st, 13);
     nv_json_begin(&c->ext);
     nv_rest_json(st, 18, &c->ext);
