@@ -38,6 +38,18 @@ for tool in db2json db2summary; do
   bench_row "$tool" "$HUBS per-process hubs, ulimit -n 1024" "$events" "$secs" 0 "$kb" \
     "$((kb / 1024))" '<=' 256 "MB peak RSS"
 done
+# The html report of the same stream (issue 25): peak RSS and its time
+# against --format text, taking turns (the same medians as alternate).
+alternate "$BIN/db2summary" -q --format html "$DIR"/h*.db -o "$WORK/many.html" --- \
+  "$BIN/db2summary" -q --format text "$DIR"/h*.db -o "$WORK/many.txt"
+printf '%-34s %8s %10s %12s %10s\n' "db2summary --format html" "$A_S" "$(rate "$events" "$A_S")" \
+  "$((A_KIB / 1024))" 1024
+bench_row "db2summary --format html" "$HUBS per-process hubs, ulimit -n 1024" "$events" "$A_S" 0 "$A_KIB" \
+  "$((A_KIB / 1024))" '<=' 256 "MB peak RSS"
+bench_row "db2summary --format html" "$HUBS per-process hubs, ulimit -n 1024" "$events" "$A_S" 0 "$A_KIB" \
+  "$(ratio "$A_S" "$B_S")" '<=' 1.2 "x --format text time"
+bench_row "db2summary --format html" "$HUBS per-process hubs, ulimit -n 1024" "$events" "$A_S" \
+  "$(stat -c %s "$WORK/many.html")" "$A_KIB" "$(( $(stat -c %s "$WORK/many.html") / 1024 ))" '<=' 2048 "KB of html"
 rm -f "$WORK/many.db"
 read -r secs kb < <(measure "$BIN/dbmerge" -q "$DIR"/h*.db -o "$WORK/many.db")
 printf '%-34s %8s %10s %12s %10s\n' "dbmerge (into one file)" "$secs" "$(rate "$events" "$secs")" \

@@ -33,6 +33,8 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "      --exclude-category GLOB  drop events whose category matches (repeatable)\n"
           "      --name GLOB          keep only events whose name matches (repeatable,\n"
           "                           case-insensitive)\n"
+          "      --gpu                keep only GPU work: kernels, copies, memsets and GPU\n"
+          "                           annotations, whatever their category's name\n"
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write nothing\n"
@@ -101,7 +103,7 @@ static int64_t parse_count(const char *opt, const char *s) {
 
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
   enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT };
+         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU };
   static const struct option longopts[] = {
       {"output", required_argument, NULL, 'o'},
       {"split", required_argument, NULL, O_SPLIT},
@@ -113,6 +115,7 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       {"category", required_argument, NULL, O_CAT},
       {"exclude-category", required_argument, NULL, O_XCAT},
       {"name", required_argument, NULL, O_NAME},
+      {"gpu", no_argument, NULL, O_GPU},
       {"no-args", no_argument, NULL, O_NOARGS},
       {"max-parts", required_argument, NULL, O_MAXPARTS},
       {"count-parts", no_argument, NULL, O_COUNTPARTS},
@@ -155,6 +158,7 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
     case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
     case O_NAME: push(&o->names, &o->nnames, optarg); break;
+    case O_GPU: o->gpu_only = 1; break;
     case O_NOARGS:
       if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
       o->no_args = 1;
@@ -369,6 +373,7 @@ static void carry_push(run *ru, const hub_record *ev) {
   c->ev.name = c->name;
   c->ev.category = c->category;
   c->ev.kernel_name = c->kernel_name;
+  c->ev.link_starts = ""; /* re-emitted clipped: no arrow starts there */
 }
 
 /* Opens the next window: re-emits, clipped, what the last one carried. */
@@ -412,11 +417,12 @@ static hub_filter base_filter(const tt_export_opts *o) {
   f.nexclude = o->nexclude;
   f.names = o->names;
   f.nnames = o->nnames;
+  f.gpu_only = o->gpu_only;
   return f;
 }
 
 static int has_event_filter(const tt_export_opts *o) {
-  return o->ncategories || o->nexclude || o->nnames;
+  return o->ncategories || o->nexclude || o->nnames || o->gpu_only;
 }
 
 /* Streams one reader into the current part; 0 ok, -1 error. */
@@ -673,8 +679,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
     if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
       /* Category names differ by importer: an empty result is almost
        * always a misspelt filter, not what the user wanted. */
-      tt_error("no event matched the --category/--exclude-category/--name filters; "
-               "--list-categories shows the categories in the inputs");
+      tt_error("no event matched the --category/--exclude-category/--name%s filters; "
+               "--list-categories shows the categories in the inputs",
+               o.gpu_only ? "/--gpu" : "");
       rc = 1;
     } else if (ru.events == 0 && bounded && o.part < 0) {
       /* The same for a time range: nothing in it is a mistaken range. */

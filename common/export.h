@@ -33,6 +33,7 @@ typedef struct tt_export_opts {
   const char **categories; size_t ncategories;
   const char **exclude_categories; size_t nexclude;
   const char **names; size_t nnames;
+  int gpu_only;        /* --gpu: GPU work only (hub_class_is_gpu) */
   int no_args;
   int64_t max_parts;   /* --max-parts (default 10000) */
   int count_parts;     /* --count-parts: print the number of parts, write nothing */

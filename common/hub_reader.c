@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hub_reader_internal.h"
 #include "hub_writer.h"
@@ -130,11 +131,13 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
     return NULL;
   }
   if (r->crowded) return hr_passes_crowded(r, paths, npaths);
+  hr_order_dbs(r);
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
     for (int t = 0; t < T_COUNT; t++) {
       if (!r->dbs[d].has_table[t]) continue;
+      if (f->gpu_only && t == T_SAMPLE) continue; /* flows, counters, instants: no GPU work */
       char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, f);
       cursor *c = &r->cursors[r->ncursors];
       c->db = (int)d;
@@ -197,7 +200,7 @@ static int64_t launch_key(const hub_record *ev) {
 /* Forgets launches whose GPU work the stream has passed (it was filtered
  * out, or already matched): the maps have no delete, so rebuild them. */
 static void sweep_launches(hub_reader *r, int64_t now) {
-  tt_i64map keep_l = {0}, keep_g = {0};
+  tt_i64map keep_l = {0}, keep_g = {0}, keep_n = {0}, keep_t = {0};
   for (size_t i = 0; i < r->pending_gpu.cap; i++) {
     if (!r->pending_gpu.used[i] || r->pending_gpu.vals[i] < now) continue;
     int64_t key = r->pending_gpu.keys[i];
@@ -205,11 +208,17 @@ static void sweep_launches(hub_reader *r, int64_t now) {
     if (!launch || *launch == HUB_NULL) continue;
     tt_i64map_put(&keep_l, key, *launch);
     tt_i64map_put(&keep_g, key, r->pending_gpu.vals[i]);
+    tt_i64map_put(&keep_n, key, *tt_i64map_get(&r->pending_n, key));
+    tt_i64map_put(&keep_t, key, *tt_i64map_get(&r->pending_taken, key));
   }
   tt_i64map_free(&r->pending_launch);
   tt_i64map_free(&r->pending_gpu);
+  tt_i64map_free(&r->pending_n);
+  tt_i64map_free(&r->pending_taken);
   r->pending_launch = keep_l;
   r->pending_gpu = keep_g;
+  r->pending_n = keep_n;
+  r->pending_taken = keep_t;
 }
 
 static void remember_launch(hub_reader *r, const hub_record *ev) {
@@ -219,19 +228,88 @@ static void remember_launch(hub_reader *r, const hub_record *ev) {
   }
   int64_t key = launch_key(ev);
   tt_i64map_put(&r->pending_launch, key, ev->start);
-  tt_i64map_put(&r->pending_gpu, key, ev->link_ts);
+  tt_i64map_put(&r->pending_gpu, key, ev->link_last);
+  tt_i64map_put(&r->pending_n, key, ev->link_count);
+  tt_i64map_put(&r->pending_taken, key, 0);
 }
 
-/* The launch of this GPU work, when it was read and the work is the first
- * it launched (one arrow per launch): its start, else HUB_NULL. */
-static int64_t take_launch(hub_reader *r, const hub_record *ev) {
+/* The launch of this GPU work, when it was read and has an arrow left
+ * (one per GPU work it launched, in stream order): its start, and the
+ * arrow's number in *index; else HUB_NULL. */
+static int64_t take_launch(hub_reader *r, const hub_record *ev, int64_t *index) {
   int64_t key = launch_key(ev);
   int64_t *launch = tt_i64map_get(&r->pending_launch, key);
-  int64_t *gpu = tt_i64map_get(&r->pending_gpu, key);
-  if (!launch || *launch == HUB_NULL || !gpu || *gpu != ev->start) return HUB_NULL;
+  int64_t *n = tt_i64map_get(&r->pending_n, key);
+  int64_t *taken = tt_i64map_get(&r->pending_taken, key);
+  if (!launch || *launch == HUB_NULL || !n || !taken || *taken >= *n) return HUB_NULL;
   int64_t ts = *launch;
-  *launch = HUB_NULL;
+  *index = (*taken)++;
+  if (*taken == *n) *launch = HUB_NULL; /* every arrow drawn */
   return ts;
+}
+
+int64_t hub_arrow_id(int64_t link_id, int64_t k) {
+  if (k == 0) return link_id;
+  uint64_t h = (uint64_t)link_id ^ ((uint64_t)k * 0x9e3779b97f4a7c15ULL);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return (int64_t)(h & 0x7fffffffffffffffULL);
+}
+
+int64_t hub_record_links_before(const hub_record *ev, int64_t t) {
+  if (ev->link_ts == HUB_NULL || ev->link_ts >= t) return 0;
+  if (ev->link_count <= 1 || ev->link_last < t) return ev->link_count < 1 ? 1 : ev->link_count;
+  int64_t n = 0;
+  for (const char *p = ev->link_starts; *p;) {
+    char *e;
+    long long v = strtoll(p, &e, 10);
+    if (e == p) break;
+    n += v < t;
+    p = *e == ',' ? e + 1 : e;
+  }
+  return n;
+}
+
+const char *hub_class_name(hub_class c) {
+  static const char *const names[HUB_CLS_COUNT] = {
+      "other", "api", "marker", "kernel", "memcpy", "memset", "gpu_annotation", "alloc",
+      "counter", "flow"};
+  return c < HUB_CLS_COUNT ? names[c] : "?";
+}
+
+/* Whether `s` holds `word`, ASCII case ignored. */
+static int has_word(const char *s, const char *word) {
+  size_t n = strlen(word);
+  char lo = word[0], up = (char)(lo - 'a' + 'A'); /* word is lower-case */
+  for (; *s; s++)
+    if ((*s == lo || *s == up) && strncasecmp(s, word, n) == 0) return 1;
+  return 0;
+}
+
+/* The one classifier of records: from the table a row comes from (its
+ * kind), where it is drawn (a region on a GPU lane's thread) and, within
+ * a table, what its category or type says (memsets are dispatches or
+ * allocate rows; markers are regions). */
+static hub_class classify(const hub_record *ev) {
+  switch (ev->kind) {
+  case HUB_KERNEL:
+    return has_word(ev->category, "memset") || has_word(ev->category, "fillbuffer")
+               ? HUB_CLS_MEMSET
+               : HUB_CLS_KERNEL;
+  case HUB_COPY: return HUB_CLS_MEMCPY;
+  case HUB_ALLOC: return has_word(ev->name, "memset") ? HUB_CLS_MEMSET : HUB_CLS_ALLOC;
+  case HUB_REGION:
+    if (ev->lane_id != HUB_NULL) return HUB_CLS_GPU_ANNOTATION;
+    return has_word(ev->category, "marker") || has_word(ev->category, "nvtx") ||
+                   has_word(ev->category, "roctx") || has_word(ev->category, "annotation")
+               ? HUB_CLS_MARKER
+               : HUB_CLS_API;
+  case HUB_INSTANT: return HUB_CLS_MARKER;
+  case HUB_COUNTER: return HUB_CLS_COUNTER;
+  case HUB_FLOW: return HUB_CLS_FLOW;
+  default: return HUB_CLS_OTHER;
+  }
 }
 
 /* A region written on a GPU lane's thread (Kineto's GPU annotations) is
@@ -263,9 +341,15 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->track_id = hr_col_i64_or_null(st, C_TRACK);
   ev->link_ts = hr_col_i64_or_null(st, C_LINK);
   ev->kernel_name = c->table == T_KERNEL ? hr_col_text(st, C_MANGLED) : "";
+  ev->link_starts = "";
   switch (c->table) {
   case T_REGION:
     ev->kind = HUB_REGION;
+    if (ev->link_ts != HUB_NULL) {
+      ev->link_count = sqlite3_column_int64(st, C_LINK_N);
+      ev->link_last = sqlite3_column_int64(st, C_LINK_LAST);
+      ev->link_starts = hr_col_text(st, C_LINK_STARTS);
+    }
     if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
     break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
@@ -286,24 +370,39 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
     }
   }
   }
+  ev->cls = classify(ev);
   if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
       r->pending_launch.count)
-    ev->link_ts = take_launch(r, ev);
+    ev->link_ts = take_launch(r, ev, &ev->link_index);
   else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
-    /* One arrow per (process, correlation): a second launch with the same
+    /* One launch per (process, correlation): a second launch with the same
      * id (duplicate ids, merged profiles) or GPU work already read would
      * leave an arrow without its other end. */
-    if (ev->link_ts < ev->start || tt_i64map_get(&r->pending_launch, launch_key(ev)))
+    if (ev->link_ts < ev->start || tt_i64map_get(&r->pending_launch, launch_key(ev))) {
       ev->link_ts = HUB_NULL;
-    else
+      ev->link_count = 0;
+      ev->link_starts = "";
+    } else {
       remember_launch(r, ev);
+    }
   }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
     ev->link_id = hr_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
 }
 
+static int next_direct(hub_reader *r, hub_record *ev);
+
 int hub_reader_next(hub_reader *r, hub_record *ev) {
   if (r->passes) return hr_passes_next(r, ev);
+  int rc;
+  /* --gpu: the cursors' SQL keeps GPU rows only; the classifier is the
+   * rule, a row it puts elsewhere is stepped over. */
+  while ((rc = next_direct(r, ev)) > 0 && r->filter.gpu_only && !hub_class_is_gpu(ev->cls)) {
+  }
+  return rc;
+}
+
+static int next_direct(hub_reader *r, hub_record *ev) {
   if (r->failed) return -1;
   if (!r->primed && prime_cursors(r) != 0) {
     r->failed = 1;
@@ -471,6 +570,8 @@ void hub_reader_close(hub_reader *r) {
   free(r->lanes);
   tt_i64map_free(&r->pending_launch);
   tt_i64map_free(&r->pending_gpu);
+  tt_i64map_free(&r->pending_n);
+  tt_i64map_free(&r->pending_taken);
   tt_i64map_free(&r->process_ix);
   tt_i64map_free(&r->thread_ix);
   tt_i64map_free(&r->agent_ix);

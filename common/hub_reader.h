@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hub.h"        /* hub_class */
 #include "hub_writer.h" /* HUB_NULL */
 
 typedef enum hub_kind {
@@ -31,6 +32,7 @@ const char *hub_kind_name(hub_kind k);
 
 typedef struct hub_record {
   hub_kind kind;
+  hub_class cls;    /* what it is, whatever its category's name (hub.h) */
   int db;           /* index of the input database */
   int64_t row_id;   /* id in its table */
   int64_t event_id; /* rocpd_event id (args), or HUB_NULL */
@@ -58,7 +60,22 @@ typedef struct hub_record {
    * from correlation). HUB_NULL when none. */
   int64_t link_ts;
   int64_t link_id; /* flow id to draw (unique across databases) */
+  /* One call may launch many GPU works (a graph launch): one arrow each.
+   * A launching call: link_count arrows, to GPU work starting at
+   * link_ts (the first) .. link_last; link_starts lists every start
+   * ("t1,t2,...", unordered) when link_count > 1, else "". GPU work: its
+   * arrow is number link_index of its launch's. */
+  int64_t link_count, link_index, link_last;
+  const char *link_starts;
 } hub_record;
+
+/* The arrows of a launching call whose GPU end starts before t (so an
+ * exporter writes only arrows whose both ends are in its part). */
+int64_t hub_record_links_before(const hub_record *ev, int64_t t);
+
+/* The flow id of arrow k of a launching call, or of GPU work's arrow
+ * (k = its link_index): link_id for the first, distinct ids after. */
+int64_t hub_arrow_id(int64_t link_id, int64_t k);
 
 /* The record's category, or the one its kind implies when the source had
  * none ("kernel", "gpu_memcpy", "memory"). */
@@ -71,6 +88,7 @@ typedef struct hub_filter {
   const char **exclude_categories; size_t nexclude;  /* globs; none matches */
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
+  int gpu_only; /* the GPU side only: records hub_class_is_gpu (--gpu) */
 } hub_filter;
 
 typedef struct hub_reader hub_reader;

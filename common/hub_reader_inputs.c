@@ -270,6 +270,46 @@ static int cmp_file_id(const void *pa, const void *pb) {
   return (a->ix > b->ix) - (a->ix < b->ix);
 }
 
+int hr_db_order(const char *suffix_a, const char *path_a, const char *suffix_b,
+                const char *path_b) {
+  int c = strcmp(suffix_a, suffix_b);
+  return c ? c : strcmp(path_a, path_b);
+}
+
+static int cmp_db(const void *pa, const void *pb) {
+  const hub_db *a = pa, *b = pb;
+  return hr_db_order(a->suffix, a->path, b->suffix, b->path);
+}
+
+void hr_order_dbs(hub_reader *r) {
+  if (r->ndbs > 1) qsort(r->dbs, r->ndbs, sizeof *r->dbs, cmp_db);
+}
+
+char *hr_file_order_key(const char *path) {
+  char *key = NULL;
+  sqlite3 *conn = NULL;
+  if (tt_sqlite_check_header(path, NULL) == 0 && tt_sqlite_open_input(path, &conn) == SQLITE_OK) {
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(conn,
+                           "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
+                           "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name "
+                           "LIMIT 1",
+                           -1, &st, NULL) == SQLITE_OK) {
+      if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        key = tt_strdup((const char *)sqlite3_column_text(st, 0));
+      sqlite3_finalize(st);
+    }
+  }
+  sqlite3_close(conn);
+  return key ? key : tt_strdup("");
+}
+
+/* Argument index of each path (its first occurrence). */
+static size_t arg_index(const tt_strmap *ix, const char *path) {
+  const int64_t *i = tt_strmap_get(ix, path);
+  return i ? (size_t)*i : SIZE_MAX;
+}
+
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
   file_id *ids = tt_malloc((npaths ? npaths : 1) * sizeof *ids);
   size_t n = 0;
@@ -295,19 +335,27 @@ int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t n
     tt_error("%s: given twice (the same file as %s): give each hub once", paths[dup], paths[first]);
     return -1;
   }
-  tt_strmap seen = {0};
+  tt_strmap seen = {0}, args = {0};
+  for (size_t i = npaths; i-- > 0;) tt_strmap_put(&args, paths[i], (int64_t)i);
   int rc = 0;
   for (size_t i = 0; i < r->ndbs && rc == 0; i++) {
     if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
     int64_t *j = tt_strmap_get(&seen, r->dbs[i].suffix);
     if (j) {
-      tt_error("%s: the same hub as %s (uuid%s): give each hub once", r->dbs[i].path,
-               r->dbs[*j].path, r->dbs[i].suffix);
+      /* The copy is the later argument, whatever order the dbs are in. */
+      const char *a = r->dbs[*j].path, *b = r->dbs[i].path;
+      if (arg_index(&args, b) < arg_index(&args, a)) {
+        const char *t = a;
+        a = b;
+        b = t;
+      }
+      tt_error("%s: the same hub as %s (uuid%s): give each hub once", b, a, r->dbs[i].suffix);
       rc = -1;
     } else {
       tt_strmap_put(&seen, r->dbs[i].suffix, (int64_t)i);
     }
   }
   tt_strmap_free(&seen);
+  tt_strmap_free(&args);
   return rc;
 }

@@ -130,9 +130,11 @@ struct hub_reader {
   int args_step;            /* step before the next row (MERGED) */
   int failed;
   /* Launches read whose GPU work is still ahead: (db, pid, correlation)
-   * -> launch start, and -> start of that GPU work (to forget it once the
-   * stream has passed it). Bounded by the launches in flight. */
+   * -> launch start, and -> start of its last GPU work (to forget it once
+   * the stream has passed it). Bounded by the launches in flight. */
   tt_i64map pending_launch, pending_gpu;
+  /* ... and the number of its arrows, and how many were taken. */
+  tt_i64map pending_n, pending_taken;
   uint64_t since_sweep;
   int has_lane_threads; /* some thread stands for a GPU lane */
   struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
@@ -165,13 +167,25 @@ int hr_table_exists(const hub_db *d, const char *name);
 char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
 int hr_open_file(hub_reader *r, const char *path);
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
+/* The inputs' order, whatever the order of the arguments: by uuid suffix
+ * (a merged file lists its uuids in that order too), then path. It decides
+ * the merge's ties, the info tables' order and the arrows' ids. */
+int hr_db_order(const char *suffix_a, const char *path_a, const char *suffix_b,
+                const char *path_b);
+void hr_order_dbs(hub_reader *r);
+/* The smallest uuid suffix of a file's hubs ("" when it has none or
+ * cannot be read: the reader of its group says why). */
+char *hr_file_order_key(const char *path);
 
 /* Columns every cursor query returns, in this order (hub_reader_sql.c
  * writes them, hub_reader.c reads them). */
 enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
   C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
-  C_MANGLED /* only in the kernel query */
+  C_MANGLED, /* only in the kernel query */
+  /* only in the region query: the launch's GPU work (count, last start,
+   * every start when more than one) */
+  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS
 };
 
 /* hub_reader.c: the id of the arrow of correlation `id` in input `db`

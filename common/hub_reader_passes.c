@@ -16,13 +16,13 @@
 #include "util.h"
 
 /* The fixed part of a record on disk; strings follow as one payload of
- * NUL-terminated strings: name, kernel_name, category, track name, then
- * name, type and value of each arg. */
+ * NUL-terminated strings: name, kernel_name, category, track name, link
+ * starts, then name, type and value of each arg. */
 typedef struct disk_rec {
   int64_t start, sort_end, row_id, event_id, end, pid, tid, agent_id, lane_id, track_id;
-  int64_t correlation_id, size, link_ts, link_id;
+  int64_t correlation_id, size, link_ts, link_id, link_count, link_index, link_last;
   double value;
-  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase;
+  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase, cls;
   uint32_t nargs, payload;
 } disk_rec;
 
@@ -290,8 +290,12 @@ static int write_group(hub_reader *r, size_t gi) {
                     ? hr_link_id(ev.db + base, ev.kind == HUB_FLOW ? ev.category : "",
                                  ev.correlation_id)
                     : ev.link_id;
+    d.link_count = ev.link_count;
+    d.link_index = ev.link_index;
+    d.link_last = ev.link_last;
     d.value = ev.value;
     d.kind = ev.kind;
+    d.cls = ev.cls;
     d.db = ev.db + base;
     d.clipped = (int32_t)ev.clipped;
     d.lane_is_queue = ev.lane_is_queue;
@@ -302,6 +306,7 @@ static int write_group(hub_reader *r, size_t gi) {
     put_str(&pay, ev.kernel_name);
     put_str(&pay, ev.category);
     put_str(&pay, ev.track_id != HUB_NULL ? hub_reader_track_name(g, ev.db, ev.track_id) : "");
+    put_str(&pay, ev.link_starts);
     if (ev.event_id != HUB_NULL) {
       hub_arg_view a;
       hub_args_begin(g, ev.db, ev.event_id);
@@ -323,13 +328,42 @@ static int write_group(hub_reader *r, size_t gi) {
   return rc;
 }
 
+/* A path, its order key and its uuid count, sorted as the direct reader
+ * orders its inputs (hr_db_order), so the groups are read in that order:
+ * by a file's smallest uuid. (Files of several uuids whose uuids
+ * interleave, merged files given together, keep each file's uuids
+ * together here, where a direct read interleaves them.) */
+typedef struct ordered_path {
+  const char *path;
+  char *key;
+  size_t hubs, arg;
+} ordered_path;
+
+static int cmp_ordered_path(const void *pa, const void *pb) {
+  const ordered_path *a = pa, *b = pb;
+  /* A copy of a hub (the same uuid) after it, as given: it is the one
+   * refused. */
+  if (a->key[0] && strcmp(a->key, b->key) == 0) return (a->arg > b->arg) - (a->arg < b->arg);
+  return hr_db_order(a->key, a->path, b->key, b->path);
+}
+
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
-                           size_t group_size, const size_t *hubs) {
+                           size_t group_size, const size_t *hubs_in) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->filter = *f;
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
   p->paths = tt_calloc(npaths, sizeof *p->paths);
-  for (size_t i = 0; i < npaths; i++) p->paths[i] = tt_strdup(paths[i]);
+  ordered_path *op = tt_calloc(npaths ? npaths : 1, sizeof *op);
+  for (size_t i = 0; i < npaths; i++)
+    op[i] = (ordered_path){paths[i], hr_file_order_key(paths[i]), hubs_in ? hubs_in[i] : 1, i};
+  qsort(op, npaths, sizeof *op, cmp_ordered_path);
+  size_t *hubs = hubs_in ? tt_calloc(npaths, sizeof *hubs) : NULL;
+  for (size_t i = 0; i < npaths; i++) {
+    p->paths[i] = tt_strdup(op[i].path);
+    if (hubs) hubs[i] = op[i].hubs;
+    free(op[i].key);
+  }
+  free(op);
   p->npaths = npaths;
   /* Whole files in groups of group_size; a file of many uuids in slices. */
   size_t cap = 0, widest = 1;
@@ -360,6 +394,7 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
     if (ok && write_group(r, i) < 0) ok = 0;
   }
   ok = ok && hr_refuse_duplicates(r, paths, npaths) == 0;
+  free(hubs);
   if (ok) {
     p->heap = tt_calloc(p->nopen, sizeof *p->heap);
     if (heap_init(p->open, p->nopen, p->heap, &p->heap_len) != 0) {
@@ -410,6 +445,7 @@ int hr_passes_next(hub_reader *r, hub_record *ev) {
   const disk_rec *d = &s->rec;
   memset(ev, 0, sizeof *ev);
   ev->kind = (hub_kind)d->kind;
+  ev->cls = (hub_class)d->cls;
   ev->db = d->db;
   ev->row_id = d->row_id;
   ev->event_id = d->event_id;
@@ -429,16 +465,23 @@ int hr_passes_next(hub_reader *r, hub_record *ev) {
   ev->flow_bind_enclosing = d->flow_bind_enclosing;
   ev->link_ts = d->link_ts;
   ev->link_id = d->link_id;
+  ev->link_count = d->link_count;
+  ev->link_index = d->link_index;
+  ev->link_last = d->link_last;
   const char *at = s->payload.data;
   ev->name = at;
   at += strlen(at) + 1;
   ev->kernel_name = at;
   at += strlen(at) + 1;
   ev->category = at;
+  at += strlen(at) + 1;
+  at += strlen(at) + 1; /* track name */
+  ev->link_starts = at;
   return 1;
 }
 
-/* The payload's string number k (0: name ... 3: track name, 4 on: args). */
+/* The payload's string number k (0: name ... 3: track name, 4: link
+ * starts, 5 on: args). */
 static const char *payload_str(const stream *s, unsigned k) {
   const char *at = s->payload.data;
   while (k--) at += strlen(at) + 1;
@@ -451,7 +494,7 @@ void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id) {
   const stream *s = p->current;
   /* Args travel with their record: those of the record read last. */
   if (!s || s->rec.db != db || s->rec.event_id != event_id || event_id == HUB_NULL) return;
-  p->args_at = payload_str(s, 4);
+  p->args_at = payload_str(s, 5);
   p->args_left = s->rec.nargs;
 }
 

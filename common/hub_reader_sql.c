@@ -68,15 +68,18 @@ static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
   glob_any(b, name_expr, f->names, f->nnames);
 }
 
-/* Start of the first GPU work sharing a launch's correlation (in the same
- * process, as correlation ids are per process), among the work the filters
- * keep: a launch's arrow is drawn only when its other end is written. One
+/* Start of the first and last GPU work sharing a launch's correlation (in
+ * the same process, as correlation ids are per process), among the work
+ * the filters keep, their number and every start (a graph launch has one
+ * arrow per GPU work): a launch's arrow is drawn only when its other end
+ * is written. One
  * grouped query over the GPU tables, joined to the launches (SQLite builds
  * it once and probes it per launch): no lookup per launch on indexes an
  * input may lack, no copy of its tables. */
 static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
   const char *S = d->suffix;
-  tt_buf_puts(b, " LEFT JOIN (SELECT corr, pid, min(start) AS start FROM (");
+  tt_buf_puts(b, " LEFT JOIN (SELECT corr, pid, min(start) AS start, count(*) AS n, max(start) "
+                 "AS last, CASE WHEN count(*) > 1 THEN group_concat(start) END AS starts FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
     tt_buf_printf(b,
@@ -168,16 +171,28 @@ static int has_event_filter(const hub_filter *f) {
   return f->ncategories || f->nexclude || f->nnames;
 }
 
+/* --gpu, on the tables that hold more than GPU work (the reader's
+ * classifier, hub_reader.c, decides each row it reads the same way):
+ * regions only on threads that stand for a GPU lane, allocate rows only
+ * of a memset kind. */
+static void gpu_only_regions(tt_buf *b, const hub_db *d) {
+  tt_buf_printf(b,
+                " AND r.tid IN (SELECT tid FROM \"rocpd_info_thread%s\" WHERE " JX("extdata", "$.kind")
+                " = 'gpu_lane')",
+                d->suffix);
+}
+
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf b = {0};
   switch (t) {
   case T_REGION: {
-    int link = !d->has_flows;
+    /* --gpu writes no launch: no arrow to find. */
+    int link = !d->has_flows && !f->gpu_only;
     tt_buf_puts(&b, "SELECT r.id, r.start, r.end, r.pid, r.tid, COALESCE(n.string,''), "
                     "COALESCE(c.string,''), e.correlation_id, r.event_id, NULL, NULL, 0, NULL, "
                     "NULL, NULL, NULL, NULL, NULL, ");
-    tt_buf_puts(&b, link ? "g.start" : "NULL");
+    tt_buf_puts(&b, link ? "g.start, g.n, g.last, g.starts" : "NULL, NULL, NULL, NULL");
     tt_buf_printf(&b,
                   " FROM \"rocpd_region%s\" r LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "r.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = r.event_id LEFT JOIN "
@@ -186,6 +201,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     if (link) link_to_gpu(&b, d, f);
     common_filters(&b, f, "r.start", "r.end", "r.pid", "COALESCE(n.string,'')",
                    "COALESCE(c.string,'')", 0);
+    if (f->gpu_only) gpu_only_regions(&b, d);
     tt_buf_puts(&b, " ORDER BY r.start, r.end DESC, r.id");
     break;
   }
@@ -245,6 +261,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   S, S, S);
     common_filters(&b, f, "a.start", "a.end", "a.pid", "COALESCE(a.type,'')",
                    "COALESCE(c.string,'')", 0);
+    if (f->gpu_only) tt_buf_puts(&b, " AND lower(COALESCE(a.type,'')) GLOB '*memset*'");
     tt_buf_puts(&b, " ORDER BY a.start, a.end DESC, a.id");
     break;
   case T_SAMPLE: {

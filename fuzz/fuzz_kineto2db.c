@@ -1,5 +1,5 @@
-/* libFuzzer harness: the Kineto JSON path of kineto2db (yajl callbacks ->
- * one event at a time -> hub rows) on arbitrary bytes, into an in-memory
+/* libFuzzer harness: the Kineto JSON path of kineto2db (repair stage ->
+ * yajl callbacks -> one event at a time -> hub rows) on arbitrary bytes, into an in-memory
  * hub. The same calls as kineto2db's import(), without the file and gzip
  * layer (zlib reads plain bytes as they are). Seeds: fixtures/kineto/.
  * Built by `make fuzz` (FUZZ=1: clang, libFuzzer, ASan, UBSan). */
@@ -30,9 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   yajl_config(h, yajl_dont_validate_strings, 1);
   /* In two pieces, as the file is read in chunks: tokens split across. */
   size_t half = size / 2;
-  int ok = yajl_parse(h, data, half) == yajl_status_ok &&
-           yajl_parse(h, data + half, size - half) == yajl_status_ok &&
-           yajl_complete_parse(h) == yajl_status_ok;
+  int ok = kineto_parse_bytes(&k, h, data, half, 0) == yajl_status_ok &&
+           kineto_parse_bytes(&k, h, data + half, size - half, half) == yajl_status_ok &&
+           kineto_parse_end(&k, h, size) == yajl_status_ok;
+  if (!ok) kineto_error_offset(&k, h); /* what the error message would say */
   if (ok) kineto_finish(&k);
   yajl_free(h);
   kineto_parse_free(&k);

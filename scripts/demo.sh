@@ -40,7 +40,16 @@ for db in "$OUT"/*.db; do
   have db2perfetto && run "$BIN/db2perfetto" -q "$db" -o "$base.pftrace"
   have db2otf2 && run "$BIN/db2otf2" -q "$db" -o "$base.otf2"
   have db2summary && run "$BIN/db2summary" -q "$db" -o "$base.summary.txt"
+  have db2summary && run "$BIN/db2summary" -q --format html "$db" -o "$base.summary.html"
 done
+
+echo
+echo "== ranks side by side: 8 rocprofv3-shaped per-rank hubs (made by tests/make_rocprof_hub.py), read as one"
+if have db2summary && command -v python3 >/dev/null; then
+  mkdir -p "$OUT/ranks"
+  run python3 tests/make_rocprof_hub.py --many "$OUT/ranks" 8 300
+  run "$BIN/db2summary" -q --format html "$OUT"/ranks/h*.db -o "$OUT/ranks.summary.html"
+fi
 
 echo
 echo "== merging every hub into one file, and its flat profile"
@@ -77,6 +86,8 @@ have db2json && echo "  *.json     chrome://tracing (Load), or the Perfetto UI (
 have db2otf2 && echo "  *.otf2/    OTF2 archives: in Vampir, File -> Open -> <archive>/traces.otf2;"
 have db2otf2 && echo "             or print one: otf2-print $OUT/alexnet.otf2/traces.otf2 | less"
 have db2summary && echo "  *.summary.* flat profiles (text or markdown): any pager or Markdown viewer"
+have db2summary && echo "  *.summary.html  reports with charts, one file each, no network needed: open in any"
+have db2summary && echo "             browser, e.g. xdg-open $OUT/ranks.summary.html (or file://$(cd "$OUT" && pwd)/ranks.summary.html)"
 echo "  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5',"
 echo "             or any tool that reads rocprofv3's rocpd output"
 echo "Every file (and archive) under $OUT/split is a complete trace on its own (one time window each)."

@@ -48,6 +48,7 @@ expect_rows "etprof2db --threads 2 vs 1" "ExecuTorch legacy buffer" 1
 expect_rows "rpd2db --threads 2 vs 1" "RPD (rocmProfileData)" 1
 expect_rows db2json "per-process hubs, ulimit" 1
 expect_rows db2summary "per-process hubs, ulimit" 1
+expect_rows "db2summary --format html" "per-process hubs, ulimit" 3
 expect_rows db2summary "gen_hub hub" 2
 expect_rows dbmerge "gen_hub hub" 2
 expect_rows etprof2db "ExecuTorch legacy buffer" 3
@@ -55,7 +56,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 50 "$(printf '%s
+expect_eq "table rows" 53 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"

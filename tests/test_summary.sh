@@ -277,7 +277,7 @@ expect_eq "nothing left behind" "" "$(ls "$TMP" | grep -e '^bad' || true)"
 head -c 3000 "${HUBS[0]}" >"$TMP/trunc.db"
 expect_fail "a truncated hub is refused" "trunc.db" db2summary "$TMP/trunc.db" -o "$TMP/bad2.txt"
 expect_eq "nothing left behind (truncated)" "" "$(ls "$TMP" | grep -e '^bad' || true)"
-expect_fail "--format must be known" "--format: expected text, csv, markdown or json" \
+expect_fail "--format must be known" "--format: expected text, csv, markdown, json or html" \
   db2summary --format xml "${HUBS[@]}"
 expect_fail "--top must be a count" "--top: not a count" db2summary --top -3 "${HUBS[@]}"
 expect_fail "split output needs a file name" "split output needs a file name" \

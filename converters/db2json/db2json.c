@@ -236,6 +236,12 @@ static int64_t flow_id(const json_part *jp, const hub_record *ev) {
   return jp->single_db ? ev->correlation_id : ev->link_id;
 }
 
+/* Arrow k of a launch, or GPU work's arrow (k = its link_index): the
+ * first keeps flow_id, the others (a graph launch's) ids of their own. */
+static int64_t arrow_id(const json_part *jp, const hub_record *ev, int64_t k) {
+  return k == 0 ? flow_id(jp, ev) : hub_arrow_id(ev->link_id, k);
+}
+
 static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   json_part *jp = state;
   tt_track_ref t;
@@ -253,15 +259,19 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
     put_args(jp, r, ev);
     put_c(b, '}');
     if (flush_event(jp)) return -1;
-    /* Arrows derived from correlation: launch (s) -> GPU work (f). */
-    if (partner_in_part(jp, ev)) {
-      int launch = ev->kind == HUB_REGION;
+    /* Arrows derived from correlation: launch (s) -> GPU work (f), one
+     * per GPU work the launch started in this part. */
+    int launch = ev->kind == HUB_REGION;
+    int64_t arrows = !partner_in_part(jp, ev) ? 0
+                     : launch                 ? hub_record_links_before(ev, jp->part->end)
+                                              : 1;
+    for (int64_t k = 0; k < arrows; k++) {
       begin_event(jp);
       if (launch)
         PUT_LIT(b, "{\"ph\":\"s\",\"id\":");
       else
         PUT_LIT(b, "{\"ph\":\"f\",\"id\":");
-      put_i64(b, flow_id(jp, ev));
+      put_i64(b, arrow_id(jp, ev, launch ? k : ev->link_index));
       PUT_LIT(b, ",\"pid\":");
       put_i64(b, t.group);
       PUT_LIT(b, ",\"tid\":");

@@ -100,10 +100,15 @@ static int pf_event_cb(void *state, hub_reader *r, const hub_record *ev) {
   if (pf_track_for(&c->tracks, &c->w, c->r, ev, &pl) != 0) return -1;
   pf_held *h = pf_hold(c, ev, &pl);
   if (!h) return -1;
-  /* Arrows derived from correlation: launch -> GPU work. */
+  /* Arrows derived from correlation: launch -> GPU work, one per GPU
+   * work the launch started in this part. */
   if (ev->link_ts != HUB_NULL && partner_in_part(c, ev)) {
-    if (ev->kind == HUB_REGION) h->flow_out[h->nout++] = (uint64_t)ev->link_id;
-    else if (ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) h->flow_in[h->nin++] = (uint64_t)ev->link_id;
+    if (ev->kind == HUB_REGION) {
+      h->flow_out[h->nout++] = (uint64_t)ev->link_id;
+      h->more_out = hub_record_links_before(ev, c->part->end) - 1;
+    } else if (ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) {
+      h->flow_in[h->nin++] = (uint64_t)hub_arrow_id(ev->link_id, ev->link_index);
+    }
   }
   return 0;
 }
@@ -126,6 +131,7 @@ static int pf_end(void *state, hub_reader *r) {
   pf_tracks_free(&c->tracks);
   pf_slices_free(&c->sl);
   pf_anns_free(&c->ann);
+  free(c->flow_ids);
   free(c);
   return rc;
 }

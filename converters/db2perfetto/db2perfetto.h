@@ -162,6 +162,9 @@ typedef struct pf_held {
   uint64_t lane_key;
   uint64_t flow_out[PF_MAX_FLOWS], flow_in[PF_MAX_FLOWS];
   uint8_t nout, nin;
+  /* A launch of many GPU works (a graph launch): its arrows 1..more_out
+   * after flow_out's, ids hub_arrow_id(ev.link_id, k), made when written. */
+  int64_t more_out;
   uint8_t is_slice;     /* an interval: SLICE_BEGIN now, SLICE_END later */
   uint8_t flow_instant; /* an instant standing for a recorded flow end */
 } pf_held;
@@ -210,6 +213,8 @@ typedef struct pf_ctx {
   pf_tracks tracks;
   pf_slices sl;
   pf_anns ann;
+  uint64_t *flow_ids; /* a held event's flow ids with its more_out (reused) */
+  size_t cap_flow_ids;
   uint64_t flow_instants; /* recorded flow ends drawn on an instant */
 } pf_ctx;
 

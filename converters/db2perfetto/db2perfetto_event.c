@@ -177,6 +177,18 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     }
     te.n_flow_ids = h->nout;
     te.flow_ids = h->flow_out;
+    if (h->more_out > 0) {
+      size_t n = h->nout + (size_t)h->more_out;
+      if (n > c->cap_flow_ids) {
+        c->cap_flow_ids = n;
+        c->flow_ids = tt_realloc(c->flow_ids, n * sizeof *c->flow_ids);
+      }
+      memcpy(c->flow_ids, h->flow_out, h->nout * sizeof *h->flow_out);
+      for (int64_t k = 1; k <= h->more_out; k++)
+        c->flow_ids[h->nout + k - 1] = (uint64_t)hub_arrow_id(h->ev.link_id, k);
+      te.n_flow_ids = n;
+      te.flow_ids = c->flow_ids;
+    }
     te.n_terminating_flow_ids = h->nin;
     te.terminating_flow_ids = h->flow_in;
     if (!h->flow_instant) {

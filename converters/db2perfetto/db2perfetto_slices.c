@@ -166,6 +166,7 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   h->cat_off = s->text.len;
   tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
   h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
+  h->ev.link_starts = "";
   /* The args now, beside the reader's cursor: written later they would be
    * a lookup by event id each (what pf_write_held turns into annotations). */
   h->args_off = s->text.len;

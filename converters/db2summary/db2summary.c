@@ -1,6 +1,8 @@
 /* db2summary: hub databases -> the flat profile (top kernels, copies,
  * allocations, one table per API category, GPU busy time, launch latency)
- * as text, csv, markdown or json. A sink on common/export.h, so every
+ * as text, csv, markdown or json, or as one self-contained html report with
+ * charts (busy over time per device and per process, launch latency
+ * histogram). A sink on common/export.h, so every
  * shared filter, --start/--end and --split apply; the output defaults to
  * stdout. */
 #include <stdlib.h>
@@ -19,10 +21,19 @@ typedef struct summary_part {
 
 static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                            tt_output *out) {
-  (void)r;
   (void)o;
   summary_part *sp = tt_calloc(1, sizeof *sp);
   sm_init(&sp->s, &opts);
+  if (sp->s.charts) {
+    /* Bins need the range before the first event: the part's own (a
+     * window, --start/--end), else the inputs' time span. */
+    int64_t lo = p->start, hi = p->end - 1;
+    if (p->start == INT64_MIN || p->end == INT64_MAX) {
+      lo = hi = 0;
+      hub_reader_time_span(r, &lo, &hi);
+    }
+    sm_bins_set(&sp->s, lo, hi);
+  }
   sp->fp = tt_output_fopen(out, "w");
   sp->path = p->path;
   return sp;
@@ -49,7 +60,9 @@ static int summary_end(void *state, hub_reader *r) {
 
 static const char *const summary_help =
     "\ndb2summary options (the output defaults to stdout):\n"
-    "      --format FMT         text (default), csv, markdown or json\n"
+    "      --format FMT         text (default), csv, markdown, json or html (one\n"
+    "                           self-contained report with charts; json has\n"
+    "                           every figure the html shows)\n"
     "      --top N              rows per table, heaviest first (default 20; 0: all)\n"
     "      --by-process         one table per process and category (pid and host)\n"
     "      --mangled            kernels by their mangled symbol name, as recorded\n"
@@ -83,7 +96,8 @@ static void parse_format(const char *v) {
   else if (strcmp(v, "csv") == 0) opts.format = SM_CSV;
   else if (strcmp(v, "markdown") == 0 || strcmp(v, "md") == 0) opts.format = SM_MARKDOWN;
   else if (strcmp(v, "json") == 0) opts.format = SM_JSON;
-  else tt_die(2, "--format: expected text, csv, markdown or json, got '%s'", v);
+  else if (strcmp(v, "html") == 0) opts.format = SM_HTML;
+  else tt_die(2, "--format: expected text, csv, markdown, json or html, got '%s'", v);
 }
 
 static void parse_top(const char *v) {
@@ -133,7 +147,7 @@ static char **take_own_options(int argc, char **argv, int *nargc) {
 
 int main(int argc, char **argv) {
   tt_set_progname(argv[0]);
-  static const char *const ext[] = {".txt", ".csv", ".md", ".json"};
+  static const char *const ext[] = {".txt", ".csv", ".md", ".json", ".html"};
   int nargc;
   char **nargv = take_own_options(argc, argv, &nargc);
   tt_exporter ex = {

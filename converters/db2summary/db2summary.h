@@ -4,7 +4,12 @@
  *                        variance; GPU busy time as the union of each
  *                        agent's intervals; a bounded latency histogram
  *   db2summary_executorch.c  ExecuTorch framework tax per iteration
+ *   db2summary_activity.c  busy time over time: the unions of intervals
+ *                        cut into fixed bins, per device and per process
+ *   db2summary_tables.c  every figure as tables of cells, one code path
+ *                        for every format
  *   db2summary_output.c  the tables as text, csv, markdown or json
+ *   db2summary_html.c    the tables as one self-contained HTML report
  *   db2summary.c         the exporter callbacks, options and main()
  * Memory is bounded by distinct names, processes and agents, never by the
  * number of events. */
@@ -17,7 +22,7 @@
 #include "hub_reader.h"
 #include "util.h"
 
-typedef enum { SM_TEXT, SM_CSV, SM_MARKDOWN, SM_JSON } sm_format;
+typedef enum { SM_TEXT, SM_CSV, SM_MARKDOWN, SM_JSON, SM_HTML } sm_format;
 
 typedef struct sm_options {
   sm_format format;
@@ -65,15 +70,43 @@ void sm_hist_add(sm_hist *h, int64_t v);
 int64_t sm_hist_percentile(const sm_hist *h, double p);
 void sm_hist_free(sm_hist *h);
 
+/* Fixed time bins over the part (json and html only: n = 0 otherwise). */
+#define SM_BINS 400
+typedef struct sm_bins {
+  int64_t start, width; /* bin i covers [start + i*width, start + (i+1)*width) */
+  int n;
+} sm_bins;
+
+/* The union of intervals that arrive in start order, built online: only
+ * the piece still growing is held. Each closed piece adds to busy and, when
+ * bins are kept, to the busy ns of every bin it covers. */
+typedef struct sm_union {
+  int binned; /* keep bins (when the summary has them) */
+  int open;
+  int64_t cur_start, cur_end;
+  int64_t busy;
+  int64_t *bins; /* busy ns per bin, or NULL */
+} sm_union;
+
 /* GPU busy time of one agent: the union of its kernels' and copies'
- * intervals, built online because events arrive in start order. */
+ * intervals. */
 typedef struct sm_agent {
   int db;
   int64_t agent_id;
-  int64_t cur_start, cur_end; /* the union interval still growing */
-  int64_t busy, summed;
+  sm_union u;
+  int64_t summed;
   uint64_t intervals;
 } sm_agent;
+
+/* One process (json and html): its span, its GPU work as the union of its
+ * kernels alone and of its kernels and copies (over all its devices). */
+typedef struct sm_proc {
+  int db;
+  int64_t pid;
+  uint64_t events;
+  int64_t first, last; /* span of its events */
+  sm_union kernels, gpu;
+} sm_proc;
 
 /* Launch latency per scope (all processes, or one with --by-process). */
 typedef struct sm_latency {
@@ -112,6 +145,11 @@ typedef struct sm_summary {
   int64_t span_start, span_end; /* of every event summarized */
   uint64_t events;
   int executorch; /* the hub holds ExecuTorch data */
+  uint64_t kind_events[HUB_KIND_COUNT];
+  int charts; /* json and html: bins, processes, histograms */
+  sm_bins bins;
+  sm_proc *procs; size_t nprocs;
+  tt_i64map proc_ix;
   sm_et_block *et; size_t net;
   tt_strmap et_ix;
   tt_buf key, tmp;
@@ -122,6 +160,16 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev);
 void sm_free(sm_summary *s);
 /* Finishes the busy intervals still open; call once before output. */
 void sm_finish(sm_summary *s);
+
+/* Activity (db2summary_activity.c). sm_bins_set fixes the bins over
+ * [lo, hi] before the first event (json and html). */
+void sm_bins_set(sm_summary *s, int64_t lo, int64_t hi);
+void sm_union_add(const sm_summary *s, sm_union *u, int64_t start, int64_t end);
+void sm_union_finish(const sm_summary *s, sm_union *u);
+void sm_union_free(sm_union *u);
+void sm_proc_add(sm_summary *s, const hub_record *ev);
+void sm_procs_finish(sm_summary *s);
+void sm_procs_free(sm_summary *s);
 /* A kernel name cut to its base function name: "void ns::f<int>(int*)"
  * -> "ns::f", as rocprofv3's --truncate-kernels shows it. */
 void sm_truncate_kernel(const char *name, tt_buf *out);
@@ -132,7 +180,41 @@ void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev);
 void sm_et_finish(sm_summary *s);
 void sm_et_free(sm_summary *s);
 
+/* --- tables (db2summary_tables.c) ------------------------------------ *
+ * Every figure of every format comes from these cells, so the html report
+ * and json give the same numbers. Durations are ns in the machine formats
+ * (csv, json, html), µs with 3 decimals in text and markdown. */
+typedef struct sm_table {
+  const char *id; /* csv/json table id: "kernels", "gpu_busy" ... */
+  char *title;
+  const char *const *cols;
+  size_t ncols;
+  char **cells; /* nrows * ncols */
+  size_t nrows;
+  int64_t pid;
+  int db;
+  sm_sec_kind kind; /* of a section table */
+  int section;      /* a row section's index, -1 for the other tables */
+} sm_table;
+
+/* Builds every table (the chart tables too when s->charts). */
+size_t sm_tables(sm_summary *s, hub_reader *r, sm_table **out);
+void sm_tables_free(sm_table *t, size_t n);
+/* A column's title in the output ("total_ns", "calls"). Static buffer. */
+const char *sm_col_title(const sm_summary *s, const char *col);
+int sm_col_is_text(const char *col);
+int sm_col_is_array(const char *col); /* the cell is a json array */
+/* A cell by column name, NULL when the table has no such column. */
+const char *sm_cell(const sm_table *t, size_t row, const char *col);
+/* Distinct hosts of the processes with events. */
+size_t sm_host_count(const sm_summary *s, hub_reader *r);
+/* The process's name and host as the reader gives them ("" if unknown). */
+const char *sm_process_name(hub_reader *r, int db, int64_t pid);
+const char *sm_process_host(hub_reader *r, int db, int64_t pid);
+
 /* Writes every table; 0 ok, -1 write error. */
 int sm_write(sm_summary *s, hub_reader *r, FILE *fp);
+/* The html report of the tables. */
+void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t n, FILE *fp);
 
 #endif

@@ -124,6 +124,7 @@ void sm_init(sm_summary *s, const sm_options *opt) {
   s->opt = opt;
   s->span_start = INT64_MAX;
   s->span_end = INT64_MIN;
+  s->charts = opt->format == SM_JSON || opt->format == SM_HTML;
   section_of(s, "kernels", "Kernels", SEC_KERNEL, 0);
   section_of(s, "copies", "Memory copies", SEC_COPY, 1);
   section_of(s, "allocations", "Memory allocations", SEC_ALLOC, 2);
@@ -192,29 +193,17 @@ static void agent_add(sm_summary *s, const hub_record *ev) {
     s->agents = tt_realloc(s->agents, (s->nagents + 1) * sizeof *s->agents);
     tt_i64map_put(&s->agent_ix, key, (int64_t)s->nagents);
     a = &s->agents[s->nagents++];
-    *a = (sm_agent){.db = ev->db, .agent_id = ev->agent_id, .cur_start = ev->start,
-                    .cur_end = ev->end};
-    a->summed = ev->end - ev->start;
-    a->intervals = 1;
-    return;
+    *a = (sm_agent){.db = ev->db, .agent_id = ev->agent_id};
+    a->u.binned = 1;
   }
   a->summed += ev->end - ev->start;
   a->intervals++;
-  if (ev->start > a->cur_end) { /* a gap: the union so far is final */
-    a->busy += a->cur_end - a->cur_start;
-    a->cur_start = ev->start;
-    a->cur_end = ev->end;
-  } else if (ev->end > a->cur_end) {
-    a->cur_end = ev->end;
-  }
+  sm_union_add(s, &a->u, ev->start, ev->end);
 }
 
 void sm_finish(sm_summary *s) {
-  for (size_t i = 0; i < s->nagents; i++) {
-    sm_agent *a = &s->agents[i];
-    a->busy += a->cur_end - a->cur_start;
-    a->cur_start = a->cur_end;
-  }
+  for (size_t i = 0; i < s->nagents; i++) sm_union_finish(s, &s->agents[i].u);
+  sm_procs_finish(s);
   sm_et_finish(s);
 }
 
@@ -241,6 +230,8 @@ static void latency_add(sm_summary *s, const hub_record *ev) {
 void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
   if (ev->kind == HUB_FLOW) return;
   s->events++;
+  s->kind_events[ev->kind]++;
+  if (s->charts) sm_proc_add(s, ev);
   if (ev->start < s->span_start) s->span_start = ev->start;
   if (ev->end > s->span_end) s->span_end = ev->end;
   int64_t dur = ev->end - ev->start;
@@ -284,7 +275,9 @@ void sm_free(sm_summary *s) {
   free(s->rows);
   for (size_t i = 0; i < s->nlat; i++) sm_hist_free(&s->lat[i].hist);
   free(s->lat);
+  for (size_t i = 0; i < s->nagents; i++) sm_union_free(&s->agents[i].u);
   free(s->agents);
+  sm_procs_free(s);
   sm_et_free(s);
   tt_strmap_free(&s->section_ix);
   tt_strmap_free(&s->row_ix);

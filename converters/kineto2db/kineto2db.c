@@ -3,6 +3,8 @@
  * too) feeds fixed-size buffers to yajl, whose callbacks build one event at
  * a time (kineto2db_parse.c) and map it to hub rows (kineto2db_event.c). */
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,25 +17,38 @@
 #define GZ_BUFFER (256 * 1024)
 #define READ_SIZE (64 * 1024) /* small enough that error offsets are close */
 
-/* yajl's message without its trailing newline. */
-static void parse_error(kineto *k, yajl_handle h, unsigned long long offset) {
-  if (k->err[0]) {
-    tt_error("%s: parse error at byte %llu (event %llu): %s", k->path, offset,
-             (unsigned long long)k->nevents, k->err);
-    return;
-  }
+/* yajl's message without "parse error: " and its trailing newline. */
+static void yajl_message(yajl_handle h, char *out, size_t size) {
   unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
   const char *text = (const char *)msg;
   if (strncmp(text, "parse error: ", 13) == 0) text += 13;
   size_t n = strlen(text);
   while (n && (text[n - 1] == '\n' || text[n - 1] == ' ')) n--;
-  tt_error("%s: parse error at byte %llu (event %llu): %.*s", k->path, offset,
-           (unsigned long long)k->nevents, (int)n, text);
+  snprintf(out, size, "%.*s", (int)n, text);
   yajl_free_error(h, msg);
 }
 
+static void parse_error(kineto *k, yajl_handle h, const char *why) {
+  char msg[256];
+  if (k->err[0])
+    snprintf(msg, sizeof msg, "%s", k->err);
+  else
+    yajl_message(h, msg, sizeof msg);
+  tt_error("%s: parse error at byte %llu (event %llu): %s%s", k->path,
+           (unsigned long long)kineto_error_offset(k, h), (unsigned long long)k->nevents, msg,
+           why ? why : "");
+}
+
+/* What a trace cut short says without --lenient. */
+static const char *cut_hint(const kineto *k, char *out, size_t size) {
+  snprintf(out, size, "; the trace is cut short: --lenient imports the %llu complete events "
+                      "before the cut",
+           (unsigned long long)k->nevents);
+  return out;
+}
+
 static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
-  (void)ctx;
+  int lenient = *(const int *)ctx;
   kineto k;
   memset(&k, 0, sizeof k);
   k.w = w;
@@ -51,11 +66,12 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   }
   gzbuffer(gz, GZ_BUFFER);
   yajl_handle h = yajl_alloc(kineto_callbacks(), NULL, &k);
-  /* Names with invalid UTF-8 occur in real traces; they are repaired
-   * (kj_clean_utf8) rather than rejected. */
+  /* The repair stage leaves strings valid UTF-8 (kineto2db_parse.c
+   * repairs what escapes decode to): yajl need not check them again. */
   yajl_config(h, yajl_dont_validate_strings, 1);
   unsigned char *buf = tt_malloc(READ_SIZE);
   unsigned long long before = 0; /* decompressed bytes parsed so far */
+  char hint[160];
   int rc = 0;
   for (;;) {
     int n = gzread(gz, buf, READ_SIZE);
@@ -63,29 +79,46 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
       int zerr = Z_OK;
       const char *msg = gzerror(gz, &zerr);
       if (n < 0 || zerr != Z_OK) {
+        /* A gzip stream that ends early: the writer was killed. */
+        int cut = zerr == Z_BUF_ERROR && k.seen_root;
+        if (cut && lenient) {
+          k.cut = 1;
+          k.cut_at = before;
+          break;
+        }
         /* zlib prefixes its message with the path, which we print anyway. */
         size_t plen = strlen(opts->input);
         if (msg && strncmp(msg, opts->input, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
           msg += plen + 2;
         tt_error("%s: gzip error at byte %llu of the decompressed data, byte %lld of the "
-                 "file (event %llu): %s",
+                 "file (event %llu): %s%s",
                  opts->input, before, (long long)gzoffset(gz), (unsigned long long)k.nevents,
-                 msg && *msg ? msg : "read error");
+                 msg && *msg ? msg : "read error", cut ? cut_hint(&k, hint, sizeof hint) : "");
         rc = 1;
       }
       break;
     }
-    if (yajl_parse(h, buf, (size_t)n) != yajl_status_ok) {
-      parse_error(&k, h, before + yajl_get_bytes_consumed(h));
+    if (kineto_parse_bytes(&k, h, buf, (size_t)n, before) != yajl_status_ok) {
+      parse_error(&k, h, NULL);
       rc = 1;
       break;
     }
     before += (unsigned long long)n;
     tt_progress("bytes", (uint64_t)gzoffset(gz), total);
   }
-  if (!rc && yajl_complete_parse(h) != yajl_status_ok) {
-    parse_error(&k, h, before);
-    rc = 1;
+  if (!rc && !k.cut && kineto_parse_end(&k, h, before) != yajl_status_ok) {
+    char msg[256];
+    yajl_message(h, msg, sizeof msg);
+    /* Only a document cut short ends before its end; the events before the
+     * cut were all written as each closed. */
+    int cut = k.repair.ended && k.seen_root && !k.err[0] && strstr(msg, "premature EOF");
+    if (cut && lenient) {
+      k.cut = 1;
+      k.cut_at = before;
+    } else {
+      parse_error(&k, h, cut ? cut_hint(&k, hint, sizeof hint) : NULL);
+      rc = 1;
+    }
   }
   if (!rc) {
     kineto_finish(&k);
@@ -99,9 +132,26 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   return rc;
 }
 
+enum { OPT_LENIENT = 256 };
+
+static int handle_opt(int val, const char *arg, void *ctx) {
+  (void)arg;
+  if (val == OPT_LENIENT) *(int *)ctx = 1;
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  static const struct option extra[] = {{"lenient", no_argument, NULL, OPT_LENIENT},
+                                         {NULL, 0, NULL, 0}};
+  int lenient = 0;
+  tt_import_ext ext = {
+      .longopts = extra,
+      .help = "      --lenient      import a trace cut short (its writer killed): every event\n"
+              "                     complete before the cut, with a warning giving the cut's byte\n",
+      .handle = handle_opt,
+      .ctx = &lenient};
   tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports a PyTorch profiler (Kineto) trace",
-                  "a .json or .json.gz trace", &opts);
-  return tt_import_run(&opts, import, NULL);
+  tt_import_parse_ext(argc, argv, "Imports a PyTorch profiler (Kineto) trace",
+                      "a .json or .json.gz trace", &ext, &opts);
+  return tt_import_run(&opts, import, &lenient);
 }

@@ -1,5 +1,7 @@
 /* kineto2db's parts share this header:
- *   kineto2db.c        the command line and the read loop (zlib → yajl)
+ *   kineto2db.c        the command line and the read loop (zlib → repair → yajl)
+ *   kineto2db_repair.c the JSON PyTorch writes that JSON forbids, repaired
+ *                      in the stream before yajl sees it
  *   kineto2db_parse.c  yajl callbacks: route tokens into the current event,
  *                      the top-level metadata and deviceProperties
  *   kineto2db_event.c  one complete event → hub rows (the mapping)
@@ -34,6 +36,42 @@ void kj_close(kj_capture *c, char bracket); /* '}' or ']' */
 void kj_key(kj_capture *c, const char *s, size_t n);
 void kj_string(kj_capture *c, const char *s, size_t n);
 void kj_raw(kj_capture *c, const char *text, size_t n); /* number, true, false, null */
+
+/* ---- repair in front of yajl (kineto2db_repair.c) ---- */
+
+/* Raw control characters and invalid escapes inside strings, invalid UTF-8
+ * inside strings, and NaN/Infinity outside them, made valid JSON with the
+ * same text. A chunk without any is handed over as it is. */
+typedef struct kr_repair {
+  int in_string;            /* the next byte is inside a string */
+  unsigned char carry[16];  /* a token cut by the chunk's end, held back */
+  size_t ncarry;
+  tt_buf joined;            /* carry + chunk */
+  tt_buf out;               /* the repaired chunk */
+  int repaired;             /* the chunk handed out is `out` */
+  size_t copied;            /* input bytes copied to `out` so far */
+  struct kr_mark {          /* offsets of `out` → offsets of the chunk */
+    size_t out, orig;
+    int inside;             /* within a replacement: maps to its start */
+  } *marks;
+  size_t nmarks, cap_marks;
+  uint64_t base;            /* file offset of the chunk handed out */
+  const unsigned char *chunk; /* what yajl parses now: its strings are */
+  size_t chunk_len;           /* valid UTF-8 without control bytes */
+  int ended;                /* the file's end was handed out */
+  uint64_t n_control, n_bad_escape, n_bad_utf8, n_nonfinite;
+} kr_repair;
+
+/* Repairs the next n bytes of the (decompressed) file, at file offset
+ * `offset`; *out and *out_n give what yajl parses next, valid until the next
+ * call. Bytes of a token cut by the chunk's end are held back. */
+void kr_feed(kr_repair *r, const unsigned char *in, size_t n, uint64_t offset,
+             const unsigned char **out, size_t *out_n);
+/* What was held back at the end of the file (`end`: its size), unrepaired. */
+void kr_finish(kr_repair *r, uint64_t end, const unsigned char **out, size_t *out_n);
+/* File offset of byte `consumed` of the last chunk handed out. */
+uint64_t kr_offset(const kr_repair *r, size_t consumed);
+void kr_free(kr_repair *r);
 
 /* ---- one event, as parsed ---- */
 
@@ -78,6 +116,7 @@ typedef struct kineto {
   hub_writer *w;
   const char *path;
   uint64_t nevents; /* elements of the events array seen so far */
+  kr_repair repair;
 
   /* parse state (kineto2db_parse.c) */
   int stack[8]; /* structural states, see kineto2db_parse.c */
@@ -119,8 +158,17 @@ typedef struct kineto {
   } tracks[8];
   uint64_t warn_bad_event, warn_unmatched_e, warn_unmatched_b, warn_no_ts,
       warn_dropped_args, warn_other_phase, warn_counter_value, warn_bad_time,
-      warn_end_before_start;
+      warn_end_before_start, warn_big_number;
+  int cut;        /* --lenient: the trace was cut short at byte cut_at */
+  uint64_t cut_at;
 } kineto;
+
+/* kineto2db_repair.c: the bytes of the file, through the repair, into
+ * yajl; the end of the file; the file offset of yajl's error. */
+yajl_status kineto_parse_bytes(kineto *k, yajl_handle h, const unsigned char *buf, size_t n,
+                               uint64_t offset);
+yajl_status kineto_parse_end(kineto *k, yajl_handle h, uint64_t end);
+uint64_t kineto_error_offset(const kineto *k, yajl_handle h);
 
 /* kineto2db_parse.c: the yajl callbacks (ctx is the kineto). A callback
  * that rejects the input fills k->err and cancels the parse. */

@@ -62,10 +62,30 @@ static void json_of(tt_buf *b, const kv *v) {
     tt_buf_append(b, v->text.data, v->text.len);
 }
 
-static const char *arg_type(const kv *v) {
+/* The type of a number no int64 or double may hold (an id beyond int64,
+ * 1e400): "string" when none does, counted; it is kept as written. */
+static const char *number_type(kineto *k, const kv *v) {
+  const char *t = v->text.data;
+  if (!strpbrk(t, ".eE")) {
+    int64_t x;
+    if (tt_decimal_to_int_scaled(t, v->text.len, 1, &x) == 0) return "int";
+  } else if (isfinite(strtod(t, NULL))) {
+    return "double";
+  }
+  k->warn_big_number++;
+  return "string";
+}
+
+static const char *arg_type(kineto *k, const kv *v) {
   switch (v->type) {
   case KV_STRING: return "string";
-  case KV_NUMBER: return strpbrk(v->text.data, ".eE") ? "double" : "int";
+  case KV_NUMBER: {
+    /* short integers and plain decimals, the common case, need no check */
+    const char *x = strpbrk(v->text.data, ".eE");
+    if (!x ? v->text.len < 19 : *x == '.' && v->text.len < 300 && !strpbrk(x + 1, "eE"))
+      return x ? "double" : "int";
+    return number_type(k, v);
+  }
   case KV_BOOL: return "bool";
   case KV_NULL: return "null";
   default: return "json";
@@ -85,7 +105,7 @@ static void write_arg(kineto *k, int64_t event_id, int pos, const char *prefix,
   tt_buf_clear(&k->tmp2);
   tt_buf_puts(&k->tmp2, prefix);
   tt_buf_append(&k->tmp2, name->data, name->len);
-  hub_arg(k->w, event_id, pos, arg_type(val), k->tmp2.data, val->text.data);
+  hub_arg(k->w, event_id, pos, arg_type(k, val), k->tmp2.data, val->text.data);
 }
 
 /* Writes every arg, then every unknown event key and every known field
@@ -94,7 +114,7 @@ static void write_arg(kineto *k, int64_t event_id, int pos, const char *prefix,
 static int write_args(kineto *k, int64_t event_id, int pos, unsigned used) {
   for (size_t i = 0; i < k->ev.nargs; i++) {
     const k_arg *a = &k->ev.args[i];
-    hub_arg(k->w, event_id, pos++, arg_type(&a->val), a->name.data, a->val.text.data);
+    hub_arg(k->w, event_id, pos++, arg_type(k, &a->val), a->name.data, a->val.text.data);
   }
   for (size_t i = 0; i < k->ev.nextra; i++)
     write_arg(k, event_id, pos++, "kineto.", &k->ev.extra[i].name, &k->ev.extra[i].val);
@@ -682,6 +702,23 @@ void kineto_finish(kineto *k) {
   report(k, &all, k->warn_other_phase, "other_phase", "events of unknown phase (kept as instants)");
   report(k, &all, k->warn_counter_value, "counter_not_number", "counter values that are not finite numbers (skipped)");
   report(k, &all, k->warn_dropped_args, "args_not_kept", "args of M/C/flow events with no place in the hub");
+  report(k, &all, k->repair.n_control, "control_chars",
+         "raw control characters inside strings (kept as the characters)");
+  report(k, &all, k->repair.n_bad_escape, "bad_escapes",
+         "backslashes that start no valid escape (kept as backslashes)");
+  report(k, &all, k->repair.n_bad_utf8, "invalid_utf8",
+         "bytes of invalid UTF-8 inside strings (replaced with U+FFFD)");
+  report(k, &all, k->repair.n_nonfinite, "nan_infinity", "NaN or Infinity values (kept as text)");
+  report(k, &all, k->warn_big_number, "number_out_of_range",
+         "numbers beyond int64 or double in args (kept as text)");
+  if (k->cut) {
+    if (all.len) tt_buf_putc(&all, ',');
+    tt_buf_printf(&all, "\"cut_at_byte\":%llu", (unsigned long long)k->cut_at);
+    if (!tt_progress_quiet())
+      tt_warn("%s: the trace is cut short at byte %llu: imported the %llu complete events "
+              "before the cut (--lenient)",
+              k->path, (unsigned long long)k->cut_at, (unsigned long long)k->nevents);
+  }
   if (all.len) {
     tt_buf json = {0};
     tt_buf_printf(&json, "{%s}", all.data);

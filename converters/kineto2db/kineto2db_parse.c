@@ -3,6 +3,7 @@
  * args object); any other nested value is captured as compact JSON text
  * and handed over whole. Numbers arrive as their text (yajl_number) so
  * timestamps are converted exactly. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,11 +30,23 @@ static int push(kineto *k, int st) {
 
 static int key_is(const kineto *k, const char *s) { return strcmp(k->key.data, s) == 0; }
 
-static void kv_set(kv *v, kv_type t, const char *s, size_t n) {
+/* Appends a string token's text as valid UTF-8 without NUL. One yajl
+ * hands over from the chunk it parses (a string without escapes) went
+ * through the repair stage: it is. One yajl decoded (escapes such as
+ * \u0000 or a lone surrogate) or joined across chunks is repaired here. */
+static void append_text(const kineto *k, tt_buf *b, const char *s, size_t n) {
+  uintptr_t a = (uintptr_t)s, c = (uintptr_t)k->repair.chunk;
+  if (c && a >= c && a - c <= k->repair.chunk_len && n <= k->repair.chunk_len - (a - c))
+    tt_buf_append(b, s, n);
+  else
+    kj_clean_utf8(b, s, n);
+}
+
+static void kv_set(const kineto *k, kv *v, kv_type t, const char *s, size_t n) {
   v->type = t;
   tt_buf_clear(&v->text);
   if (t == KV_STRING)
-    kj_clean_utf8(&v->text, s, n);
+    append_text(k, &v->text, s, n);
   else
     tt_buf_append(&v->text, s, n);
 }
@@ -57,11 +70,11 @@ static void add_arg(kineto *k, int extra, const char *name, size_t name_len, kv_
   k_arg *a = extra ? push_arg(&k->ev.extra, &k->ev.nextra, &k->ev.cap_extra)
                    : push_arg(&k->ev.args, &k->ev.nargs, &k->ev.cap_args);
   tt_buf_append(&a->name, name, name_len);
-  kv_set(&a->val, t, s, n);
+  kv_set(k, &a->val, t, s, n);
 }
 
 static void begin_event(kineto *k) {
-  for (int i = 0; i < F_COUNT; i++) kv_set(&k->ev.f[i], KV_NONE, "", 0);
+  for (int i = 0; i < F_COUNT; i++) kv_set(k, &k->ev.f[i], KV_NONE, "", 0);
   k->ev.nargs = k->ev.nextra = 0;
 }
 
@@ -71,8 +84,8 @@ static void begin_capture(kineto *k, int target, char bracket) {
   tt_buf_clear(&k->cap_name);
   tt_buf_append(&k->cap_name, k->key.data ? k->key.data : "", k->key.len);
   if (target == CAP_DEVPROP) {
-    kv_set(&k->dev_id, KV_NONE, "", 0);
-    kv_set(&k->dev_name, KV_NONE, "", 0);
+    kv_set(k, &k->dev_id, KV_NONE, "", 0);
+    kv_set(k, &k->dev_name, KV_NONE, "", 0);
     k->dev_key = DEV_KEY_NONE;
   }
   kj_begin(&k->cap);
@@ -121,7 +134,7 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
     else
       kj_raw(&k->cap, s, n);
     if (k->cap_target == CAP_DEVPROP && k->cap.depth == 1 && k->dev_key != DEV_KEY_NONE)
-      kv_set(k->dev_key == DEV_KEY_ID ? &k->dev_id : &k->dev_name, t, s, n);
+      kv_set(k, k->dev_key == DEV_KEY_ID ? &k->dev_id : &k->dev_name, t, s, n);
     return 1;
   }
   switch (top(k)) {
@@ -140,7 +153,7 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
   case ST_EVENT: {
     for (int i = 0; i < F_COUNT; i++) {
       if (key_is(k, k_field_names[i]) && k->ev.f[i].type == KV_NONE) {
-        kv_set(&k->ev.f[i], t, s, n);
+        kv_set(k, &k->ev.f[i], t, s, n);
         return 1;
       }
     }
@@ -239,7 +252,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t n) {
     return 1;
   }
   tt_buf_clear(&k->key);
-  kj_clean_utf8(&k->key, (const char *)s, n);
+  append_text(k, &k->key, (const char *)s, n);
   return 1;
 }
 
@@ -259,6 +272,7 @@ static void free_args(k_arg *a, size_t cap) {
 }
 
 void kineto_parse_free(kineto *k) {
+  kr_free(&k->repair);
   tt_buf_free(&k->key);
   tt_buf_free(&k->cap.out);
   tt_buf_free(&k->cap_name);
