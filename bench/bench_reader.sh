@@ -4,10 +4,10 @@
 # to /dev/null), on two hub shapes of BENCH_EVENTS events (default 1M):
 #   gen_hub:    bench/gen_hub (launch + kernel pairs through the writer, with
 #               the reader's indexes);
-#   rocprofv3:  the same rows without any of the reader's indexes (as
-#               rocprofv3 writes them; args in rocpd_arg). db2json is
-#               quadratic there until the reader handles it, so each run is
-#               capped at BENCH_ROCPROF_CAP seconds (default 120).
+#   no index:   the same rows without any of the reader's indexes (ids in
+#               start order; rocprofv3's own shape, ids out of it, is
+#               bench_rocprof.sh's). Each run is capped at
+#               BENCH_ROCPROF_CAP seconds (default 120).
 # Also --split window --windows 16 against one file, and the peak RSS.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -38,13 +38,13 @@ fi
 BENCH_CAP=${BENCH_ROCPROF_CAP:-120} alternate "$BIN/db2json" -q "$rdb" -o "$WORK/out.json" --- sqlite3 -batch "$rdb" "$sql"
 tr=$A_S rr=$A_KIB
 if [ "$tr" = TIMEOUT ]; then
-  bench_row db2json "rocprofv3-shaped hub" "$events" TIMEOUT 0 "$rr" - '<=' 1.5 \
+  bench_row db2json "gen_hub rows, no index" "$events" TIMEOUT 0 "$rr" - '<=' 1.5 \
     "stopped at ${BENCH_ROCPROF_CAP:-120} s: > $(ratio "${BENCH_ROCPROF_CAP:-120}" "$B_S") x sqlite3 SELECT *"
 else
-  bench_row db2json "rocprofv3-shaped hub" "$events" "$tr" 0 "$rr" "$(ratio "$tr" "$B_S")" '<=' 1.5 "x sqlite3 SELECT *"
+  bench_row db2json "gen_hub rows, no index" "$events" "$tr" 0 "$rr" "$(ratio "$tr" "$B_S")" '<=' 1.5 "x sqlite3 SELECT *"
 fi
 rm -f "$WORK"/out.json
 
 echo "db2json on $events events, median of $RUNS, each run after its baseline:"
 echo "  gen_hub hub: sqlite3 SELECT * ${tb}s, db2json ${tj}s ($(ratio "$tj" "$tb")x), peak RSS $((rj / 1024)) MB; --windows 16 ${tw}s"
-echo "  rocprofv3-shaped hub: sqlite3 SELECT * ${B_S}s, db2json ${tr}s"
+echo "  gen_hub hub without indexes: sqlite3 SELECT * ${B_S}s, db2json ${tr}s"

@@ -546,7 +546,10 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_finalize(r->dbs[i].args_from_st);
     sqlite3_finalize(r->dbs[i].args_probe_st);
     sqlite3_finalize(r->dbs[i].track_st);
+    hr_arg_scan_free(r->dbs[i].args_orphans);
   }
+  free(r->args_rows);
+  tt_buf_free(&r->args_text);
   for (size_t i = 0; i < r->ndbs; i++) {
     if (r->dbs[i].owns_conn) {
       hr_schema_free(r->dbs[i].schema);

@@ -3,22 +3,36 @@
  *
  * The usual hub (every importer's, rocprofv3's) writes an event's args
  * right after the event, so rocpd_arg in rowid order is sorted by
- * (event_id, position): checked in one pass over the two columns. Then
- * each cursor steps its own plain scan of rocpd_arg in rowid order along
- * with its events (whose ids grow with their start time in such a hub),
- * and an event read out of that order finds its rows among the groups the
- * scan passed last (a small ring), else by a binary search over rowids:
- * no index, no sort, no copy.
+ * (event_id, position); written position-major (every first arg, then
+ * every second) it is a few runs so sorted, one after the other. One pass
+ * over the two columns finds the runs. Then each cursor reads each run
+ * with a few fingers: scans in rowid order that step along with its
+ * events. rocprofv3 gives ids in the order its per-thread (per-queue)
+ * buffers were written out, so a cursor's events in start order walk a
+ * few id ranges at once (the main thread's, each other thread's batch):
+ * each gets a finger, the least recently used one moving to an event
+ * found nowhere near by a binary search over rowids. An event a finger
+ * passed lately is among the groups it keeps (a ring): one rowid seek. No
+ * index, no sort, no copy of the table; memory is HR_ARG_FINGERS x
+ * HR_ARG_RING groups per run and cursor, bounded whatever the disorder
+ * (which only costs searches).
  *
- * Otherwise each cursor steps a query of its table joined to rocpd_arg in
- * the cursor's order, and an event read out of stream order is looked up
- * by id (hr_args_lookup_source: the input's index, or a TEMP copy). */
+ * Otherwise (more runs than HR_ARG_MAX_RUNS) each cursor steps a query of
+ * its table joined to rocpd_arg in the cursor's order, and an event read
+ * out of stream order is looked up by id (hr_args_lookup_source: the
+ * input's index, or a TEMP copy). */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hub_reader_internal.h"
 #include "util.h"
+
+/* One arg of the event being read, its strings in r->args_text. */
+typedef struct hr_arg_row {
+  int64_t pos, rowid;
+  size_t name, type, value;
+} hr_arg_row;
 
 /* Prepares sql (its one %w: the table-name suffix) over d's rocpd_arg. */
 static sqlite3_stmt *arg_prep(hub_db *d, const char *sql_fmt) {
@@ -28,9 +42,10 @@ static sqlite3_stmt *arg_prep(hub_db *d, const char *sql_fmt) {
   return st;
 }
 
-/* rocpd_arg in rowid order from a rowid on: the ordered path's scan. */
-#define ARGS_FROM_ROWID \
-  "SELECT rowid, event_id, name, type, value FROM \"rocpd_arg%w\" WHERE rowid >= ?1 ORDER BY rowid"
+/* rocpd_arg in rowid order from a rowid on: a finger's scan, a range. */
+#define ARGS_FROM_ROWID                                                                       \
+  "SELECT rowid, event_id, position, name, type, value FROM \"rocpd_arg%w\" WHERE rowid >= ?1 " \
+  "ORDER BY rowid"
 
 /* An arg from the name, type and value columns of st starting at col. */
 static int arg_at(hub_arg_view *a, sqlite3_stmt *st, int col) {
@@ -40,17 +55,19 @@ static int arg_at(hub_arg_view *a, sqlite3_stmt *st, int col) {
   return 1;
 }
 
-/* --- is rocpd_arg in (event_id, position) order by rowid? ------------- */
+/* --- runs of rocpd_arg in (event_id, position) order ------------------- */
 
 static void check_order(hub_db *d) {
   d->args_ordered = 0;
+  d->args_nruns = 0;
   char *sql = sqlite3_mprintf("SELECT rowid, event_id, position FROM \"rocpd_arg%w\" ORDER BY "
                               "rowid",
                               d->suffix);
   sqlite3_stmt *st = NULL;
   int ok = sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK;
   sqlite3_free(sql);
-  int64_t pe = INT64_MIN, pp = INT64_MIN, lo = 0, hi = -1;
+  int64_t pe = INT64_MIN, pp = INT64_MIN, lo_ev = INT64_MAX, hi_ev = INT64_MIN;
+  int n = 0;
   int rc = SQLITE_DONE;
   while (ok && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     if (sqlite3_column_type(st, 1) != SQLITE_INTEGER ||
@@ -60,20 +77,25 @@ static void check_order(hub_db *d) {
     }
     int64_t id = sqlite3_column_int64(st, 0), e = sqlite3_column_int64(st, 1),
             p = sqlite3_column_int64(st, 2);
-    if (e < pe || (e == pe && p < pp)) {
-      ok = 0;
-      break;
+    if (n == 0 || e < pe || (e == pe && p < pp)) { /* a new run */
+      if (n == HR_ARG_MAX_RUNS) {
+        ok = 0;
+        break;
+      }
+      d->args_run_lo[n++] = id;
     }
-    if (hi < lo) lo = id;
-    hi = id;
+    d->args_run_hi[n - 1] = id;
+    if (e < lo_ev) lo_ev = e;
+    if (e > hi_ev) hi_ev = e;
     pe = e;
     pp = p;
   }
   sqlite3_finalize(st);
   if (ok && rc == SQLITE_DONE) {
     d->args_ordered = 1;
-    d->args_lo = lo;
-    d->args_hi = hi;
+    d->args_nruns = n;
+    d->args_min_ev = lo_ev;
+    d->args_max_ev = hi_ev;
   }
 }
 
@@ -83,79 +105,104 @@ void hr_args_prepare(hub_db *d) {
   check_order(d);
 }
 
-/* --- the ordered path --------------------------------------------------- */
+/* --- the event's rows, copied ------------------------------------------- */
 
-static sqlite3_stmt *from_rowid_st(hub_db *d) {
-  if (!d->args_from_st) d->args_from_st = arg_prep(d, ARGS_FROM_ROWID);
-  return d->args_from_st;
-}
-
-/* Passes one group (an event's rows) into the ring of recent ones. */
-static void ring_push(hr_arg_scan *s, hr_arg_group g) {
-  if (s->len == HR_ARG_RING) {
-    s->lost = s->ring[s->head].ev + 1; /* groups below this may be gone */
-    s->head = (s->head + 1) % HR_ARG_RING;
-    s->len--;
+static void copy_row(hub_reader *r, sqlite3_stmt *st) {
+  if (r->args_nrows == r->args_caprows) {
+    r->args_caprows = r->args_caprows ? 2 * r->args_caprows : 8;
+    r->args_rows = tt_realloc(r->args_rows, r->args_caprows * sizeof *r->args_rows);
   }
-  s->ring[(s->head + s->len++) % HR_ARG_RING] = g;
+  hr_arg_row *a = &r->args_rows[r->args_nrows++];
+  a->rowid = sqlite3_column_int64(st, 0);
+  a->pos = sqlite3_column_int64(st, 2);
+  size_t at[3];
+  for (int i = 0; i < 3; i++) {
+    const char *t = hr_col_text(st, 3 + i);
+    at[i] = r->args_text.len;
+    tt_buf_append(&r->args_text, t, strlen(t) + 1);
+  }
+  a->name = at[0];
+  a->type = at[1];
+  a->value = at[2];
 }
 
-/* Steps the scan one row, keeping track of the group it is in. */
-static void scan_step(hr_arg_scan *s) {
-  if (sqlite3_step(s->st) != SQLITE_ROW) {
-    if (s->grp_open) ring_push(s, s->grp);
-    s->grp_open = 0;
-    s->state = 2;
+/* Rows from several runs in (position, rowid) order: a handful, so an
+ * insertion sort. */
+static void sort_rows(hub_reader *r) {
+  for (size_t i = 1; i < r->args_nrows; i++) {
+    hr_arg_row x = r->args_rows[i];
+    size_t j = i;
+    while (j > 0 && (r->args_rows[j - 1].pos > x.pos ||
+                     (r->args_rows[j - 1].pos == x.pos && r->args_rows[j - 1].rowid > x.rowid))) {
+      r->args_rows[j] = r->args_rows[j - 1];
+      j--;
+    }
+    r->args_rows[j] = x;
+  }
+}
+
+/* --- fingers ------------------------------------------------------------- */
+
+/* Passes one group (an event's rows) into the finger's ring. */
+static void ring_push(hr_arg_finger *f, hr_arg_group g) {
+  if (f->len == HR_ARG_RING) {
+    f->lost = f->ring[f->head].ev + 1; /* groups below this may be gone */
+    f->head = (f->head + 1) % HR_ARG_RING;
+    f->len--;
+  }
+  f->ring[(f->head + f->len++) % HR_ARG_RING] = g;
+}
+
+/* Steps a finger one row (within its run, hi the run's last rowid),
+ * keeping track of the group it is in. */
+static void finger_step(hr_arg_finger *f, int64_t hi) {
+  if (sqlite3_step(f->st) != SQLITE_ROW || sqlite3_column_int64(f->st, 0) > hi) {
+    if (f->grp_open) ring_push(f, f->grp);
+    f->grp_open = 0;
+    f->state = 2;
+    f->ev = INT64_MAX;
+    sqlite3_reset(f->st);
     return;
   }
-  s->row = sqlite3_column_int64(s->st, 0);
-  s->ev = sqlite3_column_int64(s->st, 1);
-  if (!s->grp_open || s->grp.ev != s->ev) {
-    if (s->grp_open) ring_push(s, s->grp);
-    s->grp = (hr_arg_group){s->ev, s->row};
-    s->grp_open = 1;
+  f->row = sqlite3_column_int64(f->st, 0);
+  f->ev = sqlite3_column_int64(f->st, 1);
+  if (!f->grp_open || f->grp.ev != f->ev) {
+    if (f->grp_open) ring_push(f, f->grp);
+    f->grp = (hr_arg_group){f->ev, f->row};
+    f->grp_open = 1;
   }
 }
 
-/* (Re)starts a scan at `rowid`; groups of events below `lost` are not
- * in its ring. */
-static void scan_restart(hr_arg_scan *s, int64_t rowid, int64_t lost) {
-  sqlite3_reset(s->st);
-  sqlite3_bind_int64(s->st, 1, rowid);
-  s->head = s->len = 0;
-  s->lost = lost;
-  s->grp_open = 0;
-  s->state = 1;
-  scan_step(s);
+/* (Re)starts a finger at `rowid`; it holds no group of an event below
+ * `lost`. */
+static int finger_restart(hub_db *d, hr_arg_finger *f, int64_t rowid, int64_t hi, int64_t lost) {
+  if (!f->st && !(f->st = arg_prep(d, ARGS_FROM_ROWID))) return -1;
+  sqlite3_reset(f->st);
+  sqlite3_bind_int64(f->st, 1, rowid);
+  f->head = f->len = 0;
+  f->lost = lost;
+  f->grp_open = 0;
+  f->state = 1;
+  finger_step(f, hi);
+  return 0;
 }
 
-static hr_arg_scan *scan_of(hub_reader *r, cursor *c) {
-  if (c->scan) return c->scan;
-  hub_db *d = &r->dbs[c->db];
-  sqlite3_stmt *st = arg_prep(d, ARGS_FROM_ROWID);
-  if (!st) return NULL;
-  c->scan = tt_calloc(1, sizeof *c->scan);
-  c->scan->st = st;
-  scan_restart(c->scan, d->args_lo, INT64_MIN);
-  return c->scan;
-}
-
-/* First rowid whose event id is e or more, by binary search over rowids
- * (the table is sorted by event id); -1 when there is none. *ev: its
- * event id. */
-static int64_t search_rowid(hub_db *d, int64_t e, int64_t *ev_out) {
+/* First rowid of run k whose event id is e or more, by binary search over
+ * rowids (the run is sorted by event id); -1 when there is none. *ev_out:
+ * its event id. */
+static int64_t search_rowid(hub_db *d, int k, int64_t e, int64_t *ev_out) {
   if (!d->args_probe_st) {
     d->args_probe_st = arg_prep(d, "SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
                                    "ORDER BY rowid LIMIT 1");
     if (!d->args_probe_st) return -1;
   }
   sqlite3_stmt *st = d->args_probe_st;
-  int64_t lo = d->args_lo, hi = d->args_hi + 1, best = -1, best_ev = 0;
+  int64_t lo = d->args_run_lo[k], hi = d->args_run_hi[k] + 1, best = -1, best_ev = 0;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, mid);
-    if (sqlite3_step(st) != SQLITE_ROW) {
+    if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) > d->args_run_hi[k]) {
       hi = mid;
       continue;
     }
@@ -173,102 +220,107 @@ static int64_t search_rowid(hub_db *d, int64_t e, int64_t *ev_out) {
   return best;
 }
 
-/* Iterates event `e`'s rows from rowid `first` on. */
-static void range_begin(hub_reader *r, hub_db *d, int64_t e, int64_t first) {
-  sqlite3_stmt *st = from_rowid_st(d);
-  if (!st) return;
+/* Copies event e's rows of run k from rowid `first` on. */
+static void copy_range(hub_reader *r, hub_db *d, int k, int64_t e, int64_t first) {
+  if (!d->args_from_st && !(d->args_from_st = arg_prep(d, ARGS_FROM_ROWID))) return;
+  sqlite3_stmt *st = d->args_from_st;
   sqlite3_reset(st);
   sqlite3_bind_int64(st, 1, first);
-  r->args_mode = HR_ARGS_RANGE;
-  r->args_iter = st;
-  r->args_ev = e;
+  while (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) <= d->args_run_hi[k] &&
+         sqlite3_column_int64(st, 1) == e)
+    copy_row(r, st);
+  sqlite3_reset(st);
 }
 
-/* Event `e` of cursor c (NULL: an event read out of stream order). */
-static void ordered_begin(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
-  hr_arg_scan *s = c ? scan_of(r, c) : NULL;
-  int64_t ev;
-  if (s) {
-    /* A scan steps a little ahead for an event; one far ahead (an outer
-     * call written after its inner ones) is searched for, so that the
-     * scan stays where most events are; a second one in a row (another
-     * range of ids) moves the scan there. */
-    for (int k = 0; s->state == 1 && s->ev < e; k++) {
-      if (k == HR_ARG_AHEAD) {
-        int64_t first = search_rowid(d, e, &ev);
-        if (++s->far < 2) {
-          if (first >= 0 && ev == e) range_begin(r, d, e, first);
-          return;
-        }
-        if (first < 0) {
-          s->state = 2; /* nothing at or after e */
-          s->head = s->len = 0;
-          s->lost = e;
-          s->grp_open = 0;
-        } else {
-          scan_restart(s, first, e);
-        }
-        break;
-      }
-      scan_step(s);
+/* Copies event e's rows by stepping finger f over them (it is on their
+ * first). */
+static void copy_stepping(hub_reader *r, hub_db *d, int k, hr_arg_finger *f, int64_t e) {
+  while (f->state == 1 && f->ev == e) {
+    copy_row(r, f->st);
+    finger_step(f, d->args_run_hi[k]);
+  }
+}
+
+/* Event e's rows in run k, read with the fingers fs (of that run). */
+static void run_rows(hub_reader *r, hub_db *d, hr_arg_scan *s, hr_arg_finger *fs, int k,
+                     int64_t e) {
+  int64_t hi = d->args_run_hi[k];
+  hr_arg_finger *below = NULL, *lru = &fs[0];
+  for (int i = 0; i < HR_ARG_FINGERS; i++) {
+    hr_arg_finger *f = &fs[i];
+    if (f->state == 0) {
+      if (lru->state != 0) lru = f;
+      continue;
     }
-    s->far = 0;
-    if (s->state == 1 && s->ev == e) {
-      if (s->row == s->grp.first) { /* at the group's first row */
-        r->args_mode = HR_ARGS_SCAN;
-        r->args_scan = s;
-        r->args_ev = e;
-        r->args_step = 0;
-      } else {
-        range_begin(r, d, e, s->grp.first); /* asked again mid-group */
-      }
+    if (lru->state != 0 && f->used < lru->used) lru = f;
+    if (f->state == 1 && f->ev == e) { /* on its group */
+      f->used = ++s->clock;
+      if (f->row == f->grp.first)
+        copy_stepping(r, d, k, f, e);
+      else /* left mid-group by a step ahead that went no further */
+        copy_range(r, d, k, e, f->grp.first);
       return;
     }
-    if (e >= s->lost) {
+    if (e >= f->lost && e < f->ev) {
       /* Passed: in the ring (sorted by event id), or it has no args. */
-      size_t lo = 0, hi = s->len;
-      while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (s->ring[(s->head + mid) % HR_ARG_RING].ev < e)
+      f->used = ++s->clock;
+      size_t lo = 0, n = f->len;
+      while (lo < n) {
+        size_t mid = (lo + n) / 2;
+        if (f->ring[(f->head + mid) % HR_ARG_RING].ev < e)
           lo = mid + 1;
         else
-          hi = mid;
+          n = mid;
       }
-      if (lo < s->len && s->ring[(s->head + lo) % HR_ARG_RING].ev == e)
-        range_begin(r, d, e, s->ring[(s->head + lo) % HR_ARG_RING].first);
+      if (lo < f->len && f->ring[(f->head + lo) % HR_ARG_RING].ev == e)
+        copy_range(r, d, k, e, f->ring[(f->head + lo) % HR_ARG_RING].first);
       return;
     }
+    if (f->state == 1 && f->ev < e && (!below || f->ev > below->ev)) below = f;
   }
-  int64_t first = search_rowid(d, e, &ev);
-  if (first >= 0 && ev == e) range_begin(r, d, e, first);
+  if (below) { /* step the nearest finger below a little ahead */
+    below->used = ++s->clock;
+    for (int n = 0; below->state == 1 && below->ev < e && n < HR_ARG_AHEAD; n++)
+      finger_step(below, hi);
+    if (below->ev == e) {
+      copy_stepping(r, d, k, below, e);
+      return;
+    }
+    if (below->ev > e) return; /* passed it: it has none */
+  }
+  /* Far from every finger: the least recently used one moves there. */
+  int64_t ev;
+  int64_t first = search_rowid(d, k, e, &ev);
+  if (first < 0) return; /* nothing at or after e in this run */
+  if (finger_restart(d, lru, first, hi, e) != 0) return;
+  lru->used = ++s->clock;
+  if (ev == e) copy_stepping(r, d, k, lru, e);
 }
 
-static int ordered_next(hub_reader *r, hub_arg_view *a) {
-  sqlite3_stmt *st;
-  if (r->args_mode == HR_ARGS_SCAN) {
-    hr_arg_scan *s = r->args_scan;
-    if (r->args_step) scan_step(s);
-    r->args_step = 1;
-    if (s->state != 1 || s->ev != r->args_ev) {
-      r->args_mode = HR_ARGS_NONE;
-      return 0;
-    }
-    st = s->st;
-  } else {
-    st = r->args_iter;
-    if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 1) != r->args_ev) {
-      sqlite3_reset(st);
-      r->args_mode = HR_ARGS_NONE;
-      r->args_iter = NULL;
-      return 0;
-    }
-  }
-  return arg_at(a, st, 2);
+static hr_arg_scan *scan_new(const hub_db *d) {
+  hr_arg_scan *s = tt_calloc(1, sizeof *s);
+  s->nruns = d->args_nruns;
+  s->f = tt_calloc((size_t)s->nruns * HR_ARG_FINGERS, sizeof *s->f);
+  return s;
+}
+
+/* Event e's args (c: the cursor it was just read from, NULL when read out
+ * of stream order) into r->args_rows. */
+static void ordered_rows(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
+  hr_arg_scan **sp = c ? &c->scan : &d->args_orphans;
+  if (!*sp) *sp = scan_new(d);
+  hr_arg_scan *s = *sp;
+  tt_buf_clear(&r->args_text);
+  r->args_nrows = r->args_next = 0;
+  for (int k = 0; k < s->nruns; k++) run_rows(r, d, s, &s->f[k * HR_ARG_FINGERS], k, e);
+  if (s->nruns > 1) sort_rows(r);
+  r->args_mode = HR_ARGS_COPIED;
 }
 
 void hr_arg_scan_free(hr_arg_scan *s) {
   if (!s) return;
-  sqlite3_finalize(s->st);
+  for (int i = 0; i < s->nruns * HR_ARG_FINGERS; i++) sqlite3_finalize(s->f[i].st);
+  free(s->f);
   free(s);
 }
 
@@ -338,7 +390,8 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   cursor *c = r->to_advance;
   if (c && (c->db != db || hr_col_i64_or_null(c->st, C_EVENT) != event_id)) c = NULL;
   if (d->args_ordered) {
-    if (d->args_hi >= d->args_lo) ordered_begin(r, d, c, event_id); /* else no args at all */
+    if (d->args_nruns && event_id >= d->args_min_ev && event_id <= d->args_max_ev)
+      ordered_rows(r, d, c, event_id);
     return;
   }
   if (c && !c->args_taken && c->args_state != 3 && args_merged_begin(r, c)) return;
@@ -360,9 +413,17 @@ int hub_args_next(hub_reader *r, hub_arg_view *a) {
   if (r->passes) return hr_passes_args_next(r, a);
   sqlite3_stmt *st;
   switch (r->args_mode) {
-  case HR_ARGS_SCAN:
-  case HR_ARGS_RANGE:
-    return ordered_next(r, a);
+  case HR_ARGS_COPIED: {
+    if (r->args_next == r->args_nrows) {
+      r->args_mode = HR_ARGS_NONE;
+      return 0;
+    }
+    const hr_arg_row *x = &r->args_rows[r->args_next++];
+    a->name = r->args_text.data + x->name;
+    a->type = r->args_text.data + x->type;
+    a->value = r->args_text.data + x->value;
+    return 1;
+  }
   case HR_ARGS_MERGED: {
     cursor *c = r->args_cur;
     if (r->args_step) args_advance(c);

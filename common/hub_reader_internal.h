@@ -9,6 +9,9 @@
 
 #include "hashmap.h"
 #include "hub_reader.h"
+#include "util.h"
+
+#define HR_ARG_MAX_RUNS 8 /* runs of an ordered rocpd_arg read by fingers */
 
 /* hub_reader_schema.c: the table names of one file and the first column
  * of each index, read once per connection (hashed: lookups per uuid stay
@@ -38,37 +41,51 @@ typedef struct hub_db {
   char *args_src;
   int has_args, args_indexed, args_copied;
   sqlite3_stmt *args_st, *track_st;
-  /* rocpd_arg sorted by (event_id, position) in rowid order, as importers
-   * and rocprofv3 write it (hub_reader_args.c): then args are stepped in
-   * rowid order and found by rowid, never by an index or a copy. */
+  /* rocpd_arg as a few runs of rows in (event_id, position) order, one
+   * after the other in rowid order: one run as importers and rocprofv3
+   * write it, one per position when written position-major
+   * (hub_reader_args.c). Then args are stepped in rowid order and found
+   * by rowid, never by an index or a copy. */
   int args_checked, args_ordered;
-  int64_t args_lo, args_hi; /* its first and last rowid */
+  int args_nruns;
+  int64_t args_run_lo[HR_ARG_MAX_RUNS], args_run_hi[HR_ARG_MAX_RUNS]; /* rowids */
+  int64_t args_min_ev, args_max_ev; /* event ids with args lie within */
   int excluded; /* the filter's (host, pid) is not this input's: no rows */
   sqlite3_stmt *args_from_st, *args_probe_st;
+  struct hr_arg_scan *args_orphans; /* fingers for events read out of stream order */
 } hub_db;
 
-/* A cursor's scan of rocpd_arg in rowid order (an ordered rocpd_arg):
- * the row it is on, the group of rows of one event it is in, and the
- * groups it passed last (by event id, ascending), for events read a
- * little out of id order. */
+/* A cursor's reading of an ordered rocpd_arg: per run, a few fingers,
+ * each a scan in rowid order with the groups (an event's rows) it passed
+ * last, for events read a little out of id order. A thread or queue whose
+ * rows rocprofv3 wrote in a batch of their own gets a finger of its own
+ * (the least recently used one moves there), so its events are stepped
+ * to rather than searched for. Memory: HR_ARG_FINGERS x HR_ARG_RING
+ * groups per run and cursor, whatever the events. */
 #ifndef HR_ARG_RING /* -DHR_ARG_RING=2 in a test build: every path taken */
-#define HR_ARG_RING 128
+#define HR_ARG_RING 256
 #endif
+#define HR_ARG_FINGERS 8
+#define HR_ARG_AHEAD 1024 /* rows a finger steps ahead for one event at most */
 typedef struct hr_arg_group {
   int64_t ev, first; /* event id, rowid of its first arg */
 } hr_arg_group;
-typedef struct hr_arg_scan {
-  sqlite3_stmt *st; /* rowid, event_id, name, type, value */
-  int state;        /* 1 on a row, 2 done */
+typedef struct hr_arg_finger {
+  sqlite3_stmt *st; /* rowid, event_id, position, name, type, value */
+  int state;        /* 0 unused, 1 on a row, 2 past its run */
   int64_t row, ev;
   hr_arg_group grp; /* the group of the current row */
   int grp_open;
   hr_arg_group ring[HR_ARG_RING];
   size_t head, len;
-  int64_t lost; /* groups of events below this id may have left the ring */
-  int far;      /* events found far ahead of it in a row */
+  int64_t lost;  /* groups of events in [lost, ev) are all in the ring */
+  uint64_t used; /* when last used (least recently used moves) */
+} hr_arg_finger;
+typedef struct hr_arg_scan {
+  hr_arg_finger *f; /* nruns * HR_ARG_FINGERS */
+  int nruns;
+  uint64_t clock;
 } hr_arg_scan;
-#define HR_ARG_AHEAD 256 /* rows a scan steps ahead for one event at most */
 void hr_arg_scan_free(hr_arg_scan *s);
 /* Checks once whether d's rocpd_arg is ordered (sets args_ordered). */
 void hr_args_prepare(hub_db *d);
@@ -106,12 +123,13 @@ struct hub_reader {
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
   tt_i64map process_any_ix; /* pid -> index of its first process */
   /* The args being iterated (hub_reader_args.c): how, and from where. */
-  enum { HR_ARGS_NONE, HR_ARGS_SCAN, HR_ARGS_RANGE, HR_ARGS_MERGED, HR_ARGS_LOOKUP } args_mode;
-  sqlite3_stmt *args_iter; /* RANGE and LOOKUP: the statement stepped */
+  enum { HR_ARGS_NONE, HR_ARGS_COPIED, HR_ARGS_MERGED, HR_ARGS_LOOKUP } args_mode;
+  sqlite3_stmt *args_iter; /* LOOKUP: the statement stepped */
   cursor *args_cur;         /* MERGED: the cursor whose args query is stepped */
-  hr_arg_scan *args_scan;   /* SCAN: the scan stepped */
-  int64_t args_ev;          /* SCAN, RANGE: the event id */
-  int args_step;            /* step before the next row (SCAN, MERGED) */
+  struct hr_arg_row *args_rows; /* COPIED: the event's rows, in position order */
+  size_t args_nrows, args_caprows, args_next;
+  tt_buf args_text;         /* COPIED: their strings */
+  int args_step;            /* step before the next row (MERGED) */
   int failed;
   /* Launches read whose GPU work is still ahead: (db, pid, correlation)
    * -> launch start, and -> start of its last GPU work (to forget it once

@@ -25,7 +25,14 @@ expect_rows() {
 expect_rows kineto2db "resnet50 x1 JSON" 5
 expect_rows db2json "gen_hub hub" 3
 expect_rows "db2json --windows 16" "gen_hub hub" 1
-expect_rows db2json "rocprofv3-shaped hub" 1
+expect_rows db2json "gen_hub rows, no index" 1
+# rocprofv3's shape (bench_rocprof): db2json against the ordered print,
+# also position-major, and at 10x the events (time and peak RSS); the
+# other exporters against db2json.
+expect_rows db2json "rocprofv3 shape" 4
+expect_rows db2json "rocprofv3 shape, args position-major" 1
+expect_rows db2perfetto "rocprofv3 shape" 1
+expect_rows db2otf2 "rocprofv3 shape" 1
 expect_rows db2perfetto "gen_hub hub" 4
 expect_rows db2otf2 "gen_hub hub" 4
 expect_rows nvvp2db "nvprof-shaped .nvvp" 3
@@ -49,7 +56,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 47 "$(printf '%s
+expect_eq "table rows" 53 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"

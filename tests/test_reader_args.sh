@@ -45,6 +45,37 @@ q "$TMP/shuf.db" "CREATE TABLE t AS SELECT * FROM rocpd_arg$S; DELETE FROM rocpd
   DROP TABLE t"
 cp "$TMP/shuf.db" "$TMP/shufidx.db"
 q "$TMP/shufidx.db" "CREATE INDEX ix ON rocpd_arg$S(event_id, position)"
+# Event ids running backwards against start time (the last call written
+# first), rocpd_arg still sorted by event: each event is read below every
+# id read before it.
+cp "$DB" "$TMP/back.db"
+q "$TMP/back.db" "CREATE TABLE m AS SELECT event_id AS old, row_number() OVER (ORDER BY start DESC, end, id DESC) AS new FROM rocpd_region$S;
+  UPDATE rocpd_region$S SET event_id = -(SELECT new FROM m WHERE old = event_id);
+  UPDATE rocpd_region$S SET event_id = -event_id;
+  UPDATE rocpd_event$S SET id = -(SELECT new FROM m WHERE old = id);
+  UPDATE rocpd_event$S SET id = -id;
+  CREATE TABLE t AS SELECT * FROM rocpd_arg$S; DELETE FROM rocpd_arg$S;
+  INSERT INTO rocpd_arg$S(guid, event_id, position, type, name, value, extdata)
+    SELECT guid, m.new, position, type, name, value, extdata FROM t JOIN m ON m.old = t.event_id ORDER BY m.new, position;
+  DROP TABLE t; DROP TABLE m"
+expect_eq "back: read in start order, every event id is below the one before" "2999 3000" \
+  "$(q "$TMP/back.db" "SELECT sum(event_id < p) || ' ' || count(*) FROM (SELECT event_id, LAG(event_id) OVER (ORDER BY start, end DESC, id) p FROM rocpd_region$S)")"
+# rocpd_arg not sorted by event but in runs that are: position-major (every
+# first arg, then every second, then every third, as rocprofv3 may write
+# it), and in 5 batches of events (as per-thread buffers are written out).
+# runs DB: the runs of rocpd_arg in (event_id, position) order by rowid.
+runs() {
+  q "$1" "SELECT 1 + count(*) FROM rocpd_arg$S a JOIN rocpd_arg$S b ON b.id = (SELECT min(id) FROM rocpd_arg$S WHERE id > a.id)
+    WHERE b.event_id < a.event_id OR (b.event_id = a.event_id AND b.position < a.position)"
+}
+for h in posmajor:position batches:"event_id % 5"; do
+  cp "$DB" "$TMP/${h%%:*}.db"
+  q "$TMP/${h%%:*}.db" "CREATE TABLE t AS SELECT * FROM rocpd_arg$S; DELETE FROM rocpd_arg$S;
+    INSERT INTO rocpd_arg$S(guid, event_id, position, type, name, value, extdata)
+      SELECT guid, event_id, position, type, name, value, extdata FROM t ORDER BY ${h#*:}, event_id, position;
+    DROP TABLE t"
+done
+expect_eq "position-major: 3 runs sorted by event; batches: 5" "3 5" "$(runs "$TMP/posmajor.db") $(runs "$TMP/batches.db")"
 expect_eq "rocpd_arg sorted by event in rowid order, then not" "0 1" \
   "$(q "$DB" "SELECT count(*) FROM rocpd_arg$S a JOIN rocpd_arg$S b ON b.id = a.id + 1 WHERE b.event_id < a.event_id") $(
      q "$TMP/shuf.db" "SELECT count(*) > 0 FROM rocpd_arg$S a JOIN rocpd_arg$S b ON b.id = a.id + 1 WHERE b.event_id < a.event_id")"
@@ -77,7 +108,7 @@ EOF
 }
 want=$(expected "$DB")
 expect_eq "the expectation has every call" 3000 "$(echo "$want" | wc -l)"
-for h in ord shuf shufidx; do
+for h in ord shuf shufidx back posmajor batches; do
   expect_ok "$h: db2json" db2json -q "$TMP/$h.db" -o "$TMP/$h.json"
   expect_eq "$h: every call's args, in position order" "$want" "$(got "$TMP/$h.json")"
   expect_ok "$h: db2json, 7 windows" db2json -q "$TMP/$h.db" --split window --windows 7 -o "$TMP/$h.w.json"
@@ -92,5 +123,40 @@ for l in sys.stdin:
         if isinstance(v, str): print("%s\t%s" % (k, v))' <<<"$want" | LC_ALL=C sort)" \
     "$($PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/$h.pftrace" | LC_ALL=C sort)"
 done
-expect_eq "the inputs are not modified (no index or table added)" "0 0 1" \
-  "$(for h in ord shuf shufidx; do q "$TMP/$h.db" "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"; done | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the inputs are not modified (no index or table added)" "0 0 1 0 0 0" \
+  "$(for h in ord shuf shufidx back posmajor batches; do q "$TMP/$h.db" "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"; done | tr '\n' ' ' | sed 's/ $//')"
+
+# rocprofv3's shape (bench/gen_rocprof): regions, dispatches and copies, ids
+# in the order per-thread and per-queue buffers were written out; rocpd_arg
+# sorted by event, then position-major. Every call's args, by its
+# correlation id, as sqlite3 gives them; the file is untouched.
+GEN="$ROOT/$BUILD/bench/gen_rocprof"
+GS=_0c0ffee0_1234_4abc_8def_0123456789ab
+for h in gen:"" genpm:--position-major; do
+  g="$TMP/${h%%:*}.db"
+  "$GEN" "$g" 20000 3 ${h#*:}
+  sum=$(sha256sum <"$g")
+  want=$($PY - "$g" "$GS" <<'EOF'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); s = sys.argv[2]
+for corr, ev in c.execute("SELECT e.correlation_id, r.event_id FROM rocpd_region%s r JOIN rocpd_event%s e ON e.id = r.event_id ORDER BY 1" % (s, s)):
+    a = c.execute("SELECT name, value FROM rocpd_arg%s WHERE event_id = ? ORDER BY position, id" % s, (ev,)).fetchall()
+    print(" ".join([str(corr)] + ["%s=%s" % x for x in a]))
+EOF
+)
+  expect_eq "${h%%:*}: some calls have args, some not" "1 1" \
+    "$(echo "$want" | awk 'NF > 1 {a = 1} NF == 1 {b = 1} END {print a + 0, b + 0}')"
+  expect_ok "${h%%:*}: db2json" db2json -q "$g" -o "$TMP/${h%%:*}.json"
+  expect_eq "${h%%:*}: every call's args, by correlation id" "$want" "$($PY - "$TMP/${h%%:*}.json" <<'EOF'
+import json, sys
+out = []
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("ph") == "X" and e.get("cat") == "HIP_RUNTIME_API_EXT":
+        a = e["args"]
+        out.append([a["correlation"]] + ["%s=%s" % (k, v) for k, v in a.items() if k != "correlation"])
+for x in sorted(out):
+    print(" ".join(map(str, x)))
+EOF
+)"
+  expect_eq "${h%%:*}: the input is not modified" "$sum" "$(sha256sum <"$g")"
+done

@@ -54,8 +54,12 @@ static const char *fmt(o2_archive *a, const char *f, ...) {
 uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_RegionRole role,
                    OTF2_Paradigm paradigm) {
   if (!canonical || !canonical[0]) canonical = name;
+  /* The key "role:paradigm:name", built without printf: asked per event. */
   tt_buf_clear(&a->text);
-  tt_buf_printf(&a->text, "%d:%d:", (int)role, (int)paradigm);
+  tt_buf_put_i64(&a->text, (int)role);
+  tt_buf_putc(&a->text, ':');
+  tt_buf_put_i64(&a->text, (int)paradigm);
+  tt_buf_putc(&a->text, ':');
   tt_buf_puts(&a->text, name);
   if (canonical != name) {
     tt_buf_putc(&a->text, '\x01');
@@ -77,7 +81,8 @@ uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_
 
 uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type) {
   tt_buf_clear(&a->text);
-  tt_buf_printf(&a->text, "%d:", (int)type);
+  tt_buf_put_i64(&a->text, (int)type);
+  tt_buf_putc(&a->text, ':');
   tt_buf_puts(&a->text, name);
   int64_t *v = tt_strmap_get(&a->attr_index, a->text.data);
   if (v) return (uint32_t)*v;
