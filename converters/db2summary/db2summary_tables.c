@@ -368,7 +368,9 @@ static table processes_table(sm_summary *s, hub_reader *r) {
   for (size_t i = 0; i < s->nprocs; i++) {
     const sm_proc *p = &s->procs[i];
     int64_t span = p->last - p->first;
-    const char *name = sm_process_name(r, p->db, p->pid);
+    /* the name every exporter gives the process: with its rank and host */
+    const hub_process_info *info = hub_reader_find_process(r, p->db, p->pid);
+    const char *name = info && info->pid == p->pid ? info->label : sm_process_name(r, p->db, p->pid);
     char *cells[12] = {fmt("%lld", (long long)p->pid),
                        tt_strdup(sm_process_host(r, p->db, p->pid)),
                        fmt("%" PRIu64, p->events),
