@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export_split.h"
 #include "input_check.h"
 #include "progress.h"
 #include "util.h"
@@ -25,6 +26,10 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "      --windows N          with --split window: N windows of equal length\n"
           "      --window-size DUR    with --split window: windows of DUR, with its unit\n"
           "                           (ns, us, ms, s: 250ms, 1.5s)\n"
+          "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
+          "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
+          "                           process: whole processes packed into parts of SIZE.\n"
+          "                           'auto': %s. Alone, it means --split window\n"
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
           "                           trace start (10ms), or a percentage (25%%)\n"
@@ -42,7 +47,8 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "  -h, --help               show this help\n"
           "  -V, --version            show the version\n",
           tt_progname(), ex->extension, ex->description,
-          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension);
+          ex->stdout_ok ? " ('-' for stdout)" : "", ex->extension, ex->extension,
+          ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
 }
 
 int tt_parse_duration(const char *s, int64_t *ns) {
@@ -94,15 +100,37 @@ static int64_t parse_count(const char *opt, const char *s) {
   return v;
 }
 
+/* --max-part-size SIZE|auto. Like --window-size, a bare number is
+ * refused: the unit is required. */
+static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
+  if (strcmp(arg, "auto") == 0) {
+    if (!ex->auto_max_part_size)
+      tt_die(2, "--max-part-size auto: this format has no automatic limit (%s); give a size "
+             "such as 2G",
+             ex->viewer_limit ? ex->viewer_limit : "no viewer limit is known");
+    o->max_part_size = ex->auto_max_part_size;
+    o->max_part_auto = 1;
+    return;
+  }
+  size_t n = strlen(arg);
+  if (n == 0 || (arg[n - 1] >= '0' && arg[n - 1] <= '9') || arg[n - 1] == '.')
+    tt_die(2, "--max-part-size: give a unit (K, M or G, powers of 1024), e.g. 200M: '%s'", arg);
+  if (tt_parse_size(arg, &o->max_part_size) != 0)
+    tt_die(2, "--max-part-size: not a positive size: '%s' (e.g. 200M, 1.5G, 'auto')", arg);
+  if (o->max_part_size < 1024)
+    tt_die(2, "--max-part-size: %s is less than 1K: no part could hold a trace", arg);
+}
+
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
   enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT };
+         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_MAXPARTSIZE };
   static const struct option longopts[] = {
       {"output", required_argument, NULL, 'o'},
       {"split", required_argument, NULL, O_SPLIT},
       {"windows", required_argument, NULL, O_WINDOWS},
       {"window-size", required_argument, NULL, O_WSIZE},
       {"part", required_argument, NULL, O_PART},
+      {"max-part-size", required_argument, NULL, O_MAXPARTSIZE},
       {"start", required_argument, NULL, O_START},
       {"end", required_argument, NULL, O_END},
       {"category", required_argument, NULL, O_CAT},
@@ -145,6 +173,7 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       break;
     }
     case O_PART: o->part = parse_count("--part", optarg); break;
+    case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
     case O_START: o->start_text = optarg; break;
     case O_END: o->end_text = optarg; break;
     case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
@@ -187,8 +216,15 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     if (ex->binary && isatty(STDOUT_FILENO))
       tt_die(2, "-o -: standard output is a terminal; redirect it to a file or a pipe");
   }
-  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size)
-    tt_die(2, "--split window needs --windows N or --window-size DURATION");
+  if (o->max_part_size && o->split == TT_SPLIT_NONE) {
+    if (o->output && strcmp(o->output, "-") == 0) tt_die(2, "-o -: split output needs a file name");
+    o->split = TT_SPLIT_WINDOW;
+  }
+  if (o->max_part_size && !ex->part_bytes) tt_die(2, "--max-part-size: not for this tool");
+  if (o->max_part_size && (o->windows || o->window_size))
+    tt_die(2, "give --windows, --window-size or --max-part-size, not two of them");
+  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size && !o->max_part_size)
+    tt_die(2, "--split window needs --windows N, --window-size DURATION or --max-part-size SIZE");
   if (o->split != TT_SPLIT_WINDOW && (o->windows || o->window_size))
     tt_die(2, "--windows/--window-size need --split window");
   if (o->windows && o->window_size) tt_die(2, "give --windows or --window-size, not both");
@@ -221,6 +257,19 @@ static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t 
 
 /* --- running the parts ------------------------------------------------ */
 
+int tt_part_has_pid(const tt_part *p, int64_t pid) {
+  if (p->npids) {
+    size_t lo = 0, hi = p->npids;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (p->pids[mid] < pid) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < p->npids && p->pids[lo] == pid;
+  }
+  return p->pid == HUB_NULL || p->pid == pid;
+}
+
 typedef struct carried {
   hub_record ev;
   char *name, *category, *kernel_name;
@@ -242,7 +291,18 @@ typedef struct run {
   uint64_t bytes_written;
   carried *carry;
   size_t ncarry, cap_carry;
+  /* Window w covers [win_at(w), win_at(w + 1)): equal windows from t0,
+   * or the size split's planned cuts. */
+  int64_t win_t0, win_size;
+  const int64_t *cuts;
+  uint64_t part_bytes;  /* bytes of the part last written */
+  uint64_t *part_sizes; /* size split: each part's bytes (--part: unused) */
+  tt_cut_plan plan;     /* size split: the planned cuts */
 } run;
+
+static int64_t win_at(const run *ru, int64_t w) {
+  return ru->cuts ? ru->cuts[w] : ru->win_t0 + w * ru->win_size;
+}
 
 static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->start < a) {
@@ -319,9 +379,12 @@ static int end_part(run *ru) {
   if (rc == 0) {
     ru->parts_written++;
     struct stat st;
+    ru->part_bytes = 0;
     if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
         (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      ru->bytes_written += S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+      ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+      ru->bytes_written += ru->part_bytes;
+      if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
       if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
     }
   }
@@ -409,19 +472,19 @@ static int stream_part(run *ru) {
 }
 
 /* All windows in one pass over one time-ordered stream. */
-static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
+static int stream_windows(run *ru, int64_t count) {
   hub_record ev;
   int64_t w = 0;
   char tag[48];
   window_tag(ru, 0, tag, sizeof tag);
-  set_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag);
+  set_part(ru, 0, count, win_at(ru, 0), win_at(ru, 1), HUB_NULL, tag);
   int rc;
   while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
     while (ev.start >= ru->part.end && w + 1 < count) {
       if (end_part(ru) != 0) return -1;
       w++;
       window_tag(ru, w, tag, sizeof tag);
-      set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
+      set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
       if (carry_into(ru) != 0) return -1;
     }
     int64_t end = ev.end;
@@ -439,7 +502,7 @@ static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
     if (end_part(ru) != 0) return -1;
     if (++w >= count) break;
     window_tag(ru, w, tag, sizeof tag);
-    set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
+    set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
     if (carry_into(ru) != 0) return -1;
   }
   return 0;
@@ -477,6 +540,37 @@ static void check_part_count(const run *ru, int64_t count, const char *what) {
     tt_die(2, "the split would write %lld parts (%s), more than --max-parts %lld: choose larger "
            "windows, fewer --windows, or raise --max-parts",
            (long long)count, what, (long long)ru->o->max_parts);
+}
+
+/* Parts the plan could not make small enough: said before writing. */
+static void report_oversize(const run *ru, int64_t count) {
+  if (!ru->plan.noversize) return;
+  char sz[32], b[32];
+  tt_size_text(ru->o->max_part_size, sz, sizeof sz);
+  for (int64_t w = 0; w < count; w++) {
+    if (ru->plan.bytes[w] <= ru->o->max_part_size) continue;
+    if (ru->o->part >= 0 && w != ru->o->part) continue;
+    tt_warn("part %lld holds about %s, more than --max-part-size %s: the events at one instant "
+            "(%lld ns), with those that cross it, cannot be cut apart",
+            (long long)w, tt_size_text(ru->plan.bytes[w], b, sizeof b), sz,
+            (long long)ru->cuts[w]);
+  }
+}
+
+/* After a part is written: the planned bound must hold (it is an upper
+ * bound); a part but the last holds at least half of the size, or is said. */
+static void check_part_size(const run *ru, int64_t w, int64_t count) {
+  uint64_t real = ru->part_sizes ? ru->part_sizes[w] : ru->part_bytes, max = ru->o->max_part_size;
+  char sz[32], b[32];
+  tt_size_text(max, sz, sizeof sz);
+  if (real > max && ru->plan.bytes[w] <= max)
+    tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
+            "bug, please report it", (long long)w, tt_size_text(real, b, sizeof b), sz,
+            (unsigned long long)ru->plan.bytes[w]);
+  else if (w + 1 < count && real < max / 2 && ru->plan.bytes[w] <= max &&
+           ru->plan.bytes[w + 1] <= max)
+    tt_warn("part %lld holds %s, less than half of --max-part-size %s: the instant after it "
+            "does not fit in the same part", (long long)w, tt_size_text(real, b, sizeof b), sz);
 }
 
 static int list_categories(run *ru) {
@@ -531,23 +625,46 @@ static int run_all(run *ru) {
   }
 
   if (o->split == TT_SPLIT_WINDOW) {
-    int64_t span = t1 - t0, count, size;
-    if (o->windows) {
-      count = o->windows;
-      size = (span + count - 1) / count;
+    int64_t span = t1 - t0, count, size = 0;
+    char what[96];
+    if (o->max_part_size) {
+      /* The planning pass reads the stream the serial run reads (the
+       * reader that gave the span, or the time range), so every run, with
+       * --part K or not, cuts at the same times. */
+      if (bounded) {
+        hub_reader_close(ru->r);
+        f.start = t0;
+        f.end = t1;
+        ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+        if (!ru->r) return 1;
+      }
+      tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+      if (tt_plan_cuts(ru->r, ru->ex, o, &proto, t0, t1, o->max_part_size, &ru->plan) != 0)
+        return 1;
+      count = (int64_t)ru->plan.nparts;
+      ru->cuts = ru->plan.cuts;
+      char sz[32];
+      snprintf(what, sizeof what, "parts of at most %s",
+               tt_size_text(o->max_part_size, sz, sizeof sz));
     } else {
-      size = o->window_size;
-      count = (span + size - 1) / size;
+      if (o->windows) {
+        count = o->windows;
+        size = (span + count - 1) / count;
+      } else {
+        size = o->window_size;
+        count = (span + size - 1) / size;
+      }
+      if (size < 1) size = 1;
+      if (count < 1) count = 1;
+      ru->win_t0 = t0;
+      ru->win_size = size;
+      snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
     }
-    if (size < 1) size = 1;
-    if (count < 1) count = 1;
     ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
     if (o->count_parts) {
       printf("%lld\n", (long long)count);
       return 0;
     }
-    char what[64];
-    snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
     check_part_count(ru, count, what);
     if (o->part >= count)
       tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
@@ -560,19 +677,22 @@ static int run_all(run *ru) {
       refuse_input_as_output(ru, p);
       free(p);
     }
-    if (o->part < 0) tt_info("%lld parts (windows of %lld ns)", (long long)count, (long long)size);
+    if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+    if (o->max_part_size) report_oversize(ru, count);
+    if (o->max_part_size && o->part < 0)
+      ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
     /* Every window of the whole span: the windows cover [min start, max
      * end + 1), so a time filter would drop no row; the reader that gave
      * the span streams them unfiltered, as one file would (no reopen, no
      * per-row range test, a row with a bad time said as without --split). */
-    if (o->part < 0 && !bounded) return stream_windows(ru, t0, size, count) ? 1 : 0;
+    if (o->part < 0 && !bounded && !o->max_part_size) return stream_windows(ru, count) ? 1 : 0;
     hub_reader_close(ru->r);
     if (o->part >= 0) {
-      f.start = t0 + o->part * size;
-      f.end = f.start + size;
-    } else {
+      f.start = win_at(ru, o->part);
+      f.end = win_at(ru, o->part + 1);
+    } else if (bounded) {
       f.start = t0;
-      f.end = t0 + count * size;
+      f.end = win_at(ru, count);
     }
     ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
     if (!ru->r) return 1;
@@ -581,9 +701,14 @@ static int run_all(run *ru) {
       window_tag(ru, o->part, tag, sizeof tag);
       set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
       if (stream_part(ru) != 0) return 1;
-      return end_part(ru) ? 1 : 0;
+      if (end_part(ru)) return 1;
+      if (o->max_part_size) check_part_size(ru, o->part, count);
+      return 0;
     }
-    return stream_windows(ru, t0, size, count) ? 1 : 0;
+    if (stream_windows(ru, count) != 0) return 1;
+    if (o->max_part_size)
+      for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
+    return 0;
   }
 
   /* --split process: one pass per process, the pid pushed into SQL. */
@@ -663,6 +788,13 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
       tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
               (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
               (unsigned long long)ru.bytes_written);
+      if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size &&
+          ru.bytes_written > ex->auto_max_part_size) {
+        char sz[32];
+        tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
+                "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
+                ex->viewer_limit);
+      }
     }
   }
   tt_progress_done();
@@ -673,6 +805,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   if (ru.out) tt_output_abort(ru.out);
   if (rc != 0) tt_output_abort_all();
   carry_free(&ru);
+  tt_cut_plan_free(&ru.plan);
+  free(ru.part_sizes);
   hub_reader_close(ru.r);
   free(ru.path);
   free(o.categories);

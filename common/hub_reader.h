@@ -71,6 +71,9 @@ typedef struct hub_filter {
   const char **exclude_categories; size_t nexclude;  /* globs; none matches */
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
+  /* Several processes (npids > 0, pid then unused): kept by the caller
+   * while the reader is open. */
+  const int64_t *pids; size_t npids;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;

@@ -1,0 +1,257 @@
+#include "export_split.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int tt_parse_size(const char *s, uint64_t *bytes) {
+  static const struct {
+    const char *unit;
+    int64_t scale;
+  } units[] = {{"KiB", 1LL << 10}, {"MiB", 1LL << 20}, {"GiB", 1LL << 30},
+               {"KB", 1LL << 10},  {"MB", 1LL << 20},  {"GB", 1LL << 30},
+               {"K", 1LL << 10},   {"M", 1LL << 20},   {"G", 1LL << 30},
+               {"k", 1LL << 10},   {"m", 1LL << 20},   {"g", 1LL << 30}};
+  size_t n = strlen(s);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t u = strlen(units[i].unit);
+    if (n <= u || strcmp(s + n - u, units[i].unit) != 0) continue;
+    int64_t v;
+    if (tt_decimal_to_int_scaled(s, n - u, units[i].scale, &v) == 0 && v > 0) {
+      *bytes = (uint64_t)v;
+      return 0;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+const char *tt_size_text(uint64_t bytes, char *buf, size_t n) {
+  if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+    snprintf(buf, n, "%llu MB", (unsigned long long)(bytes >> 20));
+  else if (bytes >= (1u << 20))
+    snprintf(buf, n, "%.1f MB", (double)bytes / (1u << 20));
+  else if (bytes >= 1024 && bytes % 1024 == 0)
+    snprintf(buf, n, "%llu KB", (unsigned long long)(bytes >> 10));
+  else
+    snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
+  return buf;
+}
+
+/* An event kept beyond the reader's next row: its strings copied. */
+typedef struct held_event {
+  hub_record ev;
+  char *name, *category, *kernel_name;
+} held_event;
+
+typedef struct held_list {
+  held_event *v;
+  size_t n, cap;
+} held_list;
+
+static void held_push(held_list *l, const hub_record *ev) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    l->v = tt_realloc(l->v, l->cap * sizeof *l->v);
+  }
+  held_event *h = &l->v[l->n++];
+  h->ev = *ev;
+  h->name = tt_strdup(ev->name);
+  h->category = tt_strdup(ev->category);
+  h->kernel_name = tt_strdup(ev->kernel_name);
+  h->ev.name = h->name;
+  h->ev.category = h->category;
+  h->ev.kernel_name = h->kernel_name;
+}
+
+static void held_drop(held_event *h) {
+  free(h->name);
+  free(h->category);
+  free(h->kernel_name);
+}
+
+/* Keeps, in order, the events that end after t. */
+static void held_keep_after(held_list *l, int64_t t) {
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++) {
+    if (l->v[i].ev.end > t)
+      l->v[k++] = l->v[i];
+    else
+      held_drop(&l->v[i]);
+  }
+  l->n = k;
+}
+
+static size_t held_count_after(const held_list *l, int64_t t) {
+  size_t k = 0;
+  for (size_t i = 0; i < l->n; i++) k += l->v[i].ev.end > t;
+  return k;
+}
+
+static void held_clear(held_list *l) {
+  for (size_t i = 0; i < l->n; i++) held_drop(&l->v[i]);
+  l->n = 0;
+}
+
+static void held_free(held_list *l) {
+  held_clear(l);
+  free(l->v);
+  l->v = NULL;
+  l->cap = 0;
+}
+
+/* The dry part being measured. */
+typedef struct planner {
+  hub_reader *r;
+  const tt_exporter *ex;
+  const tt_export_opts *o;
+  tt_part part;
+  tt_output *out;
+  void *state;
+  int failed;
+  held_list open;  /* events given to this part that end after the last cut point */
+  held_list group; /* the events of the current start time, not yet given */
+  tt_cut_plan *plan;
+  size_t cap;
+} planner;
+
+static int dry_emit(planner *p, const hub_record *src) {
+  if (!p->state) {
+    p->out = tt_output_begin("/dev/null");
+    p->state = p->ex->begin_part(p->r, p->o, &p->part, p->out);
+    if (!p->state) return -1;
+  }
+  hub_record ev = *src;
+  if (ev.start < p->part.start) {
+    ev.start = p->part.start;
+    ev.clipped |= HUB_CLIP_START;
+  }
+  if (ev.end < ev.start) ev.end = ev.start;
+  return p->ex->event(p->state, p->r, &ev);
+}
+
+static uint64_t dry_bytes(const planner *p, size_t crossing) {
+  if (!p->state) return 0;
+  uint64_t b = p->ex->part_bytes(p->state);
+  if (crossing) b += p->ex->clip_bytes_once + crossing * p->ex->clip_bytes;
+  return b;
+}
+
+static int dry_end(planner *p) {
+  int rc = 0;
+  if (p->state) rc = p->ex->end_part(p->state, p->r);
+  p->state = NULL;
+  if (p->out) tt_output_abort(p->out);
+  p->out = NULL;
+  return rc;
+}
+
+static void plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
+  tt_cut_plan *pl = p->plan;
+  if (pl->nparts + 2 > p->cap) {
+    p->cap = p->cap ? 2 * p->cap : 16;
+    pl->cuts = tt_realloc(pl->cuts, p->cap * sizeof *pl->cuts);
+    pl->bytes = tt_realloc(pl->bytes, p->cap * sizeof *pl->bytes);
+  }
+  pl->bytes[pl->nparts] = bytes;
+  pl->cuts[++pl->nparts] = end;
+  pl->noversize += oversize != 0;
+}
+
+/* Ends the dry part at `cut` and opens the next one there, giving it the
+ * events that cross the cut (clipped to it, as the real run does). */
+static int start_part_at(planner *p, int64_t cut) {
+  if (dry_end(p) != 0) return -1;
+  p->part.start = cut;
+  held_keep_after(&p->open, cut);
+  for (size_t i = 0; i < p->open.n; i++)
+    if (dry_emit(p, &p->open.v[i].ev) != 0) return -1;
+  return 0;
+}
+
+static int give_group(planner *p) {
+  for (size_t i = 0; i < p->group.n; i++) {
+    if (dry_emit(p, &p->group.v[i].ev) != 0) return -1;
+  }
+  return 0;
+}
+
+/* The group of events starting at gs is complete; the next start time is
+ * `next` (t1 at the end of the stream). */
+static int close_group(planner *p, int64_t next, uint64_t max) {
+  int64_t gs = p->group.v[0].ev.start;
+  int had_events = p->state != NULL;
+  /* The bound of [part start, gs): the open events cross gs. */
+  uint64_t before = dry_bytes(p, p->open.n);
+  if (give_group(p) != 0) return -1;
+  uint64_t after = dry_bytes(p, held_count_after(&p->open, next) +
+                                    held_count_after(&p->group, next));
+  if (after > max && had_events) {
+    /* [part start, gs) fits (it was checked at gs): cut there. */
+    plan_add(p, gs, before, before > max);
+    if (start_part_at(p, gs) != 0 || give_group(p) != 0) return -1;
+    after = dry_bytes(p, held_count_after(&p->open, next) + held_count_after(&p->group, next));
+  }
+  /* Move the group to the open events. */
+  for (size_t i = 0; i < p->group.n; i++) {
+    if (p->group.v[i].ev.end > gs) {
+      held_push(&p->open, &p->group.v[i].ev);
+    }
+  }
+  held_clear(&p->group);
+  if (after > max) {
+    /* This instant alone (with what crosses into it) is over the size:
+     * no cut can make the part smaller. */
+    plan_add(p, next, after, 1);
+    return start_part_at(p, next);
+  }
+  held_keep_after(&p->open, next);
+  return 0;
+}
+
+int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
+                 const tt_part *proto, int64_t t0, int64_t t1, uint64_t max, tt_cut_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  planner p = {.r = r, .ex = ex, .o = o, .plan = plan};
+  p.part = *proto;
+  p.part.start = t0;
+  p.part.end = INT64_MAX;
+  p.part.dry = 1;
+  p.part.index = 0;
+  p.part.count = 1;
+  p.cap = 16;
+  plan->cuts = tt_calloc(p.cap, sizeof *plan->cuts);
+  plan->bytes = tt_calloc(p.cap, sizeof *plan->bytes);
+  plan->cuts[0] = t0;
+  hub_record ev;
+  int rc;
+  while ((rc = hub_reader_next(r, &ev)) > 0) {
+    if (p.group.n && ev.start > p.group.v[0].ev.start && close_group(&p, ev.start, max) != 0) {
+      rc = -1;
+      break;
+    }
+    held_push(&p.group, &ev);
+  }
+  if (rc == 0 && p.group.n && close_group(&p, t1, max) != 0) rc = -1;
+  if (rc == 0) {
+    uint64_t last = dry_bytes(&p, 0);
+    /* The last part ends at t1, unless the stream ended with a cut there. */
+    if (plan->nparts == 0 || plan->cuts[plan->nparts] < t1 || p.state)
+      plan_add(&p, t1, last, last > max);
+  }
+  if (dry_end(&p) != 0) rc = -1;
+  held_free(&p.open);
+  held_free(&p.group);
+  if (rc != 0) {
+    tt_cut_plan_free(plan);
+    return -1;
+  }
+  return 0;
+}
+
+void tt_cut_plan_free(tt_cut_plan *plan) {
+  free(plan->cuts);
+  free(plan->bytes);
+  memset(plan, 0, sizeof *plan);
+}
