@@ -80,6 +80,10 @@ typedef struct tt_exporter {
    * it, and no part may exceed the size asked for. NULL: no size split. */
   uint64_t (*part_bytes)(void *part_state);
   uint64_t clip_bytes, clip_bytes_once;
+  /* What every part has once, whatever it holds (header, definitions'
+   * frame): a part packing several processes is at most the sum of their
+   * parts alone less this for each but one. */
+  uint64_t part_shared_bytes;
   /* --max-part-size auto: the largest output the format's viewer opens,
    * and the viewer's name; 0 when the format has no such limit. */
   uint64_t auto_max_part_size;

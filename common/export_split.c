@@ -255,3 +255,87 @@ void tt_cut_plan_free(tt_cut_plan *plan) {
   free(plan->bytes);
   memset(plan, 0, sizeof *plan);
 }
+
+/* --- --split process --------------------------------------------------- */
+
+int tt_proc_key_cmp(const void *a, const void *b) {
+  const tt_proc_key *x = a, *y = b;
+  int c = strcmp(x->host, y->host);
+  if (c) return c;
+  return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static tt_proc_part *add_proc_part(tt_proc_plan *plan, size_t *cap) {
+  if (plan->nparts == *cap) {
+    *cap = *cap ? 2 * *cap : 16;
+    plan->parts = tt_realloc(plan->parts, *cap * sizeof *plan->parts);
+  }
+  tt_proc_part *p = &plan->parts[plan->nparts++];
+  memset(p, 0, sizeof *p);
+  p->window = -1;
+  return p;
+}
+
+int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_filter *base,
+                      const tt_proc_key *keys, size_t n, int bounded, int64_t t0, int64_t t1,
+                      tt_proc_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  uint64_t max = o->max_part_size, shared = ex->part_shared_bytes;
+  size_t cap = 0;
+  tt_proc_part *pack = NULL; /* the pack being filled */
+  /* Indexes into plan->windowed, resolved to cuts once it stops moving. */
+  for (size_t i = 0; i < n; i++) {
+    hub_filter f = *base;
+    f.pid = keys[i].pid;
+    f.start = bounded ? t0 : HUB_NULL;
+    f.end = bounded ? t1 : HUB_NULL;
+    hub_reader *r = hub_reader_open(o->inputs, o->ninputs, &f);
+    if (!r) return -1;
+    int64_t lo = t0, hi = t1;
+    if (!bounded) {
+      if (!hub_reader_time_span(r, &lo, &hi)) lo = hi = 0;
+      hi += 1;
+    }
+    tt_part proto = {.pid = keys[i].pid, .path = o->output ? o->output : "-"};
+    tt_cut_plan cp;
+    int rc = tt_plan_cuts(r, ex, o, &proto, lo, hi, max, &cp);
+    hub_reader_close(r);
+    if (rc != 0) return -1;
+    if (cp.nparts == 1 && cp.bytes[0] <= max) {
+      uint64_t b = cp.bytes[0];
+      tt_cut_plan_free(&cp);
+      /* Packed, the part has once what each process's part has alone. */
+      if (pack && pack->bytes + b - (b > shared ? shared : 0) <= max) {
+        pack->bytes += b - (b > shared ? shared : 0);
+        pack->n++;
+        continue;
+      }
+      pack = add_proc_part(plan, &cap);
+      pack->first = i;
+      pack->n = 1;
+      pack->bytes = b;
+      continue;
+    }
+    /* Too big alone: its own windows. */
+    pack = NULL;
+    plan->windowed = tt_realloc(plan->windowed, (plan->nwindowed + 1) * sizeof *plan->windowed);
+    plan->windowed[plan->nwindowed++] = cp;
+    for (size_t w = 0; w < cp.nparts; w++) {
+      tt_proc_part *p = add_proc_part(plan, &cap);
+      p->first = i;
+      p->n = 1;
+      p->window = (int64_t)w;
+      p->nwindows = (int64_t)cp.nparts;
+      p->bytes = cp.bytes[w];
+      p->cuts = cp.cuts; /* the cuts array stays where it is */
+    }
+  }
+  return 0;
+}
+
+void tt_proc_plan_free(tt_proc_plan *plan) {
+  for (size_t i = 0; i < plan->nwindowed; i++) tt_cut_plan_free(&plan->windowed[i]);
+  free(plan->windowed);
+  free(plan->parts);
+  memset(plan, 0, sizeof *plan);
+}

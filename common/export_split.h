@@ -41,3 +41,38 @@ void tt_cut_plan_free(tt_cut_plan *plan);
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 
 #endif
+
+/* --- --split process --------------------------------------------------- */
+
+/* A process as --split process orders them: by host, then pid. */
+typedef struct tt_proc_key {
+  const char *host; /* "" when unknown */
+  int64_t pid;
+} tt_proc_key;
+int tt_proc_key_cmp(const void *a, const void *b);
+
+/* One part of the process split: whole processes keys[first, first + n),
+ * or window `window` of the one process keys[first], cut at cuts. */
+typedef struct tt_proc_part {
+  size_t first, n;
+  int64_t window, nwindows; /* -1, 0: whole processes */
+  const int64_t *cuts;      /* window >= 0: its process's cuts */
+  uint64_t bytes;           /* the planned bound */
+} tt_proc_part;
+
+typedef struct tt_proc_plan {
+  tt_proc_part *parts;
+  size_t nparts;
+  tt_cut_plan *windowed; /* the plans of processes cut into windows */
+  size_t nwindowed;
+} tt_proc_plan;
+
+/* Packs whole processes, in keys' order, into parts of at most `max`
+ * bytes, measured by a planning pass per process (filter `base` with the
+ * process's pid and [t0, t1) when `bounded`); a process that alone is
+ * larger is cut into windows. `shared` is what packing saves per process
+ * (tt_exporter.part_shared_bytes). 0 on success, -1 on error (said). */
+int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_filter *base,
+                      const tt_proc_key *keys, size_t n, int bounded, int64_t t0, int64_t t1,
+                      tt_proc_plan *plan);
+void tt_proc_plan_free(tt_proc_plan *plan);

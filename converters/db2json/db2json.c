@@ -341,6 +341,9 @@ int main(int argc, char **argv) {
       .part_bytes = json_part_bytes,
       /* An end clipped: ,"clipped":"end" in its args (a shorter dur) */
       .clip_bytes = 16,
+      /* The header and the closing bracket (each process's first event
+       * then takes one comma more). */
+      .part_shared_bytes = 60,
       /* chrome://tracing reads the file as one string: JSON over about
        * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
        * JSON importer is no better (google/perfetto #99). */

@@ -362,6 +362,7 @@ int main(int argc, char **argv) {
       .event = o2_event,
       .end_part = o2_end,
       .part_bytes = o2_part_bytes,
+      .part_shared_bytes = O2_MODEL_FIXED,
       /* Clipping moves a Leave's time: 8 bytes either way. */
       .viewer_limit = "Vampir's limit is the desktop's memory, not a file size",
   };

@@ -122,6 +122,9 @@ void o2_model_attr(o2_archive *a, uint32_t ref, uint64_t value_bytes);
 /* The attribute list went out with an event. */
 void o2_model_attrs_written(o2_archive *a);
 uint64_t o2_part_bytes(void *state);
+/* The model's bytes for what every archive has once (anchor file, file
+ * headers, clock, paradigms). */
+#define O2_MODEL_FIXED 2048
 
 /* --- definitions (db2otf2_defs.c) --- */
 uint32_t o2_string(o2_archive *a, const char *s);

@@ -57,12 +57,12 @@ uint64_t o2_part_bytes(void *state) {
   b += (uint64_t)a->nregions * (O2_REC + 9 + 4 * 5 + 3 + 3 * 5);
   b += (uint64_t)a->nattrs * (O2_REC + 9 + 3 * 5 + 1);
   b += (uint64_t)a->nnodes * (3 * O2_REC + 27 + 4 * 5 + 1 + 5 + 5 + 1 + 9);
-  b += (uint64_t)a->ngroups * (O2_REC + 9 + 4 * 5 + 1 + 5 + 16 + 64);
+  b += (uint64_t)a->ngroups * (O2_REC + 9 + 4 * 5 + 1 + 5 + 16);
   /* A location: its definition, its event and local definition files. */
-  b += (uint64_t)a->nlocs * (O2_REC + 9 + 9 + 5 + 1 + 9 + 5 + 256);
+  b += (uint64_t)a->nlocs * (O2_REC + 9 + 9 + 5 + 1 + 9 + 5 + 64);
   b += (uint64_t)a->nmetrics * 160;
   if (a->nranks) b += 256 + 2 * 9 * (uint64_t)a->nranks;
   /* The anchor file, creator and description, clock, paradigms, file
    * headers and the names given at the end. */
-  return b + 8192;
+  return b + O2_MODEL_FIXED;
 }
