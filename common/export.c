@@ -595,9 +595,13 @@ static int list_categories(run *ru) {
 /* The processes that have events, in --split process order (host, pid):
  * a process row alone makes no part. The reader filters by pid, so a pid
  * seen on two hosts is one part (the first host's place). A key's host
- * points into this reader: only the order uses it. */
-static tt_proc_key *process_keys(hub_reader *r, size_t *n_out) {
-  size_t np = hub_reader_nprocesses(r), n = 0;
+ * points into this reader: only the order uses it. Its inputs (the
+ * databases with a row for the pid, in input order) are `paths`, copied
+ * from the reader. */
+static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***paths_out) {
+  size_t np = hub_reader_nprocesses(r), n = 0, ndbs = hub_reader_ndbs(r);
+  const char **paths = tt_calloc(ndbs ? ndbs : 1, sizeof *paths);
+  for (size_t d = 0; d < ndbs; d++) paths[d] = tt_strdup(hub_reader_db_path(r, (int)d));
   tt_proc_key *keys = tt_calloc(np ? np : 1, sizeof *keys);
   for (size_t i = 0; i < np; i++) {
     const hub_process_info *p = hub_reader_process(r, i);
@@ -607,12 +611,48 @@ static tt_proc_key *process_keys(hub_reader *r, size_t *n_out) {
   tt_i64map seen = {0};
   for (size_t i = 0; i < np; i++) {
     if (tt_i64map_get(&seen, keys[i].pid)) continue;
-    tt_i64map_put(&seen, keys[i].pid, 1);
+    tt_i64map_put(&seen, keys[i].pid, (int64_t)n + 1);
     if (hub_reader_pid_has_events(r, keys[i].pid)) keys[n++] = keys[i];
+    else tt_i64map_put(&seen, keys[i].pid, -1);
+  }
+  /* Each key's databases, in input order. */
+  for (size_t d = 0; d < ndbs; d++) {
+    for (size_t i = 0; i < np; i++) {
+      const hub_process_info *p = hub_reader_process(r, i);
+      int64_t *k = tt_i64map_get(&seen, p->pid);
+      if (p->db != (int)d || !k || *k < 1) continue;
+      tt_proc_key *key = &keys[*k - 1];
+      if (key->ninputs && key->inputs[key->ninputs - 1] == paths[d]) continue;
+      key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
+      key->inputs[key->ninputs++] = paths[d];
+    }
   }
   tt_i64map_free(&seen);
   *n_out = n;
+  *paths_out = paths;
   return keys;
+}
+
+static void process_keys_free(tt_proc_key *keys, size_t n, const char **paths, size_t npaths) {
+  for (size_t i = 0; i < n; i++) free((void *)keys[i].inputs);
+  free(keys);
+  for (size_t d = 0; d < npaths; d++) free((void *)paths[d]);
+  free((void *)paths);
+}
+
+/* The inputs of a part packing keys[first, first + n): in input order. */
+static const char **part_inputs(const tt_proc_key *keys, size_t first, size_t n,
+                                const char **paths, size_t npaths, size_t *count) {
+  const char **v = tt_calloc(npaths ? npaths : 1, sizeof *v);
+  size_t c = 0;
+  for (size_t d = 0; d < npaths; d++) {
+    int in = 0;
+    for (size_t k = first; k < first + n && !in; k++)
+      for (size_t j = 0; j < keys[k].ninputs && !in; j++) in = keys[k].inputs[j] == paths[d];
+    if (in) v[c++] = paths[d];
+  }
+  *count = c;
+  return v;
 }
 
 /* ".p1234", ".p1234-1301" (a pack, first and last process), or
@@ -633,13 +673,14 @@ static int cmp_pid(const void *a, const void *b) { return cmp_i64(a, b); }
 /* One pass per part, its process(es) pushed into SQL. */
 static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
   const tt_export_opts *o = ru->o;
-  size_t n = 0;
-  tt_proc_key *keys = process_keys(ru->r, &n);
+  size_t n = 0, npaths = hub_reader_ndbs(ru->r);
+  const char **paths = NULL;
+  tt_proc_key *keys = process_keys(ru->r, &n, &paths);
   tt_proc_plan plan = {0};
   char what[64] = "one per process";
   if (o->max_part_size) {
     if (tt_plan_processes(ru->ex, o, f, keys, n, bounded, t0, t1, &plan) != 0) {
-      free(keys);
+      process_keys_free(keys, n, paths, npaths);
       return 1;
     }
     char sz[32];
@@ -658,12 +699,12 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
   }
   if (count > o->max_parts) {
     tt_proc_plan_free(&plan);
-    free(keys);
+    process_keys_free(keys, n, paths, npaths);
     check_part_count(ru, count, what);
   }
   if (o->part >= count) {
     tt_proc_plan_free(&plan);
-    free(keys);
+    process_keys_free(keys, n, paths, npaths);
     tt_die(2, "--part %lld: the split has %lld parts", (long long)o->part, (long long)count);
   }
   char tag[96];
@@ -699,7 +740,15 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
       pf.npids = pp->n;
       pf.pid = HUB_NULL;
     }
-    ru->r = hub_reader_open(o->inputs, o->ninputs, &pf);
+    if (o->max_part_size) {
+      /* Only the part's databases, as its planning pass read them. */
+      size_t ni;
+      const char **in = part_inputs(keys, pp->first, pp->n, paths, npaths, &ni);
+      ru->r = hub_reader_open(in, ni, &pf);
+      free((void *)in);
+    } else {
+      ru->r = hub_reader_open(o->inputs, o->ninputs, &pf);
+    }
     if (!ru->r) {
       rc = 1;
       break;
@@ -726,7 +775,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
   free(pids);
 done:
   tt_proc_plan_free(&plan);
-  free(keys);
+  process_keys_free(keys, n, paths, npaths);
   return rc;
 }
 

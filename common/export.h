@@ -54,6 +54,9 @@ typedef struct tt_part {
    * output is /dev/null (a directory format writes nothing at all); the
    * driver asks part_bytes how big it would be. end is INT64_MAX then. */
   int dry;
+  /* Planning a process for a pack: measure it as one of several
+   * databases would be written (JSON's flow ids then are hashes). */
+  int as_many_dbs;
   const char *path;     /* final output path ("-" for stdout) */
 } tt_part;
 

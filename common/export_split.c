@@ -289,14 +289,14 @@ int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_
     f.pid = keys[i].pid;
     f.start = bounded ? t0 : HUB_NULL;
     f.end = bounded ? t1 : HUB_NULL;
-    hub_reader *r = hub_reader_open(o->inputs, o->ninputs, &f);
+    hub_reader *r = hub_reader_open(keys[i].inputs, keys[i].ninputs, &f);
     if (!r) return -1;
     int64_t lo = t0, hi = t1;
     if (!bounded) {
       if (!hub_reader_time_span(r, &lo, &hi)) lo = hi = 0;
       hi += 1;
     }
-    tt_part proto = {.pid = keys[i].pid, .path = o->output ? o->output : "-"};
+    tt_part proto = {.pid = keys[i].pid, .as_many_dbs = 1, .path = o->output ? o->output : "-"};
     tt_cut_plan cp;
     int rc = tt_plan_cuts(r, ex, o, &proto, lo, hi, max, &cp);
     hub_reader_close(r);

@@ -48,6 +48,10 @@ const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 typedef struct tt_proc_key {
   const char *host; /* "" when unknown */
   int64_t pid;
+  /* The inputs that hold it (with --max-part-size a part reads only
+   * those: 1000 ranks in 1000 hubs, each read once, not 1000 times). */
+  const char **inputs;
+  size_t ninputs;
 } tt_proc_key;
 int tt_proc_key_cmp(const void *a, const void *b);
 

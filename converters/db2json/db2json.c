@@ -154,7 +154,7 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   jp->o = o;
   jp->part = p;
   jp->first = 1;
-  jp->single_db = hub_reader_ndbs(r) == 1;
+  jp->single_db = hub_reader_ndbs(r) == 1 && !p->as_many_dbs;
   jp->fp = tt_output_fopen(out, "w");
   setvbuf(jp->fp, NULL, _IOFBF, JSON_CHUNK);
   tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
