@@ -114,6 +114,8 @@ typedef struct planner {
   held_list group; /* the events of the current start time, not yet given */
   tt_cut_plan *plan;
   size_t cap;
+  uint64_t before; /* bound of the part ended before the current group */
+  int had_events;  /* the part has events before the current group */
 } planner;
 
 static int dry_emit(planner *p, const hub_record *src) {
@@ -177,37 +179,40 @@ static int give_group(planner *p) {
   return 0;
 }
 
-/* The group of events starting at gs is complete; the next start time is
- * `next` (t1 at the end of the stream). */
+/* The group of events starting at gs, already given to the sink as they
+ * were read (their args beside the reader's cursor), is complete; the next
+ * start time is `next` (t1 at the end of the stream). Decides whether the
+ * part ends before the group, and notes the bound of ending it at next. */
 static int close_group(planner *p, int64_t next, uint64_t max) {
   int64_t gs = p->group.v[0].ev.start;
-  int had_events = p->state != NULL;
-  /* The bound of [part start, gs): the open events cross gs. */
-  uint64_t before = dry_bytes(p, p->open.n);
-  if (give_group(p) != 0) return -1;
   uint64_t after = dry_bytes(p, held_count_after(&p->open, next) +
                                     held_count_after(&p->group, next));
-  if (after > max && had_events) {
-    /* [part start, gs) fits (it was checked at gs): cut there. */
-    plan_add(p, gs, before, before > max);
+  if (after > max && p->had_events) {
+    /* [part start, gs) fits (its bound was taken at gs): cut there and
+     * give the group again, to the next part (its args looked up by id:
+     * once a part, not once an event). */
+    plan_add(p, gs, p->before, p->before > max);
     if (start_part_at(p, gs) != 0 || give_group(p) != 0) return -1;
     after = dry_bytes(p, held_count_after(&p->open, next) + held_count_after(&p->group, next));
   }
-  /* Move the group to the open events. */
-  for (size_t i = 0; i < p->group.n; i++) {
-    if (p->group.v[i].ev.end > gs) {
-      held_push(&p->open, &p->group.v[i].ev);
-    }
-  }
+  for (size_t i = 0; i < p->group.n; i++)
+    if (p->group.v[i].ev.end > gs) held_push(&p->open, &p->group.v[i].ev);
   held_clear(&p->group);
   if (after > max) {
     /* This instant alone (with what crosses into it) is over the size:
      * no cut can make the part smaller. */
     plan_add(p, next, after, 1);
-    return start_part_at(p, next);
+    if (start_part_at(p, next) != 0) return -1;
+  } else {
+    held_keep_after(&p->open, next);
   }
-  held_keep_after(&p->open, next);
   return 0;
+}
+
+/* A group begins at time t: the bound of ending the part just before it. */
+static void open_group(planner *p, int64_t t) {
+  p->had_events = p->state != NULL && t > p->part.start;
+  p->before = dry_bytes(p, p->open.n);
 }
 
 int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
@@ -227,11 +232,18 @@ int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
   hub_record ev;
   int rc;
   while ((rc = hub_reader_next(r, &ev)) > 0) {
-    if (p.group.n && ev.start > p.group.v[0].ev.start && close_group(&p, ev.start, max) != 0) {
+    if (!p.group.n || ev.start > p.group.v[0].ev.start) {
+      if (p.group.n && close_group(&p, ev.start, max) != 0) {
+        rc = -1;
+        break;
+      }
+      open_group(&p, ev.start);
+    }
+    held_push(&p.group, &ev);
+    if (dry_emit(&p, &ev) != 0) {
       rc = -1;
       break;
     }
-    held_push(&p.group, &ev);
   }
   if (rc == 0 && p.group.n && close_group(&p, t1, max) != 0) rc = -1;
   if (rc == 0) {

@@ -89,12 +89,12 @@ expect_eq "K is 1024 bytes: 1024K as many parts as 1M" \
 db2json --help | grep -q -- "--max-part-size SIZE.*powers of 1024" && pass "--help names --max-part-size" ||
   db2json --help | grep -q "powers of 1024" && pass "--help: powers of 1024" || fail "--help lacks powers of 1024"
 for t in db2json db2perfetto db2otf2; do
-  grep -q 'max-part-size' "$ROOT/man/$t.1" && pass "man $t: --max-part-size" || fail "man $t lacks --max-part-size"
+  grep -q 'max\\-part\\-size' "$ROOT/man/$t.1" && pass "man $t: --max-part-size" || fail "man $t lacks --max-part-size"
 done
 # A part that cannot be small enough: 4 launches and kernels, 500 ns
 # apart, each instant's event with the part's names is over 1K.
 "$GEN" "$TMP/tiny.db" 4 4 >/dev/null
-err=$(db2json -q "$TMP/tiny.db" --max-part-size 1K -o "$TMP/tiny.json" 2>&1)
+err=$(db2json "$TMP/tiny.db" --max-part-size 1K -o "$TMP/tiny.json" 2>&1)
 [[ "$err" == *"more than --max-part-size 1 KB"*"cannot be cut apart"* ]] &&
   pass "an instant over the size is said" || fail "no message: $err"
 expect_eq "one event per part, as small as it gets" 8 "$(ls "$TMP"/tiny.w*.json | wc -l)"
