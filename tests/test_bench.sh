@@ -25,6 +25,7 @@ expect_rows() {
 expect_rows kineto2db "resnet50 x1 JSON" 5
 expect_rows db2json "gen_hub hub" 3
 expect_rows "db2json --windows 16" "gen_hub hub" 1
+expect_rows "db2json --max-part-size" "gen_hub hub" 2
 expect_rows db2json "rocprofv3-shaped hub" 1
 expect_rows db2perfetto "gen_hub hub" 4
 expect_rows db2otf2 "gen_hub hub" 4
@@ -48,7 +49,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 44 "$(printf '%s
+expect_eq "table rows" 46 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
