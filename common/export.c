@@ -101,6 +101,14 @@ static int64_t parse_count(const char *opt, const char *s) {
   return v;
 }
 
+/* The format's viewer limit (--max-part-size auto); TT_AUTO_MAX_PART_SIZE
+ * (bytes) lowers it for tests, as a 200 MB trace would take too long. */
+static uint64_t auto_limit(const tt_exporter *ex) {
+  const char *env = getenv("TT_AUTO_MAX_PART_SIZE");
+  if (ex->auto_max_part_size && env && *env) return strtoull(env, NULL, 10);
+  return ex->auto_max_part_size;
+}
+
 /* --max-part-size SIZE|auto. Like --window-size, a bare number is
  * refused: the unit is required. */
 static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
@@ -109,7 +117,7 @@ static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const 
       tt_die(2, "--max-part-size auto: this format has no automatic limit (%s); give a size "
              "such as 2G",
              ex->viewer_limit ? ex->viewer_limit : "no viewer limit is known");
-    o->max_part_size = ex->auto_max_part_size;
+    o->max_part_size = auto_limit(ex);
     o->max_part_auto = 1;
     return;
   }
@@ -933,7 +941,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
               (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
               (unsigned long long)ru.bytes_written);
       if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size &&
-          ru.bytes_written > ex->auto_max_part_size) {
+          ru.bytes_written > auto_limit(ex)) {
         char sz[32];
         tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
                 "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),

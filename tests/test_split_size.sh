@@ -91,6 +91,18 @@ db2json --help | grep -q -- "--max-part-size SIZE.*powers of 1024" && pass "--he
 for t in db2json db2perfetto db2otf2; do
   grep -q 'max\\-part\\-size' "$ROOT/man/$t.1" && pass "man $t: --max-part-size" || fail "man $t lacks --max-part-size"
 done
+# Over the viewer's size without --split: one warning, at the end, naming
+# the viewer and --max-part-size auto (the limit lowered for the test).
+err=$(TT_AUTO_MAX_PART_SIZE=1000000 db2json "$TMP/b.db" -o "$TMP/one.json" 2>&1)
+expect_eq "over the viewer's size: one warning" 1 "$(grep -c 'warning:' <<<"$err")"
+[[ "$(tail -1 <<<"$err")" == *"chrome://tracing"*"--max-part-size auto"* ]] &&
+  pass "the warning ends the run and names the viewer and --max-part-size auto" || fail "warning: $err"
+err=$(TT_AUTO_MAX_PART_SIZE=1000000 db2perfetto "$TMP/b.db" -o "$TMP/one.pftrace" 2>&1)
+[[ "$err" == *"Perfetto UI"*"--max-part-size auto"* ]] && pass "db2perfetto: the same warning" || fail "warning: $err"
+err=$(TT_AUTO_MAX_PART_SIZE=1000000 db2json "$TMP/b.db" --max-part-size 1M -o "$TMP/ok.json" 2>&1)
+expect_eq "no warning with --split" 0 "$(grep -c 'warning:' <<<"$err")"
+rm -f "$TMP"/one.* "$TMP"/ok.*
+
 # A part that cannot be small enough: 4 launches and kernels, 500 ns
 # apart, each instant's event with the part's names is over 1K.
 "$GEN" "$TMP/tiny.db" 4 4 >/dev/null
