@@ -154,3 +154,16 @@ expect_eq "--count-parts counts packs and windows" "$(ls "$TMP/mix" | wc -l)" \
   "$(db2perfetto "$TMP/many/h1.db" "$TMP/many/h2.db" "$TMP/b.db" --split process --max-part-size 256K --count-parts)"
 expect_eq "the big process's windows hold its events" 40000 \
   "$(TT_PROTO_DIR="$ROOT/tests" $PY "$EVENTS" pftrace "$TMP"/mix/t.p4242.w*.pftrace)"
+
+# --- parallel jobs: the same parts -----------------------------------------
+mkdir -p "$TMP/par" "$TMP/arr"
+expect_ok "convert-parallel.sh with --max-part-size" \
+  "$ROOT/scripts/convert-parallel.sh" -j 2 db2json "$TMP/b.db" --max-part-size 1M -o "$TMP/par/b.json"
+same=0
+for p in "$TMP"/db2json/s.w*.json; do cmp -s "$p" "$TMP/par/b.${p##*/s.}" && same=$((same + 1)); done
+expect_eq "convert-parallel.sh: every part the serial run's" "$(ls "$TMP"/db2json/s.w*.json | wc -l)" "$same"
+expect_ok "the Slurm array script (local mode) with --max-part-size" \
+  "$ROOT/scripts/slurm/convert-array.sbatch" --local --tasks 3 db2perfetto "$TMP/b.db" --max-part-size 256K -o "$TMP/arr/b.pftrace"
+same=0
+for p in "$TMP"/db2perfetto/s.w*.pftrace; do cmp -s "$p" "$TMP/arr/b.${p##*/s.}" && same=$((same + 1)); done
+expect_eq "array tasks: every part the serial run's" "$(ls "$TMP"/db2perfetto/s.w*.pftrace | wc -l)" "$same"
