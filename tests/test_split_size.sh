@@ -167,3 +167,16 @@ expect_ok "the Slurm array script (local mode) with --max-part-size" \
 same=0
 for p in "$TMP"/db2perfetto/s.w*.pftrace; do cmp -s "$p" "$TMP/arr/b.${p##*/s.}" && same=$((same + 1)); done
 expect_eq "array tasks: every part the serial run's" "$(ls "$TMP"/db2perfetto/s.w*.pftrace | wc -l)" "$same"
+
+# --- a real trace: Kineto's AlexNet fixture (args, flows, many threads) ---
+kineto2db -q "$FIX/kineto/hta_alexnet_trace.json.gz" -o "$TMP/ax.db"
+for spec in "db2json json" "db2perfetto pftrace" "db2otf2 otf2"; do
+  read -r tool ext <<<"$spec"
+  tr=$(TT_SPLIT_TRACE=1 $tool -q "$TMP/ax.db" --max-part-size 64K -o "$TMP/ax_$tool.$ext" 2>&1)
+  n=$(grep -c '^split:' <<<"$tr")
+  [ "$n" -ge 2 ] && pass "alexnet $tool: $n parts of 64K" || fail "alexnet $tool: $tr"
+  expect_eq "alexnet $tool: no part over its bound or over 64K" 0 \
+    "$(awk '$1 == "split:" && ($7 > $5 || $7 > 65536)' <<<"$tr" | wc -l)"
+  expect_eq "alexnet $tool: every part but the last at least 32K" 0 \
+    "$(awk -v n="$n" '$1 == "split:" && $3 < n - 1 && $7 < 32768' <<<"$tr" | wc -l)"
+done

@@ -159,8 +159,10 @@ int pf_finish(pf_ctx *c) {
 #define PF_END_BOUND 96
 uint64_t pf_pending_bound(const pf_ctx *c) {
   const pf_slices *s = &c->sl;
+  uint64_t strings = 0; /* name, category, and each arg's name, type, value */
+  for (size_t i = 0; i < s->nheld; i++) strings += 2 + 3 * (uint64_t)s->held[i].nargs;
   uint64_t b = s->nheld * (uint64_t)PF_HELD_BOUND + 2 * (uint64_t)s->text.len +
-               (uint64_t)s->text.len * PF_FIELD_MAX;
+               strings * PF_FIELD_MAX;
   for (size_t i = 0; i < s->nheap; i++) {
     const pf_open *o = &s->pool[s->heap[i]];
     if (!o->closed) b += PF_END_BOUND + 11 * (uint64_t)(o->nin + o->nout);
