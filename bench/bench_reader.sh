@@ -8,7 +8,9 @@
 #               start order; rocprofv3's own shape, ids out of it, is
 #               bench_rocprof.sh's). Each run is capped at
 #               BENCH_ROCPROF_CAP seconds (default 120).
-# Also --split window --windows 16 against one file, and the peak RSS.
+# Also --split window --windows 16 against one file, and the peak RSS; and
+# --max-part-size (parts of an eighth of the one file, at least 1 MiB)
+# against one file, with its peak RSS (issue 23: 1.5x, 64 MB).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 events=${BENCH_EVENTS:-1000000}
@@ -25,7 +27,14 @@ alternate "$BIN/db2json" -q "$db" --split window --windows 16 -o "$WORK/win.json
   "$BIN/db2json" -q "$db" -o "$WORK/out.json"
 tw=$A_S
 bench_row "db2json --windows 16" "gen_hub hub" "$events" "$tw" 0 "$A_KIB" "$(ratio "$tw" "$B_S")" '<=' 1.2 "x one file"
-rm -f "$WORK"/out.json "$WORK"/win.w*.json
+psize=$(( $(stat -c %s "$WORK/out.json") / 8 / 1024 ))
+[ "$psize" -ge 1024 ] || psize=1024
+alternate "$BIN/db2json" -q "$db" --max-part-size "${psize}K" -o "$WORK/size.json" --- \
+  "$BIN/db2json" -q "$db" -o "$WORK/out.json"
+ts=$A_S
+bench_row "db2json --max-part-size" "gen_hub hub" "$events" "$ts" 0 "$A_KIB" "$(ratio "$ts" "$B_S")" '<=' 1.5 "x one file"
+bench_row "db2json --max-part-size" "gen_hub hub" "$events" "$ts" 0 "$A_KIB" "$((A_KIB / 1024))" '<=' 64 "MB peak RSS"
+rm -f "$WORK"/out.json "$WORK"/win.w*.json "$WORK"/size.w*.json
 
 # The rocprofv3 shape: the same hub without the reader's indexes.
 rdb="$WORK/rocprof_$pairs.db"
@@ -46,5 +55,5 @@ fi
 rm -f "$WORK"/out.json
 
 echo "db2json on $events events, median of $RUNS, each run after its baseline:"
-echo "  gen_hub hub: sqlite3 SELECT * ${tb}s, db2json ${tj}s ($(ratio "$tj" "$tb")x), peak RSS $((rj / 1024)) MB; --windows 16 ${tw}s"
+echo "  gen_hub hub: sqlite3 SELECT * ${tb}s, db2json ${tj}s ($(ratio "$tj" "$tb")x), peak RSS $((rj / 1024)) MB; --windows 16 ${tw}s, --max-part-size ${psize}K ${ts}s"
 echo "  gen_hub hub without indexes: sqlite3 SELECT * ${B_S}s, db2json ${tr}s"

@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "export_split.h"
 #include "gzip_file.h"
+#include "hashmap.h"
 #include "input_check.h"
 #include "progress.h"
 #include "util.h"
@@ -25,6 +27,10 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "      --windows N          with --split window: N windows of equal length\n"
           "      --window-size DUR    with --split window: windows of DUR, with its unit\n"
           "                           (ns, us, ms, s: 250ms, 1.5s)\n"
+          "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
+          "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
+          "                           process: whole processes packed into parts of SIZE.\n"
+          "                           'auto': %s. Alone, it means --split window\n"
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
           "                           trace start (10ms), or a percentage (25%%)\n"
@@ -49,6 +55,7 @@ static void usage(FILE *f, const tt_exporter *ex) {
                       : "; a name\n"
                         "                           ending in .gz is written gzip-compressed",
           ex->extension, ex->extension,
+          ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 
@@ -101,15 +108,45 @@ static int64_t parse_count(const char *opt, const char *s) {
   return v;
 }
 
+/* The format's viewer limit (--max-part-size auto); TT_AUTO_MAX_PART_SIZE
+ * (bytes) lowers it for tests, as a 200 MB trace would take too long. */
+static uint64_t auto_limit(const tt_exporter *ex) {
+  const char *env = getenv("TT_AUTO_MAX_PART_SIZE");
+  if (ex->auto_max_part_size && env && *env) return strtoull(env, NULL, 10);
+  return ex->auto_max_part_size;
+}
+
+/* --max-part-size SIZE|auto. Like --window-size, a bare number is
+ * refused: the unit is required. */
+static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
+  if (strcmp(arg, "auto") == 0) {
+    if (!ex->auto_max_part_size)
+      tt_die(2, "--max-part-size auto: this format has no automatic limit (%s); give a size "
+             "such as 2G",
+             ex->viewer_limit ? ex->viewer_limit : "no viewer limit is known");
+    o->max_part_size = auto_limit(ex);
+    o->max_part_auto = 1;
+    return;
+  }
+  size_t n = strlen(arg);
+  if (n == 0 || (arg[n - 1] >= '0' && arg[n - 1] <= '9') || arg[n - 1] == '.')
+    tt_die(2, "--max-part-size: give a unit (K, M or G, powers of 1024), e.g. 200M: '%s'", arg);
+  if (tt_parse_size(arg, &o->max_part_size) != 0)
+    tt_die(2, "--max-part-size: not a positive size: '%s' (e.g. 200M, 1.5G, 'auto')", arg);
+  if (o->max_part_size < 1024)
+    tt_die(2, "--max-part-size: %s is less than 1K: no part could hold a trace", arg);
+}
+
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
   enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU };
+         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE };
   static const struct option longopts[] = {
       {"output", required_argument, NULL, 'o'},
       {"split", required_argument, NULL, O_SPLIT},
       {"windows", required_argument, NULL, O_WINDOWS},
       {"window-size", required_argument, NULL, O_WSIZE},
       {"part", required_argument, NULL, O_PART},
+      {"max-part-size", required_argument, NULL, O_MAXPARTSIZE},
       {"start", required_argument, NULL, O_START},
       {"end", required_argument, NULL, O_END},
       {"category", required_argument, NULL, O_CAT},
@@ -153,6 +190,7 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
       break;
     }
     case O_PART: o->part = parse_count("--part", optarg); break;
+    case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
     case O_START: o->start_text = optarg; break;
     case O_END: o->end_text = optarg; break;
     case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
@@ -201,8 +239,15 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     if (ex->binary && isatty(STDOUT_FILENO))
       tt_die(2, "-o -: standard output is a terminal; redirect it to a file or a pipe");
   }
-  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size)
-    tt_die(2, "--split window needs --windows N or --window-size DURATION");
+  if (o->max_part_size && o->split == TT_SPLIT_NONE) {
+    if (o->output && strcmp(o->output, "-") == 0) tt_die(2, "-o -: split output needs a file name");
+    o->split = TT_SPLIT_WINDOW;
+  }
+  if (o->max_part_size && !ex->part_bytes) tt_die(2, "--max-part-size: not for this tool");
+  if (o->max_part_size && (o->windows || o->window_size))
+    tt_die(2, "give --windows, --window-size or --max-part-size, not two of them");
+  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size && !o->max_part_size)
+    tt_die(2, "--split window needs --windows N, --window-size DURATION or --max-part-size SIZE");
   if (o->split != TT_SPLIT_WINDOW && (o->windows || o->window_size))
     tt_die(2, "--windows/--window-size need --split window");
   if (o->windows && o->window_size) tt_die(2, "give --windows or --window-size, not both");
@@ -236,6 +281,19 @@ static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t 
 
 /* --- running the parts ------------------------------------------------ */
 
+int tt_part_has_pid(const tt_part *p, int64_t pid) {
+  if (p->npids) {
+    size_t lo = 0, hi = p->npids;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (p->pids[mid] < pid) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < p->npids && p->pids[lo] == pid;
+  }
+  return p->pid == HUB_NULL || p->pid == pid;
+}
+
 typedef struct carried {
   hub_record ev;
   char *name, *category, *kernel_name;
@@ -260,7 +318,18 @@ typedef struct run {
   int span_any;              /* the inputs hold an event */
   carried *carry;
   size_t ncarry, cap_carry;
+  /* Window w covers [win_at(w), win_at(w + 1)): equal windows from t0,
+   * or the size split's planned cuts. */
+  int64_t win_t0, win_size;
+  const int64_t *cuts;
+  uint64_t part_bytes;  /* bytes of the part last written */
+  uint64_t *part_sizes; /* size split: each part's bytes (--part: unused) */
+  tt_cut_plan plan;     /* size split: the planned cuts */
 } run;
+
+static int64_t win_at(const run *ru, int64_t w) {
+  return ru->cuts ? ru->cuts[w] : ru->win_t0 + w * ru->win_size;
+}
 
 static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->start < a) {
@@ -340,10 +409,16 @@ static int end_part(run *ru) {
   if (rc == 0) {
     ru->parts_written++;
     struct stat st;
+    ru->part_bytes = 0;
     if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
         (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      if (in_place) ru->bytes_unknown = 1;
-      else ru->bytes_written += S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+      if (in_place) {
+        ru->bytes_unknown = 1;
+      } else {
+        ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+        ru->bytes_written += ru->part_bytes;
+        if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
+      }
       if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
     } else {
       ru->bytes_unknown = 1;
@@ -435,19 +510,19 @@ static int stream_part(run *ru) {
 }
 
 /* All windows in one pass over one time-ordered stream. */
-static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
+static int stream_windows(run *ru, int64_t count) {
   hub_record ev;
   int64_t w = 0;
   char tag[48];
   window_tag(ru, 0, tag, sizeof tag);
-  set_part(ru, 0, count, t0, t0 + size, HUB_NULL, tag);
+  set_part(ru, 0, count, win_at(ru, 0), win_at(ru, 1), HUB_NULL, tag);
   int rc;
   while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
     while (ev.start >= ru->part.end && w + 1 < count) {
       if (end_part(ru) != 0) return -1;
       w++;
       window_tag(ru, w, tag, sizeof tag);
-      set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
+      set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
       if (carry_into(ru) != 0) return -1;
     }
     int64_t end = ev.end;
@@ -465,37 +540,10 @@ static int stream_windows(run *ru, int64_t t0, int64_t size, int64_t count) {
     if (end_part(ru) != 0) return -1;
     if (++w >= count) break;
     window_tag(ru, w, tag, sizeof tag);
-    set_part(ru, w, count, t0 + w * size, t0 + (w + 1) * size, HUB_NULL, tag);
+    set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
     if (carry_into(ru) != 0) return -1;
   }
   return 0;
-}
-
-/* A process part's tag: ".p1234", or ".HOST.p1234" when another host has
- * pid 1234 too (characters other than [A-Za-z0-9._-] in HOST become '_'). */
-static char *process_tag(const hub_process_key *k) {
-  tt_buf b = {0};
-  if (k->ambiguous) {
-    tt_buf_putc(&b, '.');
-    if (!k->host[0]) tt_buf_puts(&b, "nohost");
-    for (const char *c = k->host; *c; c++) {
-      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                 *c == '.' || *c == '-' || *c == '_';
-      tt_buf_putc(&b, keep ? *c : '_');
-    }
-  }
-  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
-  return b.data;
-}
-
-static void free_keys(char **hosts, int64_t *pids, char **tags, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free(hosts[i]);
-    free(tags[i]);
-  }
-  free(hosts);
-  free(pids);
-  free(tags);
 }
 
 static int digits(int64_t v) {
@@ -527,6 +575,41 @@ static void check_part_count(const run *ru, int64_t count, const char *what) {
            (long long)count, what, (long long)ru->o->max_parts);
 }
 
+/* Parts the plan could not make small enough: said before writing. */
+static void report_oversize(const run *ru, int64_t count) {
+  if (!ru->plan.noversize) return;
+  char sz[32], b[32];
+  tt_size_text(ru->o->max_part_size, sz, sizeof sz);
+  for (int64_t w = 0; w < count; w++) {
+    if (ru->plan.bytes[w] <= ru->o->max_part_size) continue;
+    if (ru->o->part >= 0 && w != ru->o->part) continue;
+    tt_warn("part %lld holds about %s, more than --max-part-size %s: the events at one instant "
+            "(%lld ns), with those that cross it, cannot be cut apart",
+            (long long)w, tt_size_text(ru->plan.bytes[w], b, sizeof b), sz,
+            (long long)ru->cuts[w]);
+  }
+}
+
+/* After a part is written: the planned bound must hold (it is an upper
+ * bound); a part but the last holds at least half of the size, or is said. */
+static void check_part_size(const run *ru, int64_t w, int64_t count) {
+  uint64_t real = ru->part_sizes ? ru->part_sizes[w] : ru->part_bytes, max = ru->o->max_part_size;
+  char sz[32], b[32];
+  tt_size_text(max, sz, sizeof sz);
+  /* For the tests: the plan's bound beside what was written. */
+  if (getenv("TT_SPLIT_TRACE"))
+    fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)w,
+            (unsigned long long)ru->plan.bytes[w], (unsigned long long)real);
+  if (real > max && ru->plan.bytes[w] <= max)
+    tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
+            "bug, please report it", (long long)w, tt_size_text(real, b, sizeof b), sz,
+            (unsigned long long)ru->plan.bytes[w]);
+  else if (w + 1 < count && real < max / 2 && ru->plan.bytes[w] <= max &&
+           ru->plan.bytes[w + 1] <= max)
+    tt_warn("part %lld holds %s, less than half of --max-part-size %s: the instant after it "
+            "does not fit in the same part", (long long)w, tt_size_text(real, b, sizeof b), sz);
+}
+
 static int list_categories(run *ru) {
   hub_category_count *cats = NULL;
   size_t n = 0;
@@ -537,6 +620,211 @@ static int list_categories(run *ru) {
            (long long)cats[i].count, cats[i].kinds);
   hub_category_counts_free(cats, n);
   return 0;
+}
+
+/* --- --split process ------------------------------------------------- */
+
+/* The processes that have events, in --split process order (host, pid),
+ * as the reader keys them: a process row alone makes no part, and two
+ * hosts' pid 1234 are two parts. Keys own their host. Its inputs (the
+ * databases with a row for the process, in input order) are `paths`,
+ * copied from the reader. */
+static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***paths_out) {
+  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r);
+  const char **paths = tt_calloc(ndbs ? ndbs : 1, sizeof *paths);
+  for (size_t d = 0; d < ndbs; d++) paths[d] = tt_strdup(hub_reader_db_path(r, (int)d));
+  hub_process_key *hk;
+  size_t n = hub_reader_process_keys(r, &hk);
+  tt_proc_key *keys = tt_calloc(n ? n : 1, sizeof *keys);
+  for (size_t i = 0; i < n; i++)
+    keys[i] = (tt_proc_key){.host = tt_strdup(hk[i].host), .pid = hk[i].pid,
+                            .ambiguous = hk[i].ambiguous};
+  free(hk);
+  /* Each key's databases, in input order (keys are sorted by (host, pid)). */
+  for (size_t d = 0; d < ndbs; d++) {
+    for (size_t i = 0; i < np; i++) {
+      const hub_process_info *p = hub_reader_process(r, i);
+      if (p->db != (int)d) continue;
+      tt_proc_key probe = {.host = p->hostname ? p->hostname : "", .pid = p->pid};
+      tt_proc_key *key = bsearch(&probe, keys, n, sizeof *keys, tt_proc_key_cmp);
+      if (!key) continue;
+      if (key->ninputs && key->inputs[key->ninputs - 1] == paths[d]) continue;
+      key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
+      key->inputs[key->ninputs++] = paths[d];
+    }
+  }
+  *n_out = n;
+  *paths_out = paths;
+  return keys;
+}
+
+static void process_keys_free(tt_proc_key *keys, size_t n, const char **paths, size_t npaths) {
+  for (size_t i = 0; i < n; i++) {
+    free((void *)keys[i].inputs);
+    free((void *)keys[i].host);
+  }
+  free(keys);
+  for (size_t d = 0; d < npaths; d++) free((void *)paths[d]);
+  free((void *)paths);
+}
+
+/* The inputs of a part packing keys[first, first + n): in input order. */
+static const char **part_inputs(const tt_proc_key *keys, size_t first, size_t n,
+                                const char **paths, size_t npaths, size_t *count) {
+  const char **v = tt_calloc(npaths ? npaths : 1, sizeof *v);
+  size_t c = 0;
+  for (size_t d = 0; d < npaths; d++) {
+    int in = 0;
+    for (size_t k = first; k < first + n && !in; k++)
+      for (size_t j = 0; j < keys[k].ninputs && !in; j++) in = keys[k].inputs[j] == paths[d];
+    if (in) v[c++] = paths[d];
+  }
+  *count = c;
+  return v;
+}
+
+/* ".p1234", ".p1234-1301" (a pack, first and last process), or
+ * ".p1234.w003" (a window of a process too big alone); a process whose
+ * pid another host has too is ".HOST.p1234" (characters other than
+ * [A-Za-z0-9._-] in HOST become '_'). */
+static void process_tag(const tt_proc_key *keys, const tt_proc_part *pp, char *tag, size_t n) {
+  tt_buf b = {0};
+  const tt_proc_key *k = &keys[pp->first];
+  if (pp->n == 1 && k->ambiguous) {
+    tt_buf_putc(&b, '.');
+    if (!k->host[0]) tt_buf_puts(&b, "nohost");
+    for (const char *c = k->host; *c; c++) {
+      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                 *c == '.' || *c == '-' || *c == '_';
+      tt_buf_putc(&b, keep ? *c : '_');
+    }
+  }
+  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
+  if (pp->n > 1) {
+    tt_buf_printf(&b, "-%lld", (long long)keys[pp->first + pp->n - 1].pid);
+  } else if (pp->window >= 0) {
+    int width = digits(pp->nwindows - 1);
+    tt_buf_printf(&b, ".w%0*lld", width < 3 ? 3 : width > 19 ? 19 : width, (long long)pp->window);
+  }
+  snprintf(tag, n, "%s", b.data);
+  free(b.data);
+}
+
+static int cmp_pid(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* One pass per part, its process(es) pushed into SQL. */
+static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
+  const tt_export_opts *o = ru->o;
+  size_t n = 0, npaths = hub_reader_ndbs(ru->r);
+  const char **paths = NULL;
+  tt_proc_key *keys = process_keys(ru->r, &n, &paths);
+  tt_proc_plan plan = {0};
+  char what[64] = "one per process";
+  if (o->max_part_size) {
+    if (tt_plan_processes(ru->ex, o, f, keys, n, bounded, t0, t1, &plan) != 0) {
+      process_keys_free(keys, n, paths, npaths);
+      return 1;
+    }
+    char sz[32];
+    snprintf(what, sizeof what, "processes packed into parts of at most %s",
+             tt_size_text(o->max_part_size, sz, sizeof sz));
+  } else {
+    plan.parts = tt_calloc(n ? n : 1, sizeof *plan.parts);
+    for (size_t i = 0; i < n; i++) plan.parts[i] = (tt_proc_part){.first = i, .n = 1, .window = -1};
+    plan.nparts = n;
+  }
+  int64_t count = (int64_t)plan.nparts;
+  int rc = 0;
+  if (o->count_parts) {
+    printf("%lld\n", (long long)count);
+    goto done;
+  }
+  if (count > o->max_parts) {
+    tt_proc_plan_free(&plan);
+    process_keys_free(keys, n, paths, npaths);
+    check_part_count(ru, count, what);
+  }
+  if (o->part >= count) {
+    tt_proc_plan_free(&plan);
+    process_keys_free(keys, n, paths, npaths);
+    tt_die(2, "--part %lld: the split has %lld parts", (long long)o->part, (long long)count);
+  }
+  char tag[320];
+  for (int64_t i = 0; i < count; i++) {
+    if (o->part >= 0 && i != o->part) continue;
+    process_tag(keys, &plan.parts[i], tag, sizeof tag);
+    char *p = part_path_of(ru, count, tag);
+    refuse_input_as_output(ru, p);
+    free(p);
+  }
+  if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+  int64_t *pids = NULL;
+  for (int64_t i = 0; i < count && rc == 0; i++) {
+    if (o->part >= 0 && i != o->part) continue;
+    const tt_proc_part *pp = &plan.parts[i];
+    hub_reader_close(ru->r);
+    hub_filter pf = *f;
+    int64_t start = bounded ? t0 : INT64_MIN, end = bounded ? t1 : INT64_MAX;
+    pf.pid = keys[pp->first].pid;
+    pf.host = keys[pp->first].host; /* one process: its host's only */
+    pf.start = bounded ? t0 : HUB_NULL;
+    pf.end = bounded ? t1 : HUB_NULL;
+    if (pp->window >= 0) {
+      start = pf.start = pp->cuts[pp->window];
+      end = pf.end = pp->cuts[pp->window + 1];
+    }
+    free(pids);
+    pids = NULL;
+    if (pp->n > 1) {
+      pids = tt_calloc(pp->n, sizeof *pids);
+      for (size_t k = 0; k < pp->n; k++) pids[k] = keys[pp->first + k].pid;
+      qsort(pids, pp->n, sizeof *pids, cmp_pid);
+      pf.pids = pids;
+      pf.npids = pp->n;
+      pf.pid = HUB_NULL;
+      pf.host = NULL;
+    }
+    if (o->max_part_size) {
+      /* Only the part's databases, as its planning pass read them. */
+      size_t ni;
+      const char **in = part_inputs(keys, pp->first, pp->n, paths, npaths, &ni);
+      ru->r = hub_reader_open(in, ni, &pf);
+      free((void *)in);
+    } else {
+      ru->r = hub_reader_open(o->inputs, o->ninputs, &pf);
+    }
+    if (!ru->r) {
+      rc = 1;
+      break;
+    }
+    process_tag(keys, pp, tag, sizeof tag);
+    set_part(ru, i, count, start, end, keys[pp->first].pid, tag);
+    ru->part.pids = pids;
+    ru->part.npids = pids ? pp->n : 0;
+    ru->part.host = pids ? NULL : keys[pp->first].host;
+    if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
+    if (rc == 0 && o->max_part_size && getenv("TT_SPLIT_TRACE"))
+      fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)i,
+              (unsigned long long)pp->bytes, (unsigned long long)ru->part_bytes);
+    if (rc == 0 && o->max_part_size && ru->part_bytes > o->max_part_size &&
+        pp->bytes <= o->max_part_size) {
+      char a[32], b[32];
+      tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
+              "bug, please report it", (long long)i, tt_size_text(ru->part_bytes, a, sizeof a),
+              tt_size_text(o->max_part_size, b, sizeof b), (unsigned long long)pp->bytes);
+    }
+  }
+  /* The reader keeps the filter's pid array: closed before it is freed. */
+  hub_reader_close(ru->r);
+  ru->r = NULL;
+  free(pids);
+done:
+  tt_proc_plan_free(&plan);
+  process_keys_free(keys, n, paths, npaths);
+  return rc;
 }
 
 static int run_all(run *ru) {
@@ -581,23 +869,46 @@ static int run_all(run *ru) {
   }
 
   if (o->split == TT_SPLIT_WINDOW) {
-    int64_t span = t1 - t0, count, size;
-    if (o->windows) {
-      count = o->windows;
-      size = (span + count - 1) / count;
+    int64_t span = t1 - t0, count, size = 0;
+    char what[96];
+    if (o->max_part_size) {
+      /* The planning pass reads the stream the serial run reads (the
+       * reader that gave the span, or the time range), so every run, with
+       * --part K or not, cuts at the same times. */
+      if (bounded) {
+        hub_reader_close(ru->r);
+        f.start = t0;
+        f.end = t1;
+        ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+        if (!ru->r) return 1;
+      }
+      tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+      if (tt_plan_cuts(ru->r, ru->ex, o, &proto, t0, t1, o->max_part_size, &ru->plan) != 0)
+        return 1;
+      count = (int64_t)ru->plan.nparts;
+      ru->cuts = ru->plan.cuts;
+      char sz[32];
+      snprintf(what, sizeof what, "parts of at most %s",
+               tt_size_text(o->max_part_size, sz, sizeof sz));
     } else {
-      size = o->window_size;
-      count = (span + size - 1) / size;
+      if (o->windows) {
+        count = o->windows;
+        size = (span + count - 1) / count;
+      } else {
+        size = o->window_size;
+        count = (span + size - 1) / size;
+      }
+      if (size < 1) size = 1;
+      if (count < 1) count = 1;
+      ru->win_t0 = t0;
+      ru->win_size = size;
+      snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
     }
-    if (size < 1) size = 1;
-    if (count < 1) count = 1;
     ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
     if (o->count_parts) {
       printf("%lld\n", (long long)count);
       return 0;
     }
-    char what[64];
-    snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
     check_part_count(ru, count, what);
     if (o->part >= count)
       tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
@@ -610,19 +921,22 @@ static int run_all(run *ru) {
       refuse_input_as_output(ru, p);
       free(p);
     }
-    if (o->part < 0) tt_info("%lld parts (windows of %lld ns)", (long long)count, (long long)size);
+    if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+    if (o->max_part_size) report_oversize(ru, count);
+    if (o->max_part_size && o->part < 0)
+      ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
     /* Every window of the whole span: the windows cover [min start, max
      * end + 1), so a time filter would drop no row; the reader that gave
      * the span streams them unfiltered, as one file would (no reopen, no
      * per-row range test, a row with a bad time said as without --split). */
-    if (o->part < 0 && !bounded) return stream_windows(ru, t0, size, count) ? 1 : 0;
+    if (o->part < 0 && !bounded && !o->max_part_size) return stream_windows(ru, count) ? 1 : 0;
     hub_reader_close(ru->r);
     if (o->part >= 0) {
-      f.start = t0 + o->part * size;
-      f.end = f.start + size;
-    } else {
+      f.start = win_at(ru, o->part);
+      f.end = win_at(ru, o->part + 1);
+    } else if (bounded) {
       f.start = t0;
-      f.end = t0 + count * size;
+      f.end = win_at(ru, count);
     }
     ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
     if (!ru->r) return 1;
@@ -631,65 +945,17 @@ static int run_all(run *ru) {
       window_tag(ru, o->part, tag, sizeof tag);
       set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
       if (stream_part(ru) != 0) return 1;
-      return end_part(ru) ? 1 : 0;
+      if (end_part(ru)) return 1;
+      if (o->max_part_size) check_part_size(ru, o->part, count);
+      return 0;
     }
-    return stream_windows(ru, t0, size, count) ? 1 : 0;
-  }
-
-  /* --split process: one pass per process (host, pid), pushed into SQL.
-   * Processes that have events only: a process row alone makes no part. */
-  hub_process_key *keys;
-  size_t n = hub_reader_process_keys(ru->r, &keys);
-  /* The keys' hosts belong to this reader, closed before each part. */
-  char **hosts = tt_calloc(n ? n : 1, sizeof *hosts);
-  int64_t *pids = tt_calloc(n ? n : 1, sizeof *pids);
-  char **tags = tt_calloc(n ? n : 1, sizeof *tags);
-  for (size_t i = 0; i < n; i++) {
-    hosts[i] = tt_strdup(keys[i].host);
-    pids[i] = keys[i].pid;
-    tags[i] = process_tag(&keys[i]);
-  }
-  free(keys);
-  if (o->count_parts) {
-    printf("%zu\n", n);
-    free_keys(hosts, pids, tags, n);
+    if (stream_windows(ru, count) != 0) return 1;
+    if (o->max_part_size)
+      for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
     return 0;
   }
-  if ((int64_t)n > o->max_parts) {
-    free_keys(hosts, pids, tags, n);
-    check_part_count(ru, (int64_t)n, "one per process");
-  }
-  if (o->part >= (int64_t)n) {
-    free_keys(hosts, pids, tags, n);
-    tt_die(2, "--part %lld: the split has %zu processes", (long long)o->part, n);
-  }
-  for (size_t i = 0; i < n; i++) {
-    if (o->part >= 0 && (int64_t)i != o->part) continue;
-    char *p = part_path_of(ru, (int64_t)n, tags[i]);
-    refuse_input_as_output(ru, p);
-    free(p);
-  }
-  if (o->part < 0) tt_info("%zu parts (one per process)", n);
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    if (o->part >= 0 && (int64_t)i != o->part) continue;
-    hub_reader_close(ru->r);
-    f.pid = pids[i];
-    f.host = hosts[i];
-    f.start = bounded ? t0 : HUB_NULL;
-    f.end = bounded ? t1 : HUB_NULL;
-    ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
-    if (!ru->r) {
-      rc = 1;
-      break;
-    }
-    set_part(ru, (int64_t)i, (int64_t)n, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX,
-             pids[i], tags[i]);
-    ru->part.host = hosts[i];
-    if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
-  }
-  free_keys(hosts, pids, tags, n);
-  return rc;
+
+  return run_processes(ru, &f, bounded, t0, t1);
 }
 
 int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
@@ -729,6 +995,13 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
         tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
                 (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
                 (unsigned long long)ru.bytes_written);
+      if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size && !ru.bytes_unknown &&
+          ru.bytes_written > auto_limit(ex)) {
+        char sz[32];
+        tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
+                "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
+                ex->viewer_limit);
+      }
     }
   }
   /* A failed split removes the parts it finished (see tt_output_commit_part). */
@@ -741,6 +1014,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   if (ru.out) tt_output_abort(ru.out);
   if (rc != 0) tt_output_abort_all();
   carry_free(&ru);
+  tt_cut_plan_free(&ru.plan);
+  free(ru.part_sizes);
   hub_reader_close(ru.r);
   free(ru.path);
   free(o.categories);

@@ -39,15 +39,32 @@ typedef struct tt_export_opts {
   int count_parts;     /* --count-parts: print the number of parts, write nothing */
   int list_categories; /* --list-categories: print categories with counts */
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
+  uint64_t max_part_size; /* --max-part-size in bytes (0 unset; see export_split.h) */
+  int max_part_auto;      /* --max-part-size auto */
 } tt_export_opts;
 
 typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */
   int64_t start, end;   /* time range of this part: events are clipped to it */
   int64_t pid;          /* process part: its pid, else HUB_NULL */
-  const char *host;     /* process part: its host (hub_process_info.hostname) */
+  const char *host;     /* one process's part: its host (hub_process_info.hostname) */
+  /* A part packing several processes (--split process --max-part-size):
+   * all its pids, sorted; NULL otherwise. tt_part_has_pid says. */
+  const int64_t *pids;
+  size_t npids;
+  /* The size planning pass: the sink is given the part's events and its
+   * output is /dev/null (a directory format writes nothing at all); the
+   * driver asks part_bytes how big it would be. end is INT64_MAX then. */
+  int dry;
+  /* Planning a process for a pack: measure it as one of several
+   * databases would be written (JSON's flow ids then are hashes). */
+  int as_many_dbs;
   const char *path;     /* final output path ("-" for stdout) */
 } tt_part;
+
+/* Whether process `pid` belongs to the part (every pid when not split by
+ * process). */
+int tt_part_has_pid(const tt_part *p, int64_t pid);
 
 typedef struct tt_exporter {
   const char *description; /* "Writes Chrome trace-event JSON ..." */
@@ -63,6 +80,21 @@ typedef struct tt_exporter {
   int (*event)(void *part_state, hub_reader *r, const hub_record *ev);
   /* Finishes the part; returns 0 on success. Frees part_state. */
   int (*end_part)(void *part_state, hub_reader *r);
+  /* --max-part-size: the bytes the part's output would hold if it ended
+   * now, after the events given so far (with an event's end clipped, at
+   * most clip_bytes more for each, and clip_bytes_once more in all). Exact
+   * or an upper bound, never less: the size split's cut points come from
+   * it, and no part may exceed the size asked for. NULL: no size split. */
+  uint64_t (*part_bytes)(void *part_state);
+  uint64_t clip_bytes, clip_bytes_once;
+  /* What every part has once, whatever it holds (header, definitions'
+   * frame): a part packing several processes is at most the sum of their
+   * parts alone less this for each but one. */
+  uint64_t part_shared_bytes;
+  /* --max-part-size auto: the largest output the format's viewer opens,
+   * and the viewer's name; 0 when the format has no such limit. */
+  uint64_t auto_max_part_size;
+  const char *viewer_limit; /* "chrome://tracing opens JSON up to about 256 MB" */
 } tt_exporter;
 
 /* Parses argv, runs every part, returns the exit status. */

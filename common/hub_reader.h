@@ -96,6 +96,9 @@ typedef struct hub_filter {
    * hub_process_info.hostname; "" for none), so two hosts' pid 1234 are
    * two processes. NULL: any host. Kept by the caller while open. */
   const char *host;
+  /* Several processes (npids > 0, pid then unused): kept by the caller
+   * while the reader is open. */
+  const int64_t *pids; size_t npids;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;

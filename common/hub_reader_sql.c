@@ -36,6 +36,18 @@ static void category_filter(tt_buf *b, const hub_filter *f, const char *cat_expr
   }
 }
 
+/* " AND col = PID", or " AND col IN (...)" for a set of processes. */
+static void pid_cond(tt_buf *b, const char *col, const hub_filter *f) {
+  if (f->npids) {
+    tt_buf_printf(b, " AND %s IN (", col);
+    for (size_t i = 0; i < f->npids; i++)
+      tt_buf_printf(b, "%s%lld", i ? "," : "", (long long)f->pids[i]);
+    tt_buf_puts(b, ")");
+  } else if (f->pid != HUB_NULL) {
+    tt_buf_printf(b, " AND %s = %lld", col, (long long)f->pid);
+  }
+}
+
 static void common_filters(tt_buf *b, const hub_filter *f, const char *start, const char *end,
                            const char *pid, const char *name, const char *cat,
                            int instant) {
@@ -48,7 +60,7 @@ static void common_filters(tt_buf *b, const hub_filter *f, const char *start, co
       tt_buf_printf(b, " AND (%s > %lld OR %s >= %lld)", end, (long long)f->start, start,
                     (long long)f->start);
   }
-  if (f->pid != HUB_NULL) tt_buf_printf(b, " AND %s = %lld", pid, (long long)f->pid);
+  pid_cond(b, pid, f);
   if (cat) category_filter(b, f, cat);
   if (name && f->nnames) {
     tt_buf_puts(b, " AND ");
@@ -89,7 +101,7 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                   "JOIN \"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
                   "e2.correlation_id IS NOT NULL",
                   S, S, S, S);
-    if (f->pid != HUB_NULL) tt_buf_printf(b, " AND k2.pid = %lld", (long long)f->pid);
+    pid_cond(b, "k2.pid", f);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, KERNEL_NAME("ks2"));
     first = 0;
@@ -103,7 +115,7 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                   "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id IS NOT "
                   "NULL",
                   S, S, S, S);
-    if (f->pid != HUB_NULL) tt_buf_printf(b, " AND m2.pid = %lld", (long long)f->pid);
+    pid_cond(b, "m2.pid", f);
     category_filter(b, f, "COALESCE(c2.string,'')");
     name_filter(b, f, "COALESCE(n2.string,'')");
     first = 0;
@@ -278,9 +290,9 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     /* Split by process: the other end must be in the same part; under
      * filters it must have a slice that is written (flow_anchor). */
     tt_buf pidjoin = {0}, pidcond = {0};
-    if (f->pid != HUB_NULL || has_event_filter(f))
+    if (f->pid != HUB_NULL || f->npids || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
-    if (f->pid != HUB_NULL) tt_buf_printf(&pidcond, " AND t2.pid = %lld", (long long)f->pid);
+    pid_cond(&pidcond, "t2.pid", f);
     if (has_event_filter(f)) {
       tt_buf_puts(&pidcond, " AND ");
       flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
@@ -308,7 +320,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_printf(&b, " WHERE 1");
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp >= %lld", (long long)f->start);
-    if (f->pid != HUB_NULL) tt_buf_printf(&b, " AND t.pid = %lld", (long long)f->pid);
+    pid_cond(&b, "t.pid", f);
     if (has_event_filter(f)) {
       tt_buf b2 = {0};
       category_filter(&b2, f, "COALESCE(c.string,'')");
@@ -350,7 +362,8 @@ char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f) {
                 "SELECT x.start, x.end, x.id, a.name, a.type, a.value FROM \"%s%s\" x JOIN "
                 "\"rocpd_arg%s\" a ON a.event_id = x.event_id",
                 hr_table_names[t], S, S);
-  hub_filter tp = {.start = f->start, .end = f->end, .pid = f->pid};
+  hub_filter tp = {.start = f->start, .end = f->end, .pid = f->pid, .pids = f->pids,
+                   .npids = f->npids};
   common_filters(&b, &tp, "x.start", "x.end", "x.pid", NULL, NULL, 0);
   tt_buf_puts(&b, " ORDER BY x.start, x.end DESC, x.id, a.position, a.id");
   return b.data;

@@ -29,11 +29,11 @@ tool=$1
 shift
 split=0
 for a in "$@"; do
-  case $a in --split|--split=*) split=1 ;; --part|--part=*)
+  case $a in --split|--split=*|--max-part-size|--max-part-size=*) split=1 ;; --part|--part=*)
     echo "convert-parallel.sh: give the split, not --part: every part is run" >&2; exit 2 ;;
   esac
 done
-[ $split -eq 1 ] || { echo "convert-parallel.sh: $tool needs --split process|window" >&2; exit 2; }
+[ $split -eq 1 ] || { echo "convert-parallel.sh: $tool needs --split process|window or --max-part-size" >&2; exit 2; }
 
 # The tool says how many parts there are when asked for one beyond them.
 probe=$("$tool" "$@" -q --part 999999999 2>&1 >/dev/null) && true

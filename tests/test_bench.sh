@@ -33,6 +33,7 @@ expect_rows db2json "rocprofv3 shape" 4
 expect_rows db2json "rocprofv3 shape, args position-major" 1
 expect_rows db2perfetto "rocprofv3 shape" 1
 expect_rows db2otf2 "rocprofv3 shape" 1
+expect_rows "db2json --max-part-size" "gen_hub hub" 2
 expect_rows db2perfetto "gen_hub hub" 4
 expect_rows db2otf2 "gen_hub hub" 4
 expect_rows nvvp2db "nvprof-shaped .nvvp" 3
@@ -56,7 +57,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 53 "$(printf '%s
+expect_eq "table rows" 55 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"

@@ -103,7 +103,7 @@ expect_eq "intervals per window (those crossing a boundary in each window they o
 # A full process split reopens every input once per process (O(P^2) opens:
 # about a minute at 200 hubs here), so parts are sampled; the part count is
 # the tool's own.
-expect_fail "the process split has one part per hub" "the split has $NH processes" \
+expect_fail "the process split has one part per hub" "the split has $NH parts" \
   db2json -q "${HUBS[@]}" --split process --part 999999 -o "$TMP/p.json"
 # Parts in (host, pid) order: each hub's host read here with sqlite3.
 order=($($PY -c '

@@ -19,6 +19,7 @@ typedef struct json_part {
   int first;      /* no event written yet (comma handling) */
   int single_db;  /* flow ids as the source wrote them */
   uint64_t written;
+  uint64_t bytes_out; /* bytes given to the file so far */
 } json_part;
 
 /* Appends of known length into the part's buffer: one capacity check,
@@ -87,6 +88,7 @@ static void begin_event(json_part *jp) {
 static int write_buf(json_part *jp) {
   size_t n = jp->buf.len;
   jp->buf.len = 0;
+  jp->bytes_out += n;
   return n && fwrite(jp->buf.data, 1, n, jp->fp) != n ? -1 : 0;
 }
 
@@ -115,8 +117,8 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
 
 /* Whether input db's process pid is the part's (host, pid) process. */
 static int other_process(const json_part *jp, hub_reader *r, int db, int64_t pid) {
-  if (jp->part->pid == HUB_NULL) return 0;
-  if (pid != jp->part->pid) return 1;
+  if (!tt_part_has_pid(jp->part, pid)) return 1;
+  if (jp->part->pid == HUB_NULL || jp->part->npids || !jp->part->host) return 0;
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
   return jp->part->host && strcmp(p ? p->hostname : "", jp->part->host) != 0;
 }
@@ -143,7 +145,7 @@ static void write_metadata(json_part *jp, hub_reader *r) {
   for (size_t i = 0; i < hub_reader_nagents(r); i++) {
     const hub_agent_view *a = hub_reader_agent(r, i);
     if (strcmp(a->type, "GPU") != 0) continue;
-    if (jp->part->pid != HUB_NULL && a->pid != jp->part->pid && a->pid != 0) continue;
+    if (!tt_part_has_pid(jp->part, a->pid) && a->pid != 0) continue;
     hub_record probe = {.kind = HUB_KERNEL, .db = a->db, .agent_id = a->id, .lane_id = HUB_NULL,
                         .tid = HUB_NULL};
     tt_track_ref t;
@@ -162,7 +164,7 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   jp->o = o;
   jp->part = p;
   jp->first = 1;
-  jp->single_db = hub_reader_ndbs(r) == 1;
+  jp->single_db = hub_reader_ndbs(r) == 1 && !p->as_many_dbs;
   jp->fp = tt_output_fopen(out, "w");
   setvbuf(jp->fp, NULL, _IOFBF, JSON_CHUNK);
   tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
@@ -326,10 +328,12 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   }
 }
 
+#define JSON_TAIL "\n]\n}\n"
+
 static int json_end(void *state, hub_reader *r) {
   (void)r;
   json_part *jp = state;
-  PUT_LIT(&jp->buf, "\n]\n}\n");
+  PUT_LIT(&jp->buf, JSON_TAIL);
   int wrc = write_buf(jp);
   /* fflush here so a full disk is reported with its reason (errno). */
   int rc = wrc | (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
@@ -337,6 +341,12 @@ static int json_end(void *state, hub_reader *r) {
   tt_buf_free(&jp->buf);
   free(jp);
   return rc;
+}
+
+/* Exact: what is written, what is buffered, and the closing bracket. */
+static uint64_t json_part_bytes(void *state) {
+  const json_part *jp = state;
+  return jp->bytes_out + jp->buf.len + sizeof JSON_TAIL - 1;
 }
 
 int main(int argc, char **argv) {
@@ -348,6 +358,17 @@ int main(int argc, char **argv) {
       .begin_part = json_begin,
       .event = json_event,
       .end_part = json_end,
+      .part_bytes = json_part_bytes,
+      /* An end clipped: ,"clipped":"end" in its args (a shorter dur) */
+      .clip_bytes = 16,
+      /* The header and the closing bracket (each process's first event
+       * then takes one comma more). */
+      .part_shared_bytes = 60,
+      /* chrome://tracing reads the file as one string: JSON over about
+       * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
+       * JSON importer is no better (google/perfetto #99). */
+      .auto_max_part_size = 200ull << 20,
+      .viewer_limit = "200 MB; chrome://tracing opens JSON up to about 256 MB",
   };
   return tt_export_main(argc, argv, &ex);
 }

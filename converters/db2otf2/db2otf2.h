@@ -115,7 +115,22 @@ typedef struct o2_archive {
   int64_t ts_min, ts_max;
   uint64_t events;
   tt_buf text;
+  /* The size model (db2otf2_size.c): event bytes so far, and the
+   * attribute list being built for the next Enter. */
+  uint64_t model_events, model_attr_n, model_attr_payload;
 } o2_archive;
+
+/* --- the size model (db2otf2_size.c) --- */
+uint64_t o2_cu(uint64_t v);
+/* An event record with fields of `fields` bytes (and its timestamp). */
+void o2_model_event(o2_archive *a, uint64_t fields);
+void o2_model_attr(o2_archive *a, uint32_t ref, uint64_t value_bytes);
+/* The attribute list went out with an event. */
+void o2_model_attrs_written(o2_archive *a);
+uint64_t o2_part_bytes(void *state);
+/* The model's bytes for what every archive has once (anchor file, file
+ * headers, clock, paradigms). */
+#define O2_MODEL_FIXED 2048
 
 /* --- definitions (db2otf2_defs.c) --- */
 uint32_t o2_string(o2_archive *a, const char *s);

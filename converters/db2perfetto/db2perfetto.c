@@ -136,6 +136,12 @@ static int pf_end(void *state, hub_reader *r) {
   return rc;
 }
 
+/* Written, buffered, and a bound of what ending the part would add. */
+static uint64_t pf_part_bytes(void *state) {
+  const pf_ctx *c = state;
+  return c->w.bytes_out + c->w.len + pf_pending_bound(c);
+}
+
 int main(int argc, char **argv) {
   static const tt_exporter ex = {
       .description = "Writes Perfetto protobuf traces (.pftrace) for ui.perfetto.dev, streamed; "
@@ -146,6 +152,16 @@ int main(int argc, char **argv) {
       .begin_part = pf_begin,
       .event = pf_event_cb,
       .end_part = pf_end,
+      .part_bytes = pf_part_bytes,
+      /* An end clipped: a "clipped" annotation on its BEGIN; once, the
+       * annotation name and value interned. */
+      .clip_bytes = 24,
+      .clip_bytes_once = 64,
+      /* The Perfetto UI gets about 2 GB from the browser and a proto
+       * trace takes 2-4x its size once loaded (perfetto.dev, "Visualising
+       * large traces"): 500 MB is the size that opens. */
+      .auto_max_part_size = 500ull << 20,
+      .viewer_limit = "500 MB; the Perfetto UI loads a .pftrace up to about 500 MB",
   };
   return tt_export_main(argc, argv, &ex);
 }

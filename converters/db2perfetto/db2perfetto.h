@@ -42,6 +42,7 @@ typedef struct pf_writer {
   int clear_next;    /* next packet carries SEQ_INCREMENTAL_STATE_CLEARED */
   int first;         /* next packet is the first on the sequence */
   uint64_t packets;
+  uint64_t bytes_out; /* given to the file so far */
 } pf_writer;
 
 void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
@@ -225,6 +226,9 @@ void pf_slices_free(pf_slices *s);
 int pf_advance(pf_ctx *c, int64_t t);
 /* At the end of a part: writes everything held and closes every slice. */
 int pf_finish(pf_ctx *c);
+/* Upper bound of what pf_finish would still write (held events, their
+ * interned names, the END of every open slice). */
+uint64_t pf_pending_bound(const pf_ctx *c);
 /* Holds an event (copying its strings) until time moves on. Returns the
  * held entry (valid until the next call). */
 pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl);

@@ -151,6 +151,25 @@ int pf_finish(pf_ctx *c) {
   return 0;
 }
 
+/* A held event: its packet (frame, writer fields, the event's fields, up
+ * to 8 flows) and, as annotations and interned strings, its text twice
+ * over with a field's worth for each string. An END: frame, timestamp,
+ * sequence fields, track uuid, type and its flows, far under 96 bytes. */
+#define PF_HELD_BOUND 512
+#define PF_END_BOUND 96
+uint64_t pf_pending_bound(const pf_ctx *c) {
+  const pf_slices *s = &c->sl;
+  uint64_t strings = 0; /* name, category, and each arg's name, type, value */
+  for (size_t i = 0; i < s->nheld; i++) strings += 2 + 3 * (uint64_t)s->held[i].nargs;
+  uint64_t b = s->nheld * (uint64_t)PF_HELD_BOUND + 2 * (uint64_t)s->text.len +
+               strings * PF_FIELD_MAX;
+  for (size_t i = 0; i < s->nheap; i++) {
+    const pf_open *o = &s->pool[s->heap[i]];
+    if (!o->closed) b += PF_END_BOUND + 11 * (uint64_t)(o->nin + o->nout);
+  }
+  return b;
+}
+
 pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   pf_slices *s = &c->sl;
   if (s->nheld == PF_MAX_HELD && flush_held(c) != 0) return NULL;

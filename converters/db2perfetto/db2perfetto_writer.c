@@ -31,6 +31,7 @@ int pf_writer_flush(pf_writer *w) {
     tt_error("%s: write failed: %s", w->path, strerror(errno));
     return -1;
   }
+  w->bytes_out += w->len;
   w->len = 0;
   return 0;
 }
