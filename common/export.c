@@ -827,6 +827,15 @@ done:
   return rc;
 }
 
+/* Reopens the reader on the time range [t0, t1) only (pushed into SQL). */
+static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
+  hub_reader_close(ru->r);
+  f->start = t0;
+  f->end = t1;
+  ru->r = hub_reader_open(ru->o->inputs, ru->o->ninputs, f);
+  return ru->r ? 0 : -1;
+}
+
 static int run_all(run *ru) {
   const tt_export_opts *o = ru->o;
   hub_filter f = base_filter(o);
@@ -853,13 +862,7 @@ static int run_all(run *ru) {
   }
 
   if (o->split == TT_SPLIT_NONE) {
-    if (bounded) {
-      hub_reader_close(ru->r);
-      f.start = t0;
-      f.end = t1;
-      ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
-      if (!ru->r) return 1;
-    }
+    if (bounded && reopen_in_range(ru, &f, t0, t1) != 0) return 1;
     set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
     if (stream_part(ru) != 0) return 1;
     /* An empty trace is still a trace, unless filters or a time range
@@ -875,13 +878,7 @@ static int run_all(run *ru) {
       /* The planning pass reads the stream the serial run reads (the
        * reader that gave the span, or the time range), so every run, with
        * --part K or not, cuts at the same times. */
-      if (bounded) {
-        hub_reader_close(ru->r);
-        f.start = t0;
-        f.end = t1;
-        ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
-        if (!ru->r) return 1;
-      }
+      if (bounded && reopen_in_range(ru, &f, t0, t1) != 0) return 1;
       tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
       if (tt_plan_cuts(ru->r, ru->ex, o, &proto, t0, t1, o->max_part_size, &ru->plan) != 0)
         return 1;
