@@ -42,6 +42,7 @@ expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
 # The importers with --threads 2 against --threads 1 (bench/lib.sh threads_row).
 expect_rows "kineto2db --threads 2 vs 1" "resnet50 x1 JSON" 1
 expect_rows "kineto2db --threads 2 vs 1" "resnet50 fixture" 1
+expect_rows "kineto2db --threads auto" "alexnet x1 JSON" 2
 expect_rows "nvvp2db --threads 2 vs 1" "nvprof-shaped .nvvp" 1
 expect_rows "nsys2db --threads 2 vs 1" "nsys-shaped .sqlite" 1
 expect_rows "etprof2db --threads 2 vs 1" "ExecuTorch legacy buffer" 1
@@ -56,7 +57,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 53 "$(printf '%s
+expect_eq "table rows" 55 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
