@@ -8,6 +8,12 @@
 # gives hub bytes per event with and without the reader's indexes.
 #   BENCH_EVENTS=N   events (default 1000000)
 #   BENCH_RUNS=N     runs each, tool and json.load taking turns (median; default 3)
+# Then a real trace's own shape (issue 24): the HTA alexnet fixture (A100,
+# about 2.6 args and 210 bytes per event, the shape of a plain training
+# step, unlike resnet50's 4.9 args and 460 bytes) repeated along its time
+# axis to BENCH_EVENTS * 0.33 events (about 68 MB at the default), with
+# kineto2db --threads auto against json.load (>= 2x faster) and against
+# the insert ceiling (<= 1.25x).
 set -eu
 source "$(dirname "$0")/lib.sh"
 N=${BENCH_EVENTS:-1000000}
@@ -54,3 +60,26 @@ rm -f "$OUT"
 threads_row kineto2db "resnet50 fixture" 75698 "$(stat -c %s "$SRC")" -q "$SRC" -o "$OUT"
 rm -f "$OUT"
 [ -n "${BENCH_KEEP:-}" ] || rm -f "$IN"
+
+# A real trace's shape: alexnet's events repeated (see the header).
+SN=$(( N * 33 / 100 ))
+SSRC="$ROOT/fixtures/kineto/hta_alexnet_trace.json.gz"
+SIN="$WORK/kineto_alexnet_$SN.json"
+[ -s "$SIN" ] || $PY "$ROOT/bench/kineto_gen.py" "$SSRC" "$SN" "$SIN"
+alternate "$TOOL" -q --threads auto "$SIN" -o "$OUT" --- $PY -c 'import json, sys; json.load(open(sys.argv[1]))' "$SIN"
+sk=$A_S srk=$A_KIB sj=$B_S
+sbytes=$(stat -c %s "$SIN")
+cp "$OUT" "$WORK/kineto_rows.db"
+sqlite3 "$OUT" "SELECT 'INSERT INTO main.\"' || name || '\" SELECT * FROM s.\"' || name || '\";' FROM sqlite_master
+  WHERE type = 'table' AND name LIKE 'rocpd\_%' ESCAPE '\' ORDER BY rootpage" |
+  ceiling_script "$OUT" "$WORK/kineto_rows.db" "$WORK/kineto_ceiling.sql"
+vs_ceiling "$WORK/kineto_ceiling.db" "$WORK/kineto_ceiling.sql" "$TOOL" -q --threads auto "$SIN" -o "$OUT"
+sc=$CEIL_S sk2=$TOOL_S
+rm -f "$WORK/kineto_rows.db" "$WORK/kineto_ceiling.db" "$OUT"
+sin="alexnet x$(( (SN + 1369) / 1370 )) JSON"
+bench_row "kineto2db --threads auto" "$sin" "$SN" "$sk" "$sbytes" "$srk" "$(ratio "$sk" "$sj")" '<=' 0.5 "x json.load"
+bench_row "kineto2db --threads auto" "$sin" "$SN" "$sk2" "$sbytes" "$srk" "$(ratio "$sk2" "$sc")" '<=' 1.25 "x SQLite insert ceiling"
+echo "kineto2db --threads auto on alexnet's shape, $SN events ($sbytes bytes of JSON), median of $RUNS:"
+echo "  json.load: ${sj}s; kineto2db: ${sk}s = $(ratio "$sj" "$sk")x faster"
+echo "  insert ceiling: ${sc}s; kineto2db in the same turns ${sk2}s = $(ratio "$sk2" "$sc")x"
+[ -n "${BENCH_KEEP:-}" ] || rm -f "$SIN"

@@ -273,6 +273,40 @@ int tt_decimal_to_int_scaled(const char *s, size_t n, int64_t scale, int64_t *ou
   size_t i = 0;
   int neg = 0;
   if (i < n && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  if (scale > 0) {
+    /* Fast path for the usual timestamp or id (at most 18 digits, no
+     * exponent): int64 arithmetic, the same result as the exact path below,
+     * whose __int128 division is a library call. */
+    static const int64_t pow10[19] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                      100000000, 1000000000, 10000000000, 100000000000,
+                                      1000000000000, 10000000000000, 100000000000000,
+                                      1000000000000000, 10000000000000000, 100000000000000000,
+                                      1000000000000000000};
+    uint64_t m = 0;
+    int digits = 0, frac = 0, dot = 0;
+    size_t j = i;
+    for (; j < n; j++) {
+      char c = s[j];
+      if (c >= '0' && c <= '9') {
+        if (++digits > 18) break;
+        m = m * 10 + (uint64_t)(c - '0');
+        frac += dot;
+      } else if (c == '.' && !dot) {
+        dot = 1;
+      } else {
+        break;
+      }
+    }
+    int64_t v;
+    if (j == n && digits > 0 && !__builtin_mul_overflow((int64_t)m, scale, &v)) {
+      if (frac) {
+        int64_t q = v / pow10[frac], r = v % pow10[frac];
+        v = q + (2 * r >= pow10[frac]);
+      }
+      *out = neg ? -v : v;
+      return 0;
+    }
+  }
   __int128 mant = 0;
   int exp10 = 0, sig = 0, seen_dot = 0, any_digit = 0;
   for (; i < n; i++) {

@@ -43,6 +43,7 @@ expect_rows "rpd2db + db2json" "RPD (rocmProfileData)" 1
 # The importers with --threads 2 against --threads 1 (bench/lib.sh threads_row).
 expect_rows "kineto2db --threads 2 vs 1" "resnet50 x1 JSON" 1
 expect_rows "kineto2db --threads 2 vs 1" "resnet50 fixture" 1
+expect_rows "kineto2db --threads auto" "alexnet x1 JSON" 2
 expect_rows "nvvp2db --threads 2 vs 1" "nvprof-shaped .nvvp" 1
 expect_rows "nsys2db --threads 2 vs 1" "nsys-shaped .sqlite" 1
 expect_rows "etprof2db --threads 2 vs 1" "ExecuTorch legacy buffer" 1
