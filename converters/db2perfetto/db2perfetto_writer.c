@@ -125,10 +125,68 @@ static uint8_t *ann_put(uint8_t *q, const pf_annotation *d) {
   return q;
 }
 
+/* An interned entry's body (EventName, EventCategory, DebugAnnotationName
+ * or InternedString: iid = 1, then the string or bytes as field 2). */
+static size_t entry_size(protobuf_c_boolean has_iid, uint64_t iid, const void *s, size_t len) {
+  return (has_iid ? 1 + varint_size(iid) : 0) + (s ? 1 + varint_size(len) + len : 0);
+}
+
+static uint8_t *entry_put(uint8_t *q, protobuf_c_boolean has_iid, uint64_t iid, const void *s,
+                          size_t len) {
+  if (has_iid) {
+    *q++ = 1 << 3;
+    q = put_varint(q, iid);
+  }
+  if (s) {
+    *q++ = 2 << 3 | 2;
+    q = put_varint(q, len);
+    memcpy(q, s, len);
+    q += len;
+  }
+  return q;
+}
+
+/* The InternedData's body size, or with `out` its encoding there; entries
+ * in field order: categories (1), names (2), annotation names (3), string
+ * values (29). Strings are measured once per pass: they are short. */
+static size_t interned_pack(const Perfetto__Protos__InternedData *d, uint8_t *out) {
+  size_t n = 0;
+  uint8_t *q = out;
+#define PF_ENTRY(tag, has_iid, iid, s, len)                                                        \
+  do {                                                                                             \
+    size_t body_ = entry_size(has_iid, iid, s, len);                                               \
+    n += sizeof tag - 1 + varint_size(body_) + body_;                                             \
+    if (q) {                                                                                       \
+      memcpy(q, tag, sizeof tag - 1);                                                             \
+      q = put_varint(q + sizeof tag - 1, body_);                                                   \
+      q = entry_put(q, has_iid, iid, s, len);                                                      \
+    }                                                                                              \
+  } while (0)
+  for (size_t i = 0; i < d->n_event_categories; i++) {
+    const Perfetto__Protos__EventCategory *e = d->event_categories[i];
+    PF_ENTRY("\x0A", e->has_iid, e->iid, e->name, e->name ? strlen(e->name) : 0);
+  }
+  for (size_t i = 0; i < d->n_event_names; i++) {
+    const Perfetto__Protos__EventName *e = d->event_names[i];
+    PF_ENTRY("\x12", e->has_iid, e->iid, e->name, e->name ? strlen(e->name) : 0);
+  }
+  for (size_t i = 0; i < d->n_debug_annotation_names; i++) {
+    const Perfetto__Protos__DebugAnnotationName *e = d->debug_annotation_names[i];
+    PF_ENTRY("\x1A", e->has_iid, e->iid, e->name, e->name ? strlen(e->name) : 0);
+  }
+  for (size_t i = 0; i < d->n_debug_annotation_string_values; i++) {
+    const Perfetto__Protos__InternedString *e = d->debug_annotation_string_values[i];
+    PF_ENTRY("\xEA\x01", e->has_iid, e->iid,
+             e->has_str ? (e->str.data ? (const void *)e->str.data : "") : NULL,
+             e->str.len);
+  }
+#undef PF_ENTRY
+  return n;
+}
+
 /* The TrackEvent's size, or 0 when the packet is not hand-encoded. */
 static size_t event_size(const pf_packet *p) {
-  if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT || p->interned_data ||
-      !p->has_timestamp)
+  if (p->data_case != PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_EVENT || !p->has_timestamp)
     return 0;
   const pf_event *te = p->track_event;
   if (!te->has_type || te->type < 0 || !te->has_track_uuid) return 0;
@@ -214,6 +272,11 @@ static size_t pack_event(const pf_packet *p, size_t esize, uint8_t *out) {
     *q++ = 0xA0; /* field 52, varint: two tag bytes */
     *q++ = 0x03;
     q = put_varint(q, te->correlation_id);
+  }
+  if (p->interned_data) {
+    *q++ = 12 << 3 | 2;
+    q = put_varint(q, interned_pack(p->interned_data, NULL));
+    q += interned_pack(p->interned_data, q);
   }
   if (p->has_sequence_flags) {
     *q++ = 13 << 3;
