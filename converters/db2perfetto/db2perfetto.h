@@ -64,8 +64,22 @@ void pf_writer_free(pf_writer *w);
  * values of debug annotations (arguments repeat: shapes, types, stacks). */
 enum { PF_NAMES, PF_CATEGORIES, PF_ANNOTATIONS, PF_VALUES, PF_NTABLES };
 
+/* A table's slot: iid 0 marks it empty; the key is `len` bytes at `off`
+ * in pf_intern.keys, its hash kept to compare and to grow without
+ * rehashing. */
+typedef struct pf_islot {
+  uint64_t hash, iid;
+  size_t off, len;
+} pf_islot;
+
+typedef struct pf_itable {
+  pf_islot *slots;
+  size_t cap, count; /* cap: 0 or a power of two */
+} pf_itable;
+
 typedef struct pf_intern {
-  tt_strmap map[PF_NTABLES];
+  pf_itable map[PF_NTABLES];
+  tt_buf keys; /* every table's keys, since the last reset */
   uint64_t next_iid[PF_NTABLES];
   size_t entries, bytes;       /* since the last reset */
   size_t max_entries, max_bytes;
@@ -85,6 +99,8 @@ void pf_intern_init(pf_intern *in);
 /* iid of s in table t (PF_NAMES ...); new strings are queued for the
  * packet being built. */
 uint64_t pf_intern_str(pf_intern *in, int t, const char *s);
+/* The same for s of known length n (s[n] == 0). */
+uint64_t pf_intern_strn(pf_intern *in, int t, const char *s, size_t n);
 /* Before building a packet: when the tables reached their bound, forgets
  * them all and returns 1 (the packet must clear the incremental state). */
 int pf_intern_reset_if_full(pf_intern *in);

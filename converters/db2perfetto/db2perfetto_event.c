@@ -43,7 +43,7 @@ static void ann_string(pf_ctx *c, pf_annotation *d, const char *s) {
   size_t n = strlen(s);
   if (n >= PF_INTERN_VALUE_MIN) {
     d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-    d->string_value_iid = pf_intern_str(&c->in, PF_VALUES, s);
+    d->string_value_iid = pf_intern_strn(&c->in, PF_VALUES, s, n);
     return;
   }
   pf_anns *a = &c->ann;
