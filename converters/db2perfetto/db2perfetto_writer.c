@@ -42,6 +42,10 @@ static size_t varint_size(uint64_t v) {
 }
 
 static uint8_t *put_varint(uint8_t *q, uint64_t v) {
+  if (v < 0x80) { /* most: tags' values, iids, small lengths */
+    *q = (uint8_t)v;
+    return q + 1;
+  }
   while (v >= 0x80) {
     *q++ = (uint8_t)(v | 0x80);
     v >>= 7;
@@ -58,7 +62,11 @@ static uint8_t *put_varint(uint8_t *q, uint64_t v) {
  * packet with interned data, a track descriptor) goes through protobuf-c. */
 
 static size_t put_fixed64(uint8_t *q, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(q, &v, 8); /* protobuf's fixed64 is little-endian */
+#else
   for (int i = 0; i < 8; i++) q[i] = (uint8_t)(v >> (8 * i));
+#endif
   return 8;
 }
 
