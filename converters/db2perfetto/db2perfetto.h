@@ -169,6 +169,7 @@ int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key);
 typedef struct pf_held {
   hub_record ev;
   size_t name_off, cat_off; /* ev.name/category copied into pf_slices.text */
+  size_t name_len, cat_len;  /* their lengths */
   /* Its args, read while the reader was on its row (in stream order: no
    * lookup by id later), as nargs name/type/value string triples in
    * pf_slices.text from args_off. */

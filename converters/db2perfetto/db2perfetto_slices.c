@@ -162,9 +162,11 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   memset(h, 0, sizeof *h);
   h->ev = *ev;
   h->name_off = s->text.len;
-  tt_buf_append(&s->text, ev->name, strlen(ev->name) + 1);
+  h->name_len = strlen(ev->name);
+  tt_buf_append(&s->text, ev->name, h->name_len + 1);
   h->cat_off = s->text.len;
-  tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
+  h->cat_len = strlen(ev->category);
+  tt_buf_append(&s->text, ev->category, h->cat_len + 1);
   h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
   h->ev.link_starts = "";
   /* The args now, beside the reader's cursor: written later they would be
