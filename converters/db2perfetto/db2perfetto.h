@@ -54,6 +54,10 @@ void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
  * of p's encoded size (fields the writer sets excluded), or 0 to have
  * protobuf-c size it first. 0 ok, -1 write error. */
 int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound);
+/* A slice's END at `ts` on track `uuid` with its flows, packed directly:
+ * the same bytes pf_writer_put makes of that packet, without building it. */
+int pf_writer_put_end(pf_writer *w, int64_t ts, uint64_t uuid, const uint64_t *flow_out,
+                      size_t nout, const uint64_t *flow_in, size_t nin);
 /* Writes out what is buffered. 0 ok, -1 write error. */
 int pf_writer_flush(pf_writer *w);
 void pf_writer_free(pf_writer *w);

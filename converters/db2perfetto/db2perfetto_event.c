@@ -210,15 +210,6 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
 }
 
 int pf_write_end(pf_ctx *c, const pf_open *o) {
-  pf_packet p;
-  pf_event te;
-  track_event_packet(&p, &te, o->end, c->tracks.v[o->track].uuid);
-  te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-  te.n_terminating_flow_ids = o->nin;
-  te.terminating_flow_ids = (uint64_t *)o->flow_in;
-  te.n_flow_ids = o->nout;
-  te.flow_ids = (uint64_t *)o->flow_out;
-  size_t bound = PF_FIELD_MAX * (PF_EVENT_FIELDS + o->nin + o->nout);
-  return pf_writer_put(&c->w, &p, 0, bound);
+  return pf_writer_put_end(&c->w, o->end, c->tracks.v[o->track].uuid, o->flow_out, o->nout,
+                           o->flow_in, o->nin);
 }
-

@@ -298,6 +298,80 @@ static size_t pack_event(const pf_packet *p, size_t esize, uint8_t *out) {
   return (size_t)(q - out);
 }
 
+/* Room for a packet of at most `max` bytes, packed at the returned
+ * place; frame_end then frames it. NULL when a flush failed. */
+static uint8_t *frame_begin(pf_writer *w, size_t max) {
+  if (w->len + PF_FRAME_MAX + max > w->cap) {
+    if (pf_writer_flush(w) != 0) return NULL;
+    if (PF_FRAME_MAX + max > w->cap) {
+      w->cap = PF_FRAME_MAX + max > PF_OUT_CHUNK ? PF_FRAME_MAX + max : PF_OUT_CHUNK;
+      w->buf = tt_realloc(w->buf, w->cap);
+    }
+  }
+  return w->buf + w->len + 2;
+}
+
+/* Most packets are under 128 bytes (a 1-byte length): they are packed
+ * behind a 2-byte header and moved only when their length is longer. */
+static void frame_end(pf_writer *w, size_t n) {
+  uint8_t *frame = w->buf + w->len;
+  size_t hlen = 1 + varint_size(n);
+  if (hlen > 2) memmove(frame + hlen, frame + 2, n);
+  uint8_t *q = frame;
+  *q++ = 0x0A;
+  for (uint64_t v = n;; v >>= 7) {
+    if (v < 0x80) {
+      *q = (uint8_t)v;
+      break;
+    }
+    *q++ = (uint8_t)(v | 0x80);
+  }
+  w->len += hlen + n;
+  w->packets++;
+}
+
+int pf_writer_put_end(pf_writer *w, int64_t ts, uint64_t uuid, const uint64_t *flow_out,
+                      size_t nout, const uint64_t *flow_in, size_t nin) {
+  uint32_t flags = w->clear_next ? PF_SEQ_CLEARED : 0;
+  w->clear_next = 0;
+  size_t esize = 2 + 1 + varint_size(uuid) + 10 * (nout + nin);
+  uint8_t *out = frame_begin(w, esize + PF_FIELD_MAX * 3 + PF_WRITER_FIELDS);
+  if (!out) return -1;
+  uint8_t *q = out;
+  *q++ = 8 << 3;
+  q = put_varint(q, (uint64_t)ts);
+  *q++ = 10 << 3;
+  q = put_varint(q, w->seq);
+  *q++ = 11 << 3 | 2;
+  q = put_varint(q, esize);
+  *q++ = 9 << 3;
+  *q++ = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+  *q++ = 11 << 3;
+  q = put_varint(q, uuid);
+  for (size_t i = 0; i < nout; i++) {
+    *q++ = 0xF9; /* field 47, fixed64 */
+    *q++ = 0x02;
+    q += put_fixed64(q, flow_out[i]);
+  }
+  for (size_t i = 0; i < nin; i++) {
+    *q++ = 0x81; /* field 48, fixed64 */
+    *q++ = 0x03;
+    q += put_fixed64(q, flow_in[i]);
+  }
+  if (flags) {
+    *q++ = 13 << 3;
+    q = put_varint(q, flags);
+  }
+  if (w->first) {
+    *q++ = 0xB8; /* field 87, varint */
+    *q++ = 0x05;
+    *q++ = 1;
+    w->first = 0;
+  }
+  frame_end(w, (size_t)(q - out));
+  return 0;
+}
+
 int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   p->optional_trusted_packet_sequence_id_case =
       PERFETTO__PROTOS__TRACE_PACKET__OPTIONAL_TRUSTED_PACKET_SEQUENCE_ID_TRUSTED_PACKET_SEQUENCE_ID;
@@ -319,36 +393,16 @@ int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound) {
   /* protobuf-c packs nested messages in one pass, so sizing the whole
    * packet first would walk it twice: with a caller's bound, pack at once. */
   size_t max = bound ? bound + PF_WRITER_FIELDS : protobuf_c_message_get_packed_size(&p->base);
-  if (w->len + PF_FRAME_MAX + max > w->cap) {
-    if (pf_writer_flush(w) != 0) return -1;
-    if (PF_FRAME_MAX + max > w->cap) {
-      w->cap = PF_FRAME_MAX + max > PF_OUT_CHUNK ? PF_FRAME_MAX + max : PF_OUT_CHUNK;
-      w->buf = tt_realloc(w->buf, w->cap);
-    }
-  }
-  /* Most packets are under 128 bytes (a 1-byte length): pack behind a
-   * 2-byte header and move the packet only when its length is longer. */
-  uint8_t *frame = w->buf + w->len;
+  uint8_t *out = frame_begin(w, max);
+  if (!out) return -1;
   size_t esize = event_size(p);
-  size_t n = esize ? pack_event(p, esize, frame + 2) : protobuf_c_message_pack(&p->base, frame + 2);
+  size_t n = esize ? pack_event(p, esize, out) : protobuf_c_message_pack(&p->base, out);
   if (n > max) {
     /* The buffer may have been overrun: a bug in a bound, never input. */
     tt_error("%s: internal error: packet of %zu bytes over its bound %zu", w->path, n, max);
     abort();
   }
-  size_t hlen = 1 + varint_size(n);
-  if (hlen > 2) memmove(frame + hlen, frame + 2, n);
-  uint8_t *q = frame;
-  *q++ = 0x0A;
-  for (uint64_t v = n;; v >>= 7) {
-    if (v < 0x80) {
-      *q = (uint8_t)v;
-      break;
-    }
-    *q++ = (uint8_t)(v | 0x80);
-  }
-  w->len += hlen + n;
-  w->packets++;
+  frame_end(w, n);
   return 0;
 }
 
