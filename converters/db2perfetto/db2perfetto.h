@@ -55,6 +55,10 @@ void pf_writer_init(pf_writer *w, FILE *fp, const char *path, uint32_t seq);
  * of p's encoded size (fields the writer sets excluded), or 0 to have
  * protobuf-c size it first. 0 ok, -1 write error. */
 int pf_writer_put(pf_writer *w, pf_packet *p, int uses_state, size_t bound);
+/* A slice's END at `ts` on track `uuid` with its flows, packed directly:
+ * the same bytes pf_writer_put makes of that packet, without building it. */
+int pf_writer_put_end(pf_writer *w, int64_t ts, uint64_t uuid, const uint64_t *flow_out,
+                      size_t nout, const uint64_t *flow_in, size_t nin);
 /* Writes out what is buffered. 0 ok, -1 write error. */
 int pf_writer_flush(pf_writer *w);
 void pf_writer_free(pf_writer *w);
@@ -65,8 +69,22 @@ void pf_writer_free(pf_writer *w);
  * values of debug annotations (arguments repeat: shapes, types, stacks). */
 enum { PF_NAMES, PF_CATEGORIES, PF_ANNOTATIONS, PF_VALUES, PF_NTABLES };
 
+/* A table's slot: iid 0 marks it empty; the key is `len` bytes at `off`
+ * in pf_intern.keys, its hash kept to compare and to grow without
+ * rehashing. */
+typedef struct pf_islot {
+  uint64_t hash, iid;
+  size_t off, len;
+} pf_islot;
+
+typedef struct pf_itable {
+  pf_islot *slots;
+  size_t cap, count; /* cap: 0 or a power of two */
+} pf_itable;
+
 typedef struct pf_intern {
-  tt_strmap map[PF_NTABLES];
+  pf_itable map[PF_NTABLES];
+  tt_buf keys; /* every table's keys, since the last reset */
   uint64_t next_iid[PF_NTABLES];
   size_t entries, bytes;       /* since the last reset */
   size_t max_entries, max_bytes;
@@ -86,6 +104,8 @@ void pf_intern_init(pf_intern *in);
 /* iid of s in table t (PF_NAMES ...); new strings are queued for the
  * packet being built. */
 uint64_t pf_intern_str(pf_intern *in, int t, const char *s);
+/* The same for s of known length n (s[n] == 0). */
+uint64_t pf_intern_strn(pf_intern *in, int t, const char *s, size_t n);
 /* Before building a packet: when the tables reached their bound, forgets
  * them all and returns 1 (the packet must clear the incremental state). */
 int pf_intern_reset_if_full(pf_intern *in);
@@ -154,6 +174,7 @@ int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key);
 typedef struct pf_held {
   hub_record ev;
   size_t name_off, cat_off; /* ev.name/category copied into pf_slices.text */
+  size_t name_len, cat_len;  /* their lengths */
   /* Its args, read while the reader was on its row (in stream order: no
    * lookup by id later), as nargs name/type/value string triples in
    * pf_slices.text from args_off. */

@@ -16,7 +16,7 @@ void pf_anns_free(pf_anns *a) {
   memset(a, 0, sizeof *a);
 }
 
-static pf_annotation *ann_add(pf_ctx *c, const char *name) {
+static pf_annotation *ann_add(pf_ctx *c, const char *name, size_t len) {
   pf_anns *a = &c->ann;
   if (a->n == a->cap) {
     a->cap = a->cap ? 2 * a->cap : 16;
@@ -30,7 +30,7 @@ static pf_annotation *ann_add(pf_ctx *c, const char *name) {
   a->str_off[a->n] = (size_t)-1;
   a->n++;
   d->name_field_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__NAME_FIELD_NAME_IID;
-  d->name_iid = pf_intern_str(&c->in, PF_ANNOTATIONS, name);
+  d->name_iid = pf_intern_strn(&c->in, PF_ANNOTATIONS, name, len);
   return d;
 }
 
@@ -39,11 +39,10 @@ static pf_annotation *ann_add(pf_ctx *c, const char *name) {
  * (input shapes and types, call stacks). Shorter ones cost less inline.
  * An inline string is copied: the reader's strings live until its next row. */
 #define PF_INTERN_VALUE_MIN 6
-static void ann_string(pf_ctx *c, pf_annotation *d, const char *s) {
-  size_t n = strlen(s);
+static void ann_string(pf_ctx *c, pf_annotation *d, const char *s, size_t n) {
   if (n >= PF_INTERN_VALUE_MIN) {
     d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_STRING_VALUE_IID;
-    d->string_value_iid = pf_intern_str(&c->in, PF_VALUES, s);
+    d->string_value_iid = pf_intern_strn(&c->in, PF_VALUES, s, n);
     return;
   }
   pf_anns *a = &c->ann;
@@ -59,7 +58,7 @@ static void ann_int(pf_annotation *d, int64_t v) {
 }
 
 /* Typed value: ints, doubles and bools as such, everything else as text. */
-static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a) {
+static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a, size_t value_len) {
   char *end;
   if (strcmp(a->type, "int") == 0 && a->value[0]) {
     errno = 0;
@@ -85,7 +84,7 @@ static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a) {
     d->bool_value = a->value[0] == 't';
     return;
   }
-  ann_string(c, d, a->value);
+  ann_string(c, d, a->value, value_len);
 }
 
 /* The event's args, then what the hub knows beside them. */
@@ -101,18 +100,22 @@ static void annotations(pf_ctx *c, const pf_held *h, pf_event *te) {
   for (uint32_t i = 0; i < h->nargs; i++) {
     hub_arg_view a;
     a.name = p;
-    p += strlen(p) + 1;
+    size_t name_len = strlen(p);
+    p += name_len + 1;
     a.type = p;
     p += strlen(p) + 1;
     a.value = p;
-    p += strlen(p) + 1;
-    ann_value(c, ann_add(c, a.name), &a);
+    size_t value_len = strlen(p);
+    p += value_len + 1;
+    ann_value(c, ann_add(c, a.name, name_len), &a, value_len);
   }
-  if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC) ann_int(ann_add(c, "bytes"), ev->size);
-  if (ev->clipped)
-    ann_string(c, ann_add(c, "clipped"), ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
-                                      : ev->clipped & HUB_CLIP_START               ? "start"
-                                                                                   : "end");
+  if (ev->size != HUB_NULL && ev->kind == HUB_ALLOC) ann_int(ann_add(c, "bytes", 5), ev->size);
+  if (ev->clipped) {
+    const char *v = ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
+                    : ev->clipped & HUB_CLIP_START                 ? "start"
+                                                                   : "end";
+    ann_string(c, ann_add(c, "clipped", 7), v, strlen(v));
+  }
   for (size_t i = 0; i < an->n; i++) {
     if (an->str_off[i] != (size_t)-1) an->v[i].string_value = an->text.data + an->str_off[i];
     an->ptrs[i] = &an->v[i];
@@ -164,10 +167,11 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.type = instant ? PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_INSTANT
                       : PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
     te.name_field_case = PERFETTO__PROTOS__TRACK_EVENT__NAME_FIELD_NAME_IID;
-    te.name_iid = pf_intern_str(&c->in, PF_NAMES, ev->name);
+    te.name_iid = pf_intern_strn(&c->in, PF_NAMES, ev->name, h->name_len);
     const char *cat = hub_record_category(ev);
     if (cat[0]) {
-      cat_iid = pf_intern_str(&c->in, PF_CATEGORIES, cat);
+      size_t cat_len = cat == ev->category ? h->cat_len : strlen(cat);
+      cat_iid = pf_intern_strn(&c->in, PF_CATEGORIES, cat, cat_len);
       te.n_category_iids = 1;
       te.category_iids = &cat_iid;
     }
@@ -206,15 +210,6 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
 }
 
 int pf_write_end(pf_ctx *c, const pf_open *o) {
-  pf_packet p;
-  pf_event te;
-  track_event_packet(&p, &te, o->end, c->tracks.v[o->track].uuid);
-  te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-  te.n_terminating_flow_ids = o->nin;
-  te.terminating_flow_ids = (uint64_t *)o->flow_in;
-  te.n_flow_ids = o->nout;
-  te.flow_ids = (uint64_t *)o->flow_out;
-  size_t bound = PF_FIELD_MAX * (PF_EVENT_FIELDS + o->nin + o->nout);
-  return pf_writer_put(&c->w, &p, 0, bound);
+  return pf_writer_put_end(&c->w, o->end, c->tracks.v[o->track].uuid, o->flow_out, o->nout,
+                           o->flow_in, o->nin);
 }
-

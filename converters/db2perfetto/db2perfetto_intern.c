@@ -24,7 +24,7 @@ void pf_intern_init(pf_intern *in) {
   in->data = init;
 }
 
-static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
+static void queue(pf_intern *in, int t, uint64_t iid, const char *s, size_t n) {
   size_t *count = t == PF_NAMES        ? &in->data.n_event_names
                   : t == PF_CATEGORIES ? &in->data.n_event_categories
                   : t == PF_VALUES     ? &in->data.n_debug_annotation_string_values
@@ -54,7 +54,7 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
   size_t i = (*count)++;
   /* The strings go to one buffer that may move: pointers are set in take. */
   in->offsets[t][i] = in->text.len;
-  tt_buf_put_utf8(&in->text, s, strlen(s)); /* protobuf strings are UTF-8 */
+  tt_buf_put_utf8(&in->text, s, n); /* protobuf strings are UTF-8 */
   tt_buf_append(&in->text, "", 1);
   switch (t) {
   case PF_NAMES: {
@@ -89,24 +89,88 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s) {
   }
 }
 
-uint64_t pf_intern_str(pf_intern *in, int t, const char *s) {
-  int64_t *v = tt_strmap_get(&in->map[t], s);
-  if (v) return (uint64_t)*v;
+/* Word-at-a-time hash of the key (names and values are short: a
+ * byte-at-a-time hash was most of the lookup). The last word overlaps the
+ * one before rather than being read byte by byte; the length is mixed in,
+ * so keys differing only in length still hash apart. */
+static uint64_t word(const char *s) {
+  uint64_t w;
+  memcpy(&w, s, 8);
+  return w;
+}
+
+static uint64_t key_hash(const char *s, size_t n) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
+  if (n >= 8) {
+    for (; n > 8; s += 8, n -= 8) {
+      h = (h ^ word(s)) * 0xff51afd7ed558ccdULL;
+      h ^= h >> 32;
+    }
+    w = word(s + n - 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    memcpy(&a, s, 4);
+    memcpy(&b, s + n - 4, 4);
+    w = (uint64_t)a << 32 | b;
+  } else {
+    w = 0;
+    for (size_t i = 0; i < n; i++) w = w << 8 | (unsigned char)s[i];
+  }
+  h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 29;
+  return h;
+}
+
+static void table_grow(pf_itable *m) {
+  size_t cap = m->cap ? 2 * m->cap : 64;
+  pf_islot *slots = tt_calloc(cap, sizeof *slots);
+  for (size_t i = 0; i < m->cap; i++) {
+    if (!m->slots[i].iid) continue;
+    size_t j = m->slots[i].hash & (cap - 1);
+    while (slots[j].iid) j = (j + 1) & (cap - 1);
+    slots[j] = m->slots[i];
+  }
+  free(m->slots);
+  m->slots = slots;
+  m->cap = cap;
+}
+
+uint64_t pf_intern_strn(pf_intern *in, int t, const char *s, size_t n) {
+  pf_itable *m = &in->map[t];
+  uint64_t h = key_hash(s, n);
+  if (m->cap) {
+    for (size_t i = h & (m->cap - 1); m->slots[i].iid; i = (i + 1) & (m->cap - 1)) {
+      const pf_islot *e = &m->slots[i];
+      if (e->hash == h && e->len == n && (n == 0 || memcmp(in->keys.data + e->off, s, n) == 0))
+        return e->iid;
+    }
+  }
+  if ((m->count + 1) * 4 >= m->cap * 3) table_grow(m);
+  size_t i = h & (m->cap - 1);
+  while (m->slots[i].iid) i = (i + 1) & (m->cap - 1);
   uint64_t iid = in->next_iid[t]++;
-  tt_strmap_put(&in->map[t], s, (int64_t)iid);
+  m->slots[i] = (pf_islot){h, iid, in->keys.len, n};
+  m->count++;
+  tt_buf_append(&in->keys, s, n);
   in->entries++;
-  in->bytes += strlen(s) + 1;
-  queue(in, t, iid, s);
+  in->bytes += n + 1;
+  queue(in, t, iid, s, n);
   return iid;
+}
+
+uint64_t pf_intern_str(pf_intern *in, int t, const char *s) {
+  return pf_intern_strn(in, t, s, strlen(s));
 }
 
 int pf_intern_reset_if_full(pf_intern *in) {
   if (in->entries < in->max_entries && in->bytes < in->max_bytes) return 0;
   for (int t = 0; t < PF_NTABLES; t++) {
-    tt_strmap_free(&in->map[t]);
-    memset(&in->map[t], 0, sizeof in->map[t]);
+    pf_itable *m = &in->map[t];
+    if (m->cap) memset(m->slots, 0, m->cap * sizeof *m->slots);
+    m->count = 0;
     in->next_iid[t] = 1;
   }
+  tt_buf_clear(&in->keys);
   in->entries = in->bytes = 0;
   in->resets++;
   return 1;
@@ -156,9 +220,10 @@ void pf_intern_done(pf_intern *in) {
 
 void pf_intern_free(pf_intern *in) {
   for (int t = 0; t < PF_NTABLES; t++) {
-    tt_strmap_free(&in->map[t]);
+    free(in->map[t].slots);
     free(in->offsets[t]);
   }
+  tt_buf_free(&in->keys);
   free(in->names);
   free(in->name_ptrs);
   free(in->cats);

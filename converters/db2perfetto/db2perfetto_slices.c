@@ -178,12 +178,19 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
     s->held = tt_realloc(s->held, s->cap_held * sizeof *s->held);
   }
   pf_held *h = &s->held[s->nheld++];
-  memset(h, 0, sizeof *h);
+  /* Every field is set below; the flow arrays are read only up to nout
+   * and nin (clearing them all cost more than the rest of the hold). */
+  h->nargs = 0;
+  h->nout = h->nin = 0;
+  h->more_out = 0;
+  h->flow_instant = 0;
   h->ev = *ev;
   h->name_off = s->text.len;
-  tt_buf_append(&s->text, ev->name, strlen(ev->name) + 1);
+  h->name_len = strlen(ev->name);
+  tt_buf_append(&s->text, ev->name, h->name_len + 1);
   h->cat_off = s->text.len;
-  tt_buf_append(&s->text, ev->category, strlen(ev->category) + 1);
+  h->cat_len = strlen(ev->category);
+  tt_buf_append(&s->text, ev->category, h->cat_len + 1);
   h->ev.name = h->ev.category = NULL; /* set from the offsets when written */
   h->ev.link_starts = "";
   /* The args now, beside the reader's cursor: written later they would be
