@@ -294,11 +294,6 @@ int tt_part_has_pid(const tt_part *p, int64_t pid) {
   return p->pid == HUB_NULL || p->pid == pid;
 }
 
-typedef struct carried {
-  hub_record ev;
-  char *name, *category, *kernel_name;
-} carried;
-
 typedef struct run {
   const tt_exporter *ex;
   const tt_export_opts *o;
@@ -316,7 +311,7 @@ typedef struct run {
   int bytes_unknown;       /* a part went to stdout or a device: not counted */
   int64_t range[2], span[2]; /* --start/--end resolved; the inputs' time span */
   int span_any;              /* the inputs hold an event */
-  carried *carry;
+  hub_held_record *carry;
   size_t ncarry, cap_carry;
   /* Window w covers [win_at(w), win_at(w + 1)): equal windows from t0,
    * or the size split's planned cuts. */
@@ -440,14 +435,8 @@ static void carry_push(run *ru, const hub_record *ev) {
     ru->cap_carry = ru->cap_carry ? 2 * ru->cap_carry : 16;
     ru->carry = tt_realloc(ru->carry, ru->cap_carry * sizeof *ru->carry);
   }
-  carried *c = &ru->carry[ru->ncarry++];
-  c->ev = *ev;
-  c->name = tt_strdup(ev->name);
-  c->category = tt_strdup(ev->category);
-  c->kernel_name = tt_strdup(ev->kernel_name);
-  c->ev.name = c->name;
-  c->ev.category = c->category;
-  c->ev.kernel_name = c->kernel_name;
+  hub_held_record *c = &ru->carry[ru->ncarry++];
+  hub_record_hold(c, ev);
   c->ev.link_starts = ""; /* re-emitted clipped: no arrow starts there */
 }
 
@@ -456,7 +445,7 @@ static int carry_into(run *ru) {
   size_t kept = 0;
   int rc = 0;
   for (size_t i = 0; i < ru->ncarry; i++) {
-    carried c = ru->carry[i];
+    hub_held_record c = ru->carry[i];
     if (rc == 0 && c.ev.end > ru->part.start) {
       hub_record ev = c.ev;
       rc = emit(ru, &ev);
@@ -465,20 +454,14 @@ static int carry_into(run *ru) {
         continue;
       }
     }
-    free(c.name);
-    free(c.category);
-    free(c.kernel_name);
+    hub_record_release(&c);
   }
   ru->ncarry = kept;
   return rc;
 }
 
 static void carry_free(run *ru) {
-  for (size_t i = 0; i < ru->ncarry; i++) {
-    free(ru->carry[i].name);
-    free(ru->carry[i].category);
-    free(ru->carry[i].kernel_name);
-  }
+  for (size_t i = 0; i < ru->ncarry; i++) hub_record_release(&ru->carry[i]);
   free(ru->carry);
   ru->carry = NULL;
   ru->ncarry = ru->cap_carry = 0;

@@ -39,14 +39,8 @@ const char *tt_size_text(uint64_t bytes, char *buf, size_t n) {
   return buf;
 }
 
-/* An event kept beyond the reader's next row: its strings copied. */
-typedef struct held_event {
-  hub_record ev;
-  char *name, *category, *kernel_name;
-} held_event;
-
 typedef struct held_list {
-  held_event *v;
+  hub_held_record *v;
   size_t n, cap;
 } held_list;
 
@@ -55,20 +49,7 @@ static void held_push(held_list *l, const hub_record *ev) {
     l->cap = l->cap ? 2 * l->cap : 16;
     l->v = tt_realloc(l->v, l->cap * sizeof *l->v);
   }
-  held_event *h = &l->v[l->n++];
-  h->ev = *ev;
-  h->name = tt_strdup(ev->name);
-  h->category = tt_strdup(ev->category);
-  h->kernel_name = tt_strdup(ev->kernel_name);
-  h->ev.name = h->name;
-  h->ev.category = h->category;
-  h->ev.kernel_name = h->kernel_name;
-}
-
-static void held_drop(held_event *h) {
-  free(h->name);
-  free(h->category);
-  free(h->kernel_name);
+  hub_record_hold(&l->v[l->n++], ev);
 }
 
 /* Keeps, in order, the events that end after t. */
@@ -78,7 +59,7 @@ static void held_keep_after(held_list *l, int64_t t) {
     if (l->v[i].ev.end > t)
       l->v[k++] = l->v[i];
     else
-      held_drop(&l->v[i]);
+      hub_record_release(&l->v[i]);
   }
   l->n = k;
 }
@@ -90,7 +71,7 @@ static size_t held_count_after(const held_list *l, int64_t t) {
 }
 
 static void held_clear(held_list *l) {
-  for (size_t i = 0; i < l->n; i++) held_drop(&l->v[i]);
+  for (size_t i = 0; i < l->n; i++) hub_record_release(&l->v[i]);
   l->n = 0;
 }
 
@@ -167,8 +148,11 @@ static int start_part_at(planner *p, int64_t cut) {
   if (dry_end(p) != 0) return -1;
   p->part.start = cut;
   held_keep_after(&p->open, cut);
-  for (size_t i = 0; i < p->open.n; i++)
+  for (size_t i = 0; i < p->open.n; i++) {
+    /* as the real run's carry: re-emitted clipped, no arrow starts there */
+    p->open.v[i].ev.link_starts = "";
     if (dry_emit(p, &p->open.v[i].ev) != 0) return -1;
+  }
   return 0;
 }
 

@@ -258,6 +258,30 @@ int64_t hub_arrow_id(int64_t link_id, int64_t k) {
   return (int64_t)(h & 0x7fffffffffffffffULL);
 }
 
+void hub_record_hold(hub_held_record *h, const hub_record *ev) {
+  const char *src[4] = {ev->name, ev->category, ev->kernel_name, ev->link_starts};
+  size_t len[4], total = 0;
+  for (int i = 0; i < 4; i++) total += len[i] = strlen(src[i] ? src[i] : "") + 1;
+  h->ev = *ev;
+  h->strings = tt_malloc(total);
+  const char *dst[4];
+  char *p = h->strings;
+  for (int i = 0; i < 4; i++) {
+    memcpy(p, src[i] ? src[i] : "", len[i]);
+    dst[i] = p;
+    p += len[i];
+  }
+  h->ev.name = dst[0];
+  h->ev.category = dst[1];
+  h->ev.kernel_name = dst[2];
+  h->ev.link_starts = dst[3];
+}
+
+void hub_record_release(hub_held_record *h) {
+  free(h->strings);
+  h->strings = NULL;
+}
+
 int64_t hub_record_links_before(const hub_record *ev, int64_t t) {
   if (ev->link_ts == HUB_NULL || ev->link_ts >= t) return 0;
   if (ev->link_count <= 1 || ev->link_last < t) return ev->link_count < 1 ? 1 : ev->link_count;

@@ -72,6 +72,16 @@ typedef struct hub_record {
   const char *link_starts;
 } hub_record;
 
+/* A record kept past the next hub_reader_next (a window split's carried
+ * events, the size planner's): its strings (name, category, kernel_name,
+ * link_starts) copied into one buffer it owns. Moved by value freely. */
+typedef struct hub_held_record {
+  hub_record ev; /* its strings point into `strings` */
+  char *strings;
+} hub_held_record;
+void hub_record_hold(hub_held_record *h, const hub_record *ev);
+void hub_record_release(hub_held_record *h);
+
 /* The arrows of a launching call whose GPU end starts before t (so an
  * exporter writes only arrows whose both ends are in its part). */
 int64_t hub_record_links_before(const hub_record *ev, int64_t t);
