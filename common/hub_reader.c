@@ -511,9 +511,6 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   return any;
 }
 
-int hub_reader_pid_has_events(hub_reader *r, int64_t pid) {
-  return hr_process_has_events(r, NULL, pid);
-}
 
 int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
   /* In passes, any host's (the groups' readers are opened per question). */

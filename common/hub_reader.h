@@ -127,9 +127,6 @@ int hub_reader_next(hub_reader *r, hub_record *ev);
  * row, whichever row it is. Returns 0 if there are no events. */
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
 
-/* Whether any row of process `pid` exists in any input. */
-int hub_reader_pid_has_events(hub_reader *r, int64_t pid);
-
 /* The processes that have events, one per (hostname, pid), sorted by
  * (hostname, pid): what --split process makes a part of. *out is
  * malloc'ed (caller frees it; hosts point into the reader's info). */

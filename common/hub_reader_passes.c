@@ -535,7 +535,7 @@ int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
   int found = 0;
   for (size_t i = 0; !found && i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
-    found = g && hub_reader_pid_has_events(g, pid);
+    found = g && hr_process_has_events(g, NULL, pid);
     hub_reader_close(g);
   }
   return found;
