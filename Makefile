@@ -95,11 +95,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
-# one tool) are linked with converters/<tool>/*.c but <tool>.c, which the
-# harness includes with its main renamed.
+# one tool) are linked with converters/<tool>/*.c but the file of its main:
+# an importer's harness calls <tool>_import (converters/<tool>/<tool>.h)
+# without <tool>_main.c; an exporter's includes <tool>.c, main renamed.
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 fuzz_tool = $(firstword $(subst _, ,$(1)))
-fuzz_objs = $(filter-out $(BUILD)/obj/converters/$(1)/$(1).o,$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
+fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)$(if $(wildcard converters/$(1)/$(1)_main.c),_main).o
+fuzz_objs = $(filter-out $(call fuzz_main,$(1)),$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_cli.h"
+#include "nsys2db.h"
 #include "nsys2db_parts.h"
 #include "progress.h"
 
@@ -225,7 +225,7 @@ static int check_format(ns *c) {
   return -1;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   ns c = {.b = {.w = w, .hooks = &ns_hooks, .max_ts = INT64_MIN}};
   if (nv_src_open(&c.b.src, opts->input)) return 1;
@@ -250,11 +250,4 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   tt_buf_free(&c.b.ext);
   tt_buf_free(&c.sql);
   return rc ? 1 : 0;
-}
-
-int main(int argc, char **argv) {
-  tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports an Nsight Systems SQLite export",
-                  "the export (nsys export --type sqlite REPORT.nsys-rep)", &opts);
-  return tt_import_run(&opts, import, NULL);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_cli.h"
+#include "nvvp2db.h"
 #include "nvvp2db_parts.h"
 #include "progress.h"
 
@@ -336,7 +336,7 @@ static int check_format(nvp *c) {
   return 0;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   nvp c = {.b = {.w = w, .hooks = &nvp_hooks, .max_ts = INT64_MIN}};
   if (nv_src_open(&c.b.src, opts->input)) return 1;
@@ -375,11 +375,4 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   tt_buf_free(&c.b.ext);
   tt_buf_free(&c.sql);
   return rc ? 1 : 0;
-}
-
-int main(int argc, char **argv) {
-  tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports an nvprof SQLite profile (.nvvp, .sql)",
-                  "the nvprof database (nvprof -o FILE.nvvp or --export-profile FILE.sql)", &opts);
-  return tt_import_run(&opts, import, NULL);
 }
