@@ -48,7 +48,9 @@ BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
 COMMON_SRCS := $(wildcard common/*.c)
 PROTOS := $(wildcard proto/*.proto)
-GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c \
+# Generated sources are all built here from what they are generated from,
+# never committed (docs/hub.md, "Generated sources").
+GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c $(BUILD)/gen/cupti_cbid_table.c \
             $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
                $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
@@ -67,6 +69,10 @@ deps:
 $(BUILD)/gen/hub_schema_sql.c: schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql scripts/embed-sql.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed-sql.sh schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/cupti_cbid_table.c: schema/cupti/cupti_runtime_cbid.tsv schema/cupti/cupti_driver_cbid.tsv scripts/gen-cupti-table.sh
+	@mkdir -p $(dir $@)
+	sh scripts/gen-cupti-table.sh > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
 	@mkdir -p $(BUILD)/gen
