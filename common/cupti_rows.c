@@ -15,6 +15,37 @@ void cupti_progress(cupti_rows *b) {
   if ((++b->rows & 0xFFF) == 0) tt_progress("rows", b->rows, 0);
 }
 
+/* A kernel row's sizes in the hub's terms: grid[i] = grid in blocks
+ * (columns grid_col..+2) x block size (block_col..+2, also copied to
+ * block[i]), shared memory = static + dynamic (shared_col, shared_col+1).
+ * A product or sum past int64 is refused, never wrapped: "FILE: table T
+ * row ID_NAME ID: grid or shared memory size out of range (...)", -1. */
+static int kernel_sizes(nv_src *s, sqlite3_stmt *st, const char *table, const char *id_name,
+                        int64_t row, int grid_col, int block_col, int shared_col,
+                        int64_t grid[3], int64_t block[3], int64_t *shared) {
+  static const char axis[3] = {'X', 'Y', 'Z'};
+  for (int i = 0; i < 3; i++) {
+    int64_t blocks = sqlite3_column_int64(st, grid_col + i);
+    block[i] = sqlite3_column_int64(st, block_col + i);
+    if (__builtin_mul_overflow(blocks, block[i], &grid[i])) {
+      tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
+               "(grid%c %lld x block%c %lld)",
+               s->path, table, id_name, (long long)row, axis[i], (long long)blocks, axis[i],
+               (long long)block[i]);
+      return -1;
+    }
+  }
+  int64_t st_mem = sqlite3_column_int64(st, shared_col);
+  int64_t dyn_mem = sqlite3_column_int64(st, shared_col + 1);
+  if (__builtin_add_overflow(st_mem, dyn_mem, shared)) {
+    tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
+             "(staticSharedMemory %lld + dynamicSharedMemory %lld)",
+             s->path, table, id_name, (long long)row, (long long)st_mem, (long long)dyn_mem);
+    return -1;
+  }
+  return 0;
+}
+
 int cupti_kernel(cupti_rows *b, sqlite3_stmt *st, const char *table, const cupti_kernel_cols *c,
                  int64_t pid, int64_t tid, int64_t kernel_id, const char *short_name) {
   hub_kernel_row k;
@@ -31,8 +62,8 @@ int cupti_kernel(cupti_rows *b, sqlite3_stmt *st, const char *table, const cupti
   /* CUDA's grid counts blocks, rocpd's work-items: grid x block size; the
    * shared memory split stays in extdata, the hub holds the total.
    * Hostile values are refused, never wrapped. */
-  if (nv_kernel_sizes(&b->src, st, table, c->id_name, sqlite3_column_int64(st, c->row), c->grid,
-                      c->block, c->shared, k.grid, k.workgroup, &k.group_segment_size))
+  if (kernel_sizes(&b->src, st, table, c->id_name, sqlite3_column_int64(st, c->row), c->grid,
+                   c->block, c->shared, k.grid, k.workgroup, &k.group_segment_size))
     return -1;
   k.private_segment_size = sqlite3_column_int64(st, c->local);
   nv_json_begin(&b->ext);

@@ -48,7 +48,7 @@ void cupti_progress(cupti_rows *b);
 /* Kernel: times, deviceId, streamId, correlationId, gridX..Z, blockX..Z,
  * static and dynamic shared memory (three and two adjacent columns),
  * localMemoryPerThread; `row` the row's id (named id_name in the error of
- * a grid or shared memory size past int64, nv_kernel_sizes). */
+ * a grid or shared memory size past int64). */
 typedef struct cupti_kernel_cols {
   int row, start, end, device, stream, corr, grid, block, shared, local, rest;
   const char *id_name;
