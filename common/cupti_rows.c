@@ -15,6 +15,19 @@ void cupti_progress(cupti_rows *b) {
   if ((++b->rows & 0xFFF) == 0) tt_progress("rows", b->rows, 0);
 }
 
+/* The row's extdata: the columns from `from` on, under their names. */
+static const char *rest_extdata(cupti_rows *b, sqlite3_stmt *st, int from) {
+  nv_json_begin(&b->ext);
+  nv_rest_json(st, from, &b->ext);
+  return nv_json_end(&b->ext);
+}
+
+/* A row written that ends at `end`. */
+static void written(cupti_rows *b, int64_t end) {
+  cupti_cover(b, end);
+  cupti_progress(b);
+}
+
 /* A kernel row's sizes in the hub's terms: grid[i] = grid in blocks
  * (columns grid_col..+2) x block size (block_col..+2, also copied to
  * block[i]), shared memory = static + dynamic (shared_col, shared_col+1).
@@ -72,8 +85,7 @@ int cupti_kernel(cupti_rows *b, sqlite3_stmt *st, const char *table, const cupti
   k.extdata = nv_json_end(&b->ext);
   k.event_id = hub_event(b->w, "KERNEL_DISPATCH", corr, NULL);
   hub_kernel_dispatch(b->w, &k);
-  cupti_cover(b, k.end);
-  cupti_progress(b);
+  written(b, k.end);
   return 0;
 }
 
@@ -99,13 +111,10 @@ void cupti_memcpy(cupti_rows *b, sqlite3_stmt *st, const cupti_copy_cols *c, int
   r.size = sqlite3_column_int64(st, c->bytes);
   r.src_agent_id = copy_end_agent(b, src, sqlite3_column_int64(st, c->src_device));
   r.dst_agent_id = copy_end_agent(b, dst, sqlite3_column_int64(st, c->dst_device));
-  nv_json_begin(&b->ext);
-  nv_rest_json(st, c->rest, &b->ext);
-  r.extdata = nv_json_end(&b->ext);
+  r.extdata = rest_extdata(b, st, c->rest);
   r.event_id = hub_event(b->w, "MEMORY_COPY", sqlite3_column_int64(st, c->corr), NULL);
   hub_memory_copy(b->w, &r);
-  cupti_cover(b, r.end);
-  cupti_progress(b);
+  written(b, r.end);
 }
 
 void cupti_memset(cupti_rows *b, sqlite3_stmt *st, const cupti_memset_cols *c, int64_t pid,
@@ -126,25 +135,20 @@ void cupti_memset(cupti_rows *b, sqlite3_stmt *st, const cupti_memset_cols *c, i
                           : b->hooks->memory_kind(sqlite3_column_int64(st, c->kind)));
   k.kernel_id = hub_kernel_symbol(b->w, pid, name, name);
   k.dispatch_id = corr;
-  nv_json_begin(&b->ext);
-  nv_rest_json(st, c->rest, &b->ext);
-  k.extdata = nv_json_end(&b->ext);
+  k.extdata = rest_extdata(b, st, c->rest);
   k.event_id = hub_event(b->w, "CUDA_MEMSET", corr, NULL);
   hub_kernel_dispatch(b->w, &k);
-  cupti_cover(b, k.end);
-  cupti_progress(b);
+  written(b, k.end);
 }
 
 void cupti_sync(cupti_rows *b, sqlite3_stmt *st, const cupti_sync_cols *c, int64_t pid,
                 int64_t tid) {
   int64_t end = cupti_time(b, st, c->end);
-  nv_json_begin(&b->ext);
-  nv_rest_json(st, c->rest, &b->ext);
+  const char *ext = rest_extdata(b, st, c->rest);
   int64_t ev = hub_event(b->w, "CUDA_SYNC", sqlite3_column_int64(st, c->corr), NULL);
   hub_region(b->w, pid, tid, cupti_time(b, st, c->start), end,
-             tt_cupti_sync_type(sqlite3_column_int64(st, c->type)), ev, nv_json_end(&b->ext));
-  cupti_cover(b, end);
-  cupti_progress(b);
+             tt_cupti_sync_type(sqlite3_column_int64(st, c->type)), ev, ext);
+  written(b, end);
 }
 
 int64_t cupti_nvtx_event(cupti_rows *b, const char *ext) {
