@@ -48,7 +48,9 @@ BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
 COMMON_SRCS := $(wildcard common/*.c)
 PROTOS := $(wildcard proto/*.proto)
-GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c \
+# Generated sources are all built here from what they are generated from,
+# never committed (docs/hub.md, "Generated sources").
+GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c $(BUILD)/gen/cupti_cbid_table.c \
             $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
                $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
@@ -67,6 +69,10 @@ deps:
 $(BUILD)/gen/hub_schema_sql.c: schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql scripts/embed-sql.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed-sql.sh schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/cupti_cbid_table.c: schema/cupti/cupti_runtime_cbid.tsv schema/cupti/cupti_driver_cbid.tsv scripts/gen-cupti-table.sh
+	@mkdir -p $(dir $@)
+	sh scripts/gen-cupti-table.sh > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
 	@mkdir -p $(BUILD)/gen
@@ -95,11 +101,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
-# one tool) are linked with converters/<tool>/*.c but <tool>.c, which the
-# harness includes with its main renamed.
+# one tool) are linked with converters/<tool>/*.c but the file of its main:
+# an importer's harness calls <tool>_import (converters/<tool>/<tool>.h)
+# without <tool>_main.c; an exporter's includes <tool>.c, main renamed.
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 fuzz_tool = $(firstword $(subst _, ,$(1)))
-fuzz_objs = $(filter-out $(BUILD)/obj/converters/$(1)/$(1).o,$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
+fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)$(if $(wildcard converters/$(1)/$(1)_main.c),_main).o
+fuzz_objs = $(filter-out $(call fuzz_main,$(1)),$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)

@@ -12,6 +12,7 @@
 #include "atomic_output.h"
 #include "import_cli.h"
 #include "progress.h"
+#include "rpd2db.h"
 #include "rpd2db_parts.h"
 #include "sqlite_setup.h"
 
@@ -425,7 +426,7 @@ static int import_file(rpd *c, const char *file, const char *path) {
   return rc ? -1 : 0;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+int rpd2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   rpd c = {.w = w, .single_pid = HUB_NULL, .arg_event = HUB_NULL, .ksym_pid = HUB_NULL};
   int rc;
@@ -450,12 +451,4 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   tt_buf_free(&c.key);
   tt_buf_free(&c.arg_seen);
   return rc ? 1 : 0;
-}
-
-int main(int argc, char **argv) {
-  tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports a rocmProfileData trace (.rpd, .rpd.gz)",
-                  "the RPD file (rocmProfileData's SQLite trace, schema 2 or 3; gzipped too)",
-                  &opts);
-  return tt_import_run(&opts, import, NULL);
 }
