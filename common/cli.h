@@ -28,10 +28,14 @@ typedef struct tt_cli_ext {
 
 typedef struct tt_cli {
   /* Set by the tool. */
-  void (*usage)(FILE *f, const void *ctx); /* the tool's usage and options */
+  /* The tool's usage and its options; the shared -q, --progress,
+   * --threads, -h and -V follow, their text at column help_width. */
+  void (*usage)(FILE *f, const void *ctx);
   const void *usage_ctx;
+  int help_width;
   const tt_cli_ext *ext[2]; /* extensions, in order (NULL: none) */
   int threads_max;   /* > 0: --threads 1|2|auto accepted, auto gives at most this */
+  const char *threads_auto; /* what --threads auto gives, for --help */
   int one_input;     /* exactly one INPUT (an importer), else one or more DB */
   /* Filled by tt_cli_parse. */
   const char *output;    /* -o, NULL when not given */

@@ -58,11 +58,7 @@ static void usage(FILE *f, const void *ctx) {
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write nothing\n"
-          "      --list-categories    print each category in the inputs with its event count\n"
-          "  -q, --quiet              no messages except errors (wins over --progress)\n"
-          "      --progress           show progress even when stderr is not a terminal\n"
-          "  -h, --help               show this help\n"
-          "  -V, --version            show the version\n",
+          "      --list-categories    print each category in the inputs with its event count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 
@@ -223,7 +219,7 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   o->max_parts = 10000;
   export_parse ctx = {ex, o};
   const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
-  tt_cli cli = {.usage = usage, .usage_ctx = ex, .ext = {&own, ex->options}};
+  tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
   tt_cli_parse(argc, argv, &cli);
   o->output = cli.output;
   o->progress_mode = cli.progress_mode;

@@ -23,10 +23,9 @@ static int auto_threads_max(const tt_import_ext *ext) {
   return ext && ext->auto_threads_max > 0 ? ext->auto_threads_max : AUTO_THREADS_MAX;
 }
 
-/* What usage prints: the importer's line and INPUT, and --threads auto. */
+/* What usage prints: the importer's line and INPUT. */
 typedef struct import_usage {
   const char *what, *input_help;
-  int auto_threads_max;
 } import_usage;
 
 static void usage(FILE *f, const void *ctx) {
@@ -35,16 +34,8 @@ static void usage(FILE *f, const void *ctx) {
           "Usage: %s [options] INPUT -o OUTPUT.db\n"
           "%s into a rocpd (schema v3) SQLite database.\n\n"
           "  INPUT              %s\n"
-          "  -o, --output FILE  the database to write (required; replaced if it exists)\n"
-          "  -q, --quiet        no messages except errors (wins over --progress)\n"
-          "      --progress     show progress even when stderr is not a terminal\n"
-          "      --threads N    1, 2 or auto: 2 writes the database on a second thread\n"
-          "                     while the input is read (auto: %s)\n"
-          "  -h, --help         show this help\n"
-          "  -V, --version      show the version\n",
-          tt_progname(), u->what, u->input_help,
-          u->auto_threads_max >= 2 ? "2 when it may run on two CPUs or more"
-                                   : "1, see the man page");
+          "  -o, --output FILE  the database to write (required; replaced if it exists)\n",
+          tt_progname(), u->what, u->input_help);
 }
 
 void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
@@ -54,11 +45,14 @@ void tt_import_parse(int argc, char **argv, const char *what, const char *input_
 
 void tt_import_parse_ext(int argc, char **argv, const char *what, const char *input_help,
                          const tt_import_ext *ext, tt_import_opts *opts) {
-  import_usage u = {what, input_help, auto_threads_max(ext)};
+  import_usage u = {what, input_help};
+  int threads_max = auto_threads_max(ext);
   tt_cli_ext own = {0};
   if (ext) own = (tt_cli_ext){ext->longopts, ext->help, ext->handle, ext->ctx};
-  tt_cli cli = {.usage = usage, .usage_ctx = &u, .ext = {ext ? &own : NULL},
-                .threads_max = u.auto_threads_max, .one_input = 1};
+  tt_cli cli = {.usage = usage, .usage_ctx = &u, .help_width = 21, .ext = {ext ? &own : NULL},
+                .threads_max = threads_max, .one_input = 1,
+                .threads_auto = threads_max >= 2 ? "2 when it may run on two CPUs or more"
+                                                 : "1, see the man page"};
   tt_cli_parse(argc, argv, &cli);
   memset(opts, 0, sizeof *opts);
   opts->input = cli.inputs[0];

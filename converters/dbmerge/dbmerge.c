@@ -59,11 +59,7 @@ static void usage(FILE *f, const void *ctx) {
           "inputs are not copied.\n\n"
           "  DB...              hub databases (opened read-only); a uuid may appear once\n"
           "  -o, --output FILE  the merged database (required; replaced if it exists,\n"
-          "                     never one of the inputs)\n"
-          "  -q, --quiet        no messages except errors (wins over --progress)\n"
-          "      --progress     show progress even when stderr is not a terminal\n"
-          "  -h, --help         show this help\n"
-          "  -V, --version      show the version\n",
+          "                     never one of the inputs)\n",
           tt_progname());
 }
 
@@ -363,7 +359,7 @@ static void merge_free(merge *m) {
 }
 
 int main(int argc, char **argv) {
-  tt_cli cli = {.usage = usage};
+  tt_cli cli = {.usage = usage, .help_width = 21};
   tt_cli_parse(argc, argv, &cli);
   const char *output = cli.output;
   tt_cli_check_db_output(output, cli.inputs, cli.ninputs);
