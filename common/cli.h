@@ -14,11 +14,12 @@ struct option;
 
 /* Long options added to the shared ones. `longopts` ends with a zeroed
  * entry; its `val`s are the extension's own (any value: the core renumbers
- * them, so two extensions never clash) and `handle` gets them back with
- * the option's argument (NULL when it takes none). handle returns 0, or
- * non-zero after printing why the value is wrong (usage error: the usage
- * on stderr, exit 2); it may also exit itself (tt_die(2, ...)). `help` is
- * printed after the tool's usage (NULL: nothing). */
+ * them, so two extensions never clash; `flag` must be NULL) and `handle`
+ * gets them back with the option's argument (NULL when it takes none).
+ * handle returns 0, or non-zero after printing why the value is wrong
+ * (usage error: the usage on stderr, exit 2); it may also exit itself
+ * (tt_die(2, ...)). `help` is printed after the shared options' lines
+ * (NULL: nothing). */
 typedef struct tt_cli_ext {
   const struct option *longopts;
   const char *help;
