@@ -74,7 +74,11 @@ static void add_arg(kineto *k, int extra, const char *name, size_t name_len, kv_
 }
 
 static void begin_event(kineto *k) {
-  for (int i = 0; i < F_COUNT; i++) kv_set(k, &k->ev.f[i], KV_NONE, "", 0);
+  /* A field's text is read only when its type says it is there. */
+  for (int i = 0; i < F_COUNT; i++) {
+    k->ev.f[i].type = KV_NONE;
+    tt_buf_clear(&k->ev.f[i].text);
+  }
   k->ev.nargs = k->ev.nextra = 0;
 }
 
@@ -151,11 +155,10 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
     break;
   case ST_DEVPROPS: k->warn_bad_event++; break;
   case ST_EVENT: {
-    for (int i = 0; i < F_COUNT; i++) {
-      if (key_is(k, k_field_names[i]) && k->ev.f[i].type == KV_NONE) {
-        kv_set(k, &k->ev.f[i], t, s, n);
-        return 1;
-      }
+    int f = k->key_field;
+    if (f != F_COUNT && k->ev.f[f].type == KV_NONE) {
+      kv_set(k, &k->ev.f[f], t, s, n);
+      return 1;
     }
     add_arg(k, 1, k->key.data, k->key.len, t, s, n); /* unknown or repeated key */
     break;
@@ -222,6 +225,17 @@ static int on_close(kineto *k, char bracket) {
   return 1;
 }
 
+/* Which of k_field_names the key is (F_COUNT: none), found once per key
+ * rather than by comparing it with each name for every scalar. */
+static int field_of(const char *s, size_t n) {
+  if (n == 0 || n > 4) return F_COUNT;
+  for (int f = 0; f < F_COUNT; f++)
+    if (k_field_names[f][0] == s[0] && strncmp(k_field_names[f], s, n) == 0 &&
+        !k_field_names[f][n])
+      return f;
+  return F_COUNT;
+}
+
 static int cb_null(void *ctx) { return on_scalar(ctx, KV_NULL, "null", 4); }
 
 static int cb_boolean(void *ctx, int v) {
@@ -253,6 +267,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t n) {
   }
   tt_buf_clear(&k->key);
   append_text(k, &k->key, (const char *)s, n);
+  k->key_field = field_of(k->key.data, k->key.len);
   return 1;
 }
 
