@@ -26,7 +26,8 @@ IN="$WORK/kineto_$N.json"
 OUT="$WORK/kineto_$N.db"
 
 # kineto_ceiling HUB [WHERE]: SQLite's own ceiling for the rows of HUB (the
-# hub kineto2db wrote), as $WORK/kineto_ceiling.sql: INSERT ... SELECT of
+# hub kineto2db wrote, copied to $WORK/kineto_rows.db, the source), as
+# $WORK/kineto_ceiling.sql: INSERT ... SELECT of
 # every table into an empty hub of the same schema and indexes. With WHERE
 # empty, each copy is SQLite's transfer optimization (an empty table of the
 # same schema: records copied without being decoded or built, which no
@@ -35,7 +36,6 @@ OUT="$WORK/kineto_$N.db"
 # for any INSERT (and as the other importers' ceilings do: theirs select
 # expressions, never a whole table).
 kineto_ceiling() {
-  cp "$1" "$WORK/kineto_rows.db"
   sqlite3 "$1" "SELECT 'INSERT INTO main.\"' || name || '\" SELECT * FROM s.\"' || name || '\"$2;'
     FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd\_%' ESCAPE '\' ORDER BY rootpage" |
     ceiling_script "$1" "$WORK/kineto_rows.db" "$WORK/kineto_ceiling.sql"
@@ -51,6 +51,7 @@ tk=$A_S rk=$A_KIB tj=$B_S rj=$B_KIB
 bytes=$(stat -c %s "$IN")
 hub=$(stat -c %s "$OUT")
 # SQLite's own ceiling for the same rows (kineto_ceiling).
+cp "$OUT" "$WORK/kineto_rows.db"
 kineto_ceiling "$OUT" ""
 tx=$(kineto_copy_s)
 kineto_ceiling "$OUT" " WHERE 1"
@@ -91,6 +92,7 @@ SIN="$WORK/kineto_alexnet_$SN.json"
 alternate "$TOOL" -q --threads auto "$SIN" -o "$OUT" --- $PY -c 'import json, sys; json.load(open(sys.argv[1]))' "$SIN"
 sk=$A_S srk=$A_KIB sj=$B_S
 sbytes=$(stat -c %s "$SIN")
+cp "$OUT" "$WORK/kineto_rows.db"
 kineto_ceiling "$OUT" ""
 stx=$(kineto_copy_s)
 kineto_ceiling "$OUT" " WHERE 1"

@@ -761,6 +761,15 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
   hub_sample(w, track_id, ts, ev, ext);
 }
 
+/* Runs one statement (its table names already expanded) with ?1 = v. */
+static void update_with(hub_writer *w, const char *sql, int64_t v) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  sqlite3_bind_int64(st, 1, v);
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql);
+  sqlite3_finalize(st);
+}
+
 void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   if (delta == 0) return;
   hw_flush_all(&w->bs);
@@ -774,11 +783,7 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   for (size_t i = 0; i < sizeof updates / sizeof *updates; i += 2) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET %s", updates[i], w->suffix, updates[i + 1]);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
-    sqlite3_bind_int64(st, 1, delta);
-    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
-    sqlite3_finalize(st);
+    update_with(w, sql.data, delta);
     tt_buf_free(&sql);
   }
   for (size_t i = 0; i < w->nprocesses; i++) {
@@ -838,11 +843,7 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
     /* Of the tracks, only those on a GPU lane (flow ends there). */
     if (strcmp(tables[i], "rocpd_track") == 0)
       tt_buf_puts(&sql, " AND json_extract(extdata, '$.agent_id') IS NOT NULL");
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
-    sqlite3_bind_int64(st, 1, to);
-    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
-    sqlite3_finalize(st);
+    update_with(w, sql.data, to);
     tt_buf_free(&sql);
   }
   tt_buf_free(&in);
