@@ -228,24 +228,20 @@ static int on_close(kineto *k, char bracket) {
 /* Which of k_field_names the key is (F_COUNT: none), found once per key
  * rather than by comparing it with each name for every scalar. */
 static int field_of(const char *s, size_t n) {
-  /* k_field_names, by length (fixed-size compares the compiler inlines) */
-  switch (n) {
-  case 1: return s[0] == 's' ? F_S : F_COUNT;
-  case 2:
-    return memcmp(s, "ph", 2) == 0   ? F_PH
-           : memcmp(s, "ts", 2) == 0 ? F_TS
-           : memcmp(s, "id", 2) == 0 ? F_ID
-           : memcmp(s, "bp", 2) == 0 ? F_BP
-                                     : F_COUNT;
-  case 3:
-    return memcmp(s, "cat", 3) == 0   ? F_CAT
-           : memcmp(s, "pid", 3) == 0 ? F_PID
-           : memcmp(s, "tid", 3) == 0 ? F_TID
-           : memcmp(s, "dur", 3) == 0 ? F_DUR
-                                      : F_COUNT;
-  case 4: return memcmp(s, "name", 4) == 0 ? F_NAME : F_COUNT;
-  default: return F_COUNT;
-  }
+  /* Fixed-size compares the compiler inlines, the most frequent first. */
+#define KEY_IS(lit) (n == sizeof lit - 1 && memcmp(s, lit, sizeof lit - 1) == 0)
+  return KEY_IS("ph")     ? F_PH
+         : KEY_IS("ts")   ? F_TS
+         : KEY_IS("name") ? F_NAME
+         : KEY_IS("cat")  ? F_CAT
+         : KEY_IS("pid")  ? F_PID
+         : KEY_IS("tid")  ? F_TID
+         : KEY_IS("dur")  ? F_DUR
+         : KEY_IS("id")   ? F_ID
+         : KEY_IS("bp")   ? F_BP
+         : KEY_IS("s")    ? F_S
+                          : F_COUNT;
+#undef KEY_IS
 }
 
 static int cb_null(void *ctx) { return on_scalar(ctx, KV_NULL, "null", 4); }
