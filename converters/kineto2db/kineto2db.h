@@ -137,6 +137,7 @@ typedef struct kineto {
   int sp;
   int seen_root;
   tt_buf key;          /* the current key, cleaned */
+  int key_field;       /* the F_ field it names, else F_COUNT */
   kj_capture cap;      /* a nested value being captured */
   int capturing, cap_target;
   tt_buf cap_name;     /* the key the captured value belongs to */
