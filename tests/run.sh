@@ -39,7 +39,7 @@ run_one() {
 # that record, the tests known to be long start first, the rest in file
 # order (a test not in the record is taken as long: it may be).
 durations="$BUILD/tests/durations"
-long_tests="test_perfetto test_bad_inputs test_split_size test_many test_memory"
+long_tests="test_many test_bad_inputs test_perfetto test_split_size test_otf2 test_memory"
 order=()
 if [ -s "$durations" ]; then
   declare -A last_ms=()
