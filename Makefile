@@ -13,7 +13,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 FUZZ ?= 0
 FUZZ_SECONDS ?= 60
 # make check's short run: this many seconds shared evenly by the harnesses
-FUZZ_CHECK_SECONDS ?= 40
+# (2 s each for the 9: libFuzzer runs a harness's whole corpus, its seeds,
+# before it looks at the time, then mutates for what is left)
+FUZZ_CHECK_SECONDS ?= 18
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (fuzz/): everything built with clang, instrumented.
@@ -59,7 +61,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
+.PHONY: all deps check check-long check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub
 tools: $(BINS)
 
@@ -128,6 +130,14 @@ check: deps
 	@fuzz_rc=0; $(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
 	  echo "BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh"; \
 	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
+
+# Runs too long for make check, each with a smaller run in it: the flat
+# memory test at 3x the events (30k and 300k launches), the index-less
+# rocprofv3 database at 4x the calls (200k).
+check-long: deps
+	$(MAKE) all
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/test_memory.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/test_rocprofv3_read.sh
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares
