@@ -224,14 +224,15 @@ void hr_order_dbs(hub_reader *r);
 char *hr_file_order_key(const char *path);
 
 /* Columns every cursor query returns, in this order (hub_reader_sql.c
- * writes them, hub_reader.c reads them). */
+ * names each by these, hub_reader.c reads them). */
 enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
   C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
   C_MANGLED, /* only in the kernel query */
   /* only in the region query: the launch's GPU work (count, last start,
    * every start when more than one) */
-  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS
+  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
+  C_NCOLS /* the most any query returns */
 };
 
 /* The direct reader's parts of hr_direct_ops (hub_reader.c,

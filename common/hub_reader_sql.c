@@ -194,17 +194,52 @@ static void gpu_only_regions(tt_buf *b, const hub_db *d) {
                 d->suffix);
 }
 
+/* A cursor query's select list, each expression set by its column's name
+ * (C_ID, C_NAME, ...); a column a table has no value for is NULL. */
+typedef struct select_list {
+  const char *col[C_NCOLS];
+} select_list;
+
+/* "SELECT e0, e1, ..." of the first n columns. */
+static void put_select(tt_buf *b, const select_list *s, int n) {
+  tt_buf_puts(b, "SELECT ");
+  for (int i = 0; i < n; i++) {
+    if (i) tt_buf_puts(b, ", ");
+    tt_buf_puts(b, s->col[i] ? s->col[i] : "NULL");
+  }
+}
+
+/* The columns of every table of events (not samples), from alias x: its
+ * row, the event's correlation (e) and category (c). */
+#define EVENT_COLUMNS(s, x)                                                                 \
+  ((s)->col[C_ID] = x ".id", (s)->col[C_START] = x ".start", (s)->col[C_END] = x ".end",  \
+   (s)->col[C_PID] = x ".pid", (s)->col[C_TID] = x ".tid",                                 \
+   (s)->col[C_CAT] = "COALESCE(c.string,'')", (s)->col[C_CORR] = "e.correlation_id",       \
+   (s)->col[C_EVENT] = x ".event_id")
+
+/* The GPU lane of a row of alias x: its stream, else its queue. */
+#define LANE_COLUMNS(s, x)                                                          \
+  ((s)->col[C_LANE] = "COALESCE(" x ".stream_id, " x ".queue_id)",                   \
+   (s)->col[C_LANE_IS_QUEUE] = "(" x ".stream_id IS NULL AND " x ".queue_id IS NOT NULL)")
+
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf b = {0};
+  select_list s = {{0}};
   switch (t) {
   case T_REGION: {
     /* --gpu writes no launch: no arrow to find. */
     int link = !d->has_flows && !f->gpu_only;
-    tt_buf_puts(&b, "SELECT r.id, r.start, r.end, r.pid, r.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, r.event_id, NULL, NULL, 0, NULL, "
-                    "NULL, NULL, NULL, NULL, NULL, ");
-    tt_buf_puts(&b, link ? "g.start, g.n, g.last, g.starts" : "NULL, NULL, NULL, NULL");
+    EVENT_COLUMNS(&s, "r");
+    s.col[C_NAME] = "COALESCE(n.string,'')";
+    s.col[C_LANE_IS_QUEUE] = "0";
+    if (link) {
+      s.col[C_LINK] = "g.start";
+      s.col[C_LINK_N] = "g.n";
+      s.col[C_LINK_LAST] = "g.last";
+      s.col[C_LINK_STARTS] = "g.starts";
+    }
+    put_select(&b, &s, C_LINK_STARTS + 1);
     tt_buf_printf(&b,
                   " FROM \"rocpd_region%s\" r LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "r.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = r.event_id LEFT JOIN "
@@ -219,13 +254,13 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   }
   case T_KERNEL: {
     const char *kname = KERNEL_NAME("ks");
-    tt_buf_printf(&b,
-                  "SELECT k.id, k.start, k.end, k.pid, k.tid, %s, COALESCE(c.string,''), "
-                  "e.correlation_id, k.event_id, k.agent_id, COALESCE(k.stream_id, k.queue_id), "
-                  "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
-                  "NULL, NULL, NULL, " /* link: the launch is found in memory (fill_event) */
-                  "COALESCE(ks.kernel_name, '')", /* C_MANGLED: kernels only */
-                  kname);
+    EVENT_COLUMNS(&s, "k");
+    s.col[C_NAME] = kname;
+    s.col[C_AGENT] = "k.agent_id";
+    LANE_COLUMNS(&s, "k");
+    /* C_LINK stays NULL: the launch is found in memory (fill_event) */
+    s.col[C_MANGLED] = "COALESCE(ks.kernel_name, '')";
+    put_select(&b, &s, C_MANGLED + 1);
     tt_buf_printf(&b,
                   " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
                   "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
@@ -240,17 +275,20 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     char *agents = hr_tname(d, "rocpd_info_agent");
     int typed = hr_table_exists(d, agents);
     sqlite3_free(agents);
-    tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");
-    if (typed)
-      tt_buf_printf(&b,
-                    "(SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE ga.id = m.dst_agent_id "
-                    "AND ga.type = 'GPU'), (SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
-                    "ga.id = m.src_agent_id AND ga.type = 'GPU'), ",
-                    S, S);
-    tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
-                    "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
-                    "NULL, NULL, NULL");
+    char *agent =
+        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+                                "ga.id = m.dst_agent_id AND ga.type = 'GPU'), (SELECT ga.id FROM "
+                                "\"rocpd_info_agent%s\" ga WHERE ga.id = m.src_agent_id AND "
+                                "ga.type = 'GPU'), m.dst_agent_id, m.src_agent_id)",
+                                S, S)
+              : sqlite3_mprintf("COALESCE(m.dst_agent_id, m.src_agent_id)");
+    EVENT_COLUMNS(&s, "m");
+    s.col[C_NAME] = "COALESCE(n.string,'')";
+    s.col[C_AGENT] = agent;
+    LANE_COLUMNS(&s, "m");
+    s.col[C_SIZE] = "m.size";
+    put_select(&b, &s, C_LINK + 1);
+    sqlite3_free(agent);
     tt_buf_printf(&b,
                   " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "
@@ -262,13 +300,15 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     break;
   }
   case T_ALLOC:
+    EVENT_COLUMNS(&s, "a");
+    s.col[C_NAME] = "COALESCE(a.type,'') || CASE WHEN a.level IS NOT NULL THEN ' ' || a.level "
+                    "ELSE '' END";
+    s.col[C_AGENT] = "a.agent_id";
+    LANE_COLUMNS(&s, "a");
+    s.col[C_SIZE] = "a.size";
+    put_select(&b, &s, C_LINK + 1);
     tt_buf_printf(&b,
-                  "SELECT a.id, a.start, a.end, a.pid, a.tid, COALESCE(a.type,'') || "
-                  "CASE WHEN a.level IS NOT NULL THEN ' ' || a.level ELSE '' END, "
-                  "COALESCE(c.string,''), e.correlation_id, a.event_id, a.agent_id, "
-                  "COALESCE(a.stream_id, a.queue_id), (a.stream_id IS NULL AND a.queue_id IS "
-                  "NOT NULL), a.size, NULL, NULL, NULL, NULL, NULL, NULL FROM "
-                  "\"rocpd_memory_allocate%s\" a LEFT JOIN \"rocpd_event%s\" e ON e.id = "
+                  " FROM \"rocpd_memory_allocate%s\" a LEFT JOIN \"rocpd_event%s\" e ON e.id = "
                   "a.event_id LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
                   S, S, S);
     common_filters(&b, f, "a.start", "a.end", "a.pid", "COALESCE(a.type,'')",
@@ -277,19 +317,30 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_puts(&b, " ORDER BY a.start, a.end DESC, a.id");
     break;
   case T_SAMPLE: {
-    const char *kind = JX("t.extdata", "$.kind");
-    tt_buf_printf(&b,
-                  "SELECT s.id, s.timestamp, s.timestamp, t.pid, t.tid, CASE %s WHEN 'flow' THEN "
-                  "COALESCE(%s,'') WHEN 'counter' THEN COALESCE(tn.string,'') ELSE "
-                  "COALESCE(%s, tn.string, '') END, COALESCE(c.string,''), e.correlation_id, "
-                  "s.event_id, %s, %s, 0, NULL, s.track_id, %s, %s, %s, %s, ",
-                  kind, JX("e.extdata", "$.name"), JX("s.extdata", "$.name"),
-                  JX("t.extdata", "$.agent_id"), JX("t.extdata", "$.stream_id"),
-                  JX("s.extdata", "$.value"), kind, JX("e.extdata", "$.ph"),
-                  JX("e.extdata", "$.bp"));
+#define KIND JX("t.extdata", "$.kind")
+    const char *kind = KIND;
+    s.col[C_ID] = "s.id";
+    s.col[C_START] = s.col[C_END] = "s.timestamp";
+    s.col[C_PID] = "t.pid";
+    s.col[C_TID] = "t.tid";
+    s.col[C_NAME] = "CASE " KIND " WHEN 'flow' THEN COALESCE(" JX("e.extdata", "$.name") ",'') "
+                    "WHEN 'counter' THEN COALESCE(tn.string,'') ELSE COALESCE(" JX("s.extdata",
+                    "$.name") ", tn.string, '') END";
+#undef KIND
+    s.col[C_CAT] = "COALESCE(c.string,'')";
+    s.col[C_CORR] = "e.correlation_id";
+    s.col[C_EVENT] = "s.event_id";
+    s.col[C_AGENT] = JX("t.extdata", "$.agent_id");
+    s.col[C_LANE] = JX("t.extdata", "$.stream_id");
+    s.col[C_LANE_IS_QUEUE] = "0";
+    s.col[C_TRACK] = "s.track_id";
+    s.col[C_VALUE] = JX("s.extdata", "$.value");
+    s.col[C_TRACK_KIND] = kind;
+    s.col[C_PH] = JX("e.extdata", "$.ph");
+    s.col[C_BP] = JX("e.extdata", "$.bp");
     /* Split by process: the other end must be in the same part; under
      * filters it must have a slice that is written (flow_anchor). */
-    tt_buf pidjoin = {0}, pidcond = {0};
+    tt_buf pidjoin = {0}, pidcond = {0}, link = {0};
     if (f->pid != HUB_NULL || f->npids || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
     pid_cond(&pidcond, "t2.pid", f);
@@ -297,18 +348,20 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
       tt_buf_puts(&pidcond, " AND ");
       flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
     }
-    if (d->can_link && d->has_flows)
-      tt_buf_printf(&b,
+    if (d->can_link && d->has_flows) {
+      tt_buf_printf(&link,
                     "(CASE WHEN %s = 'flow' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
                     "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
                     "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
                     kind, S, S, pidjoin.len ? pidjoin.data : "", JX("e2.extdata", "$.ph"),
                     JX("e.extdata", "$.ph"), pidcond.len ? pidcond.data : "");
-    else
-      tt_buf_puts(&b, "NULL");
+      s.col[C_LINK] = link.data;
+    }
+    put_select(&b, &s, C_LINK + 1);
     tt_buf_free(&pidjoin);
     tt_buf_free(&pidcond);
+    tt_buf_free(&link);
     tt_buf_printf(&b,
                   " FROM \"rocpd_sample%s\" s JOIN \"rocpd_track%s\" t ON t.id = s.track_id "
                   "LEFT JOIN \"rocpd_string%s\" tn ON tn.id = t.name_id LEFT JOIN "
