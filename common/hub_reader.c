@@ -553,16 +553,10 @@ static const char *direct_track_name(hub_reader *r, int db, int64_t track_id) {
   return hr_col_text(d->track_st, 0);
 }
 
-const hr_ops hr_direct_ops = {
-    .next = hr_direct_next,
-    .args_begin = hr_direct_args_begin,
-    .args_next = hr_direct_args_next,
-    .track_name = direct_track_name,
-    .time_span = direct_time_span,
-    .process_has_events = direct_process_has_events,
-    .row_count = hr_direct_row_count,
-    .category_counts = hr_direct_category_counts,
-};
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_direct_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
+                              direct_track_name, direct_time_span, direct_process_has_events,
+                              hr_direct_row_count, hr_direct_category_counts};
 
 void hub_reader_close(hub_reader *r) {
   if (!r) return;

@@ -20,10 +20,8 @@
  * starts, then name, type and value of each arg. */
 typedef struct disk_rec {
   hr_merge_key key; /* key.db: the index in all inputs */
-  int64_t event_id, end, pid, tid, agent_id, lane_id, track_id;
-  int64_t correlation_id, size, link_ts, link_id, link_count, link_index, link_last;
-  double value;
-  int32_t kind, clipped, lane_is_queue, flow_bind_enclosing, flow_phase, cls;
+  hub_record ev;    /* every field as read, db likewise; the strings NULL
+                     * (they are the payload) */
   uint32_t nargs, payload;
 } disk_rec;
 
@@ -269,31 +267,14 @@ static int write_group(hub_reader *r, size_t gi) {
     disk_rec d;
     memset(&d, 0, sizeof d); /* no stray padding bytes on disk */
     d.key = last_key(g, base);
-    d.event_id = ev.event_id;
-    d.end = ev.end;
-    d.pid = ev.pid;
-    d.tid = ev.tid;
-    d.agent_id = ev.agent_id;
-    d.lane_id = ev.lane_id;
-    d.track_id = ev.track_id;
-    d.correlation_id = ev.correlation_id;
-    d.size = ev.size;
-    d.link_ts = ev.link_ts;
+    /* Bytes as the reader left them (it zeroes each record first): no
+     * stray padding on disk. */
+    memcpy(&d.ev, &ev, sizeof ev);
+    d.ev.name = d.ev.kernel_name = d.ev.category = d.ev.link_starts = NULL;
+    d.ev.db += base;
     /* The arrow's id hashes its input's index: the index in all inputs. */
-    d.link_id = ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL
-                    ? hr_link_id(ev.db + base, ev.kind == HUB_FLOW ? ev.category : "",
-                                 ev.correlation_id)
-                    : ev.link_id;
-    d.link_count = ev.link_count;
-    d.link_index = ev.link_index;
-    d.link_last = ev.link_last;
-    d.value = ev.value;
-    d.kind = ev.kind;
-    d.cls = ev.cls;
-    d.clipped = (int32_t)ev.clipped;
-    d.lane_is_queue = ev.lane_is_queue;
-    d.flow_bind_enclosing = ev.flow_bind_enclosing;
-    d.flow_phase = ev.flow_phase;
+    if (ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL)
+      d.ev.link_id = hr_link_id(d.ev.db, ev.kind == HUB_FLOW ? ev.category : "", ev.correlation_id);
     tt_buf_clear(&pay);
     put_str(&pay, ev.name);
     put_str(&pay, ev.kernel_name);
@@ -437,32 +418,7 @@ static int passes_next(hub_reader *r, hub_record *ev) {
   }
   if (!p->heap_len) return 0;
   stream *s = p->current = p->heap[0];
-  const disk_rec *d = &s->rec;
-  memset(ev, 0, sizeof *ev);
-  ev->kind = (hub_kind)d->kind;
-  ev->cls = (hub_class)d->cls;
-  ev->db = d->key.db;
-  ev->row_id = d->key.row_id;
-  ev->event_id = d->event_id;
-  ev->start = d->key.start;
-  ev->end = d->end;
-  ev->clipped = (unsigned)d->clipped;
-  ev->pid = d->pid;
-  ev->tid = d->tid;
-  ev->agent_id = d->agent_id;
-  ev->lane_id = d->lane_id;
-  ev->lane_is_queue = d->lane_is_queue;
-  ev->track_id = d->track_id;
-  ev->correlation_id = d->correlation_id;
-  ev->size = d->size;
-  ev->value = d->value;
-  ev->flow_phase = (char)d->flow_phase;
-  ev->flow_bind_enclosing = d->flow_bind_enclosing;
-  ev->link_ts = d->link_ts;
-  ev->link_id = d->link_id;
-  ev->link_count = d->link_count;
-  ev->link_index = d->link_index;
-  ev->link_last = d->link_last;
+  *ev = s->rec.ev;
   const char *at = s->payload.data;
   ev->name = at;
   at += strlen(at) + 1;
@@ -488,7 +444,7 @@ static void passes_args_begin(hub_reader *r, int db, int64_t event_id) {
   p->args_left = 0;
   const stream *s = p->current;
   /* Args travel with their record: those of the record read last. */
-  if (!s || s->rec.key.db != db || s->rec.event_id != event_id || event_id == HUB_NULL) return;
+  if (!s || s->rec.ev.db != db || s->rec.ev.event_id != event_id || event_id == HUB_NULL) return;
   p->args_at = payload_str(s, 5);
   p->args_left = s->rec.nargs;
 }
@@ -508,7 +464,7 @@ static int passes_args_next(hub_reader *r, hub_arg_view *a) {
 
 static const char *passes_track_name(hub_reader *r, int db, int64_t track_id) {
   const stream *s = r->passes->current;
-  if (!s || s->rec.key.db != db || s->rec.track_id != track_id) return "";
+  if (!s || s->rec.ev.db != db || s->rec.ev.track_id != track_id) return "";
   return payload_str(s, 3);
 }
 
@@ -593,16 +549,10 @@ static int passes_category_counts(hub_reader *r, hub_category_count **out, size_
   return 0;
 }
 
-const hr_ops hr_passes_ops = {
-    .next = passes_next,
-    .args_begin = passes_args_begin,
-    .args_next = passes_args_next,
-    .track_name = passes_track_name,
-    .time_span = passes_time_span,
-    .process_has_events = passes_process_has_events,
-    .row_count = passes_row_count,
-    .category_counts = passes_category_counts,
-};
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_passes_ops = {passes_next, passes_args_begin, passes_args_next,
+                              passes_track_name, passes_time_span, passes_process_has_events,
+                              passes_row_count, passes_category_counts};
 
 void hr_passes_free(hub_reader *r) {
   struct hr_passes *p = r->passes;
