@@ -2,6 +2,7 @@
  * user's filters pushed into it, launch->GPU links and flow anchors joined;
  * and of each table's args, in its cursor's order. */
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -222,6 +223,34 @@ static void put_select(tt_buf *b, const select_list *s, int n) {
   ((s)->col[C_LANE] = "COALESCE(" x ".stream_id, " x ".queue_id)",                   \
    (s)->col[C_LANE_IS_QUEUE] = "(" x ".stream_id IS NULL AND " x ".queue_id IS NOT NULL)")
 
+/* FROM an event table (alias x), the join of its own (jtable, alias ja,
+ * on x's column jcol; none when jtable is NULL), its event (e) and its
+ * category (c). */
+static void from_event_table(tt_buf *b, const char *S, const char *table, const char *x,
+                             const char *jtable, const char *ja, const char *jcol) {
+  tt_buf_printf(b, " FROM \"%s%s\" %s", table, S, x);
+  if (jtable) tt_buf_printf(b, " LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s", jtable, S, ja, ja, x, jcol);
+  tt_buf_printf(b,
+                " LEFT JOIN \"rocpd_event%s\" e ON e.id = %s.event_id LEFT JOIN \"rocpd_string%s\" c "
+                "ON c.id = e.category_id",
+                S, x, S);
+}
+
+/* The user's filters on an event table's rows (alias x; `name` the
+ * expression names are matched on). */
+static void event_filters(tt_buf *b, const hub_filter *f, const char *x, const char *name) {
+  char start[16], end[16], pid[16];
+  snprintf(start, sizeof start, "%s.start", x);
+  snprintf(end, sizeof end, "%s.end", x);
+  snprintf(pid, sizeof pid, "%s.pid", x);
+  common_filters(b, f, start, end, pid, name, "COALESCE(c.string,'')", 0);
+}
+
+/* The cursor's order (hr_merge_less within one table). */
+static void event_order(tt_buf *b, const char *x) {
+  tt_buf_printf(b, " ORDER BY %s.start, %s.end DESC, %s.id", x, x, x);
+}
+
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf b = {0};
@@ -240,16 +269,11 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
       s.col[C_LINK_STARTS] = "g.starts";
     }
     put_select(&b, &s, C_LINK_STARTS + 1);
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_region%s\" r LEFT JOIN \"rocpd_string%s\" n ON n.id = "
-                  "r.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = r.event_id LEFT JOIN "
-                  "\"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
+    from_event_table(&b, S, "rocpd_region", "r", "rocpd_string", "n", "name_id");
     if (link) link_to_gpu(&b, d, f);
-    common_filters(&b, f, "r.start", "r.end", "r.pid", "COALESCE(n.string,'')",
-                   "COALESCE(c.string,'')", 0);
+    event_filters(&b, f, "r", "COALESCE(n.string,'')");
     if (f->gpu_only) gpu_only_regions(&b, d);
-    tt_buf_puts(&b, " ORDER BY r.start, r.end DESC, r.id");
+    event_order(&b, "r");
     break;
   }
   case T_KERNEL: {
@@ -261,13 +285,10 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     /* C_LINK stays NULL: the launch is found in memory (fill_event) */
     s.col[C_MANGLED] = "COALESCE(ks.kernel_name, '')";
     put_select(&b, &s, C_MANGLED + 1);
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
-                  "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
-    common_filters(&b, f, "k.start", "k.end", "k.pid", kname, "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY k.start, k.end DESC, k.id");
+    from_event_table(&b, S, "rocpd_kernel_dispatch", "k", "rocpd_info_kernel_symbol", "ks",
+                     "kernel_id");
+    event_filters(&b, f, "k", kname);
+    event_order(&b, "k");
     break;
   }
   case T_COPY: {
@@ -289,14 +310,9 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     s.col[C_SIZE] = "m.size";
     put_select(&b, &s, C_LINK + 1);
     sqlite3_free(agent);
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
-                  "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "
-                  "\"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
-    common_filters(&b, f, "m.start", "m.end", "m.pid", "COALESCE(n.string,'')",
-                   "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY m.start, m.end DESC, m.id");
+    from_event_table(&b, S, "rocpd_memory_copy", "m", "rocpd_string", "n", "name_id");
+    event_filters(&b, f, "m", "COALESCE(n.string,'')");
+    event_order(&b, "m");
     break;
   }
   case T_ALLOC:
@@ -307,14 +323,10 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     LANE_COLUMNS(&s, "a");
     s.col[C_SIZE] = "a.size";
     put_select(&b, &s, C_LINK + 1);
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_memory_allocate%s\" a LEFT JOIN \"rocpd_event%s\" e ON e.id = "
-                  "a.event_id LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S);
-    common_filters(&b, f, "a.start", "a.end", "a.pid", "COALESCE(a.type,'')",
-                   "COALESCE(c.string,'')", 0);
+    from_event_table(&b, S, "rocpd_memory_allocate", "a", NULL, NULL, NULL);
+    event_filters(&b, f, "a", "COALESCE(a.type,'')");
     if (f->gpu_only) tt_buf_puts(&b, " AND lower(COALESCE(a.type,'')) GLOB '*memset*'");
-    tt_buf_puts(&b, " ORDER BY a.start, a.end DESC, a.id");
+    event_order(&b, "a");
     break;
   case T_SAMPLE: {
 #define KIND JX("t.extdata", "$.kind")
