@@ -81,6 +81,24 @@ static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
   glob_any(b, name_expr, f->names, f->nnames);
 }
 
+/* The (correlation, pid, start) of the GPU work of one table (alias x,
+ * joined to its symbol or name table ja for `name`) the filters keep. */
+static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+                     const char *x, const char *jtable, const char *ja, const char *jcol,
+                     const char *name) {
+  tt_buf_printf(b,
+                "SELECT e2.correlation_id AS corr, %s.pid AS pid, %s.start AS start FROM "
+                "\"%s%s\" %s JOIN \"rocpd_event%s\" e2 ON e2.id = %s.event_id LEFT JOIN "
+                "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN \"%s%s\" %s ON %s.id = "
+                "%s.%s WHERE e2.correlation_id IS NOT NULL",
+                x, x, table, S, x, S, x, S, jtable, S, ja, ja, x, jcol);
+  char pid[16];
+  snprintf(pid, sizeof pid, "%s.pid", x);
+  pid_cond(b, pid, f);
+  category_filter(b, f, "COALESCE(c2.string,'')");
+  name_filter(b, f, name);
+}
+
 /* Start of the first and last GPU work sharing a launch's correlation (in
  * the same process, as correlation ids are per process), among the work
  * the filters keep, their number and every start (a graph launch has one
@@ -95,34 +113,33 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                  "AS last, CASE WHEN count(*) > 1 THEN group_concat(start) END AS starts FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
-    tt_buf_printf(b,
-                  "SELECT e2.correlation_id AS corr, k2.pid AS pid, k2.start AS start FROM "
-                  "\"rocpd_kernel_dispatch%s\" k2 JOIN \"rocpd_event%s\" e2 ON e2.id = "
-                  "k2.event_id LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT "
-                  "JOIN \"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
-                  "e2.correlation_id IS NOT NULL",
-                  S, S, S, S);
-    pid_cond(b, "k2.pid", f);
-    category_filter(b, f, "COALESCE(c2.string,'')");
-    name_filter(b, f, KERNEL_NAME("ks2"));
+    gpu_work(b, f, S, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
+             "kernel_id", KERNEL_NAME("ks2"));
     first = 0;
   }
   if (d->has_table[T_COPY]) {
     if (!first) tt_buf_puts(b, " UNION ALL ");
-    tt_buf_printf(b,
-                  "SELECT e2.correlation_id AS corr, m2.pid AS pid, m2.start AS start FROM "
-                  "\"rocpd_memory_copy%s\" m2 JOIN \"rocpd_event%s\" e2 ON e2.id = m2.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
-                  "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id IS NOT "
-                  "NULL",
-                  S, S, S, S);
-    pid_cond(b, "m2.pid", f);
-    category_filter(b, f, "COALESCE(c2.string,'')");
-    name_filter(b, f, "COALESCE(n2.string,'')");
+    gpu_work(b, f, S, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
+             "COALESCE(n2.string,'')");
     first = 0;
   }
   if (first) tt_buf_puts(b, "SELECT NULL AS corr, NULL AS pid, NULL AS start");
   tt_buf_puts(b, ") GROUP BY corr, pid) g ON g.corr = e.correlation_id AND g.pid = r.pid");
+}
+
+/* EXISTS a slice of one table (alias x, joined to ja for `name`) that
+ * starts at ts where `on` says and that the filters keep. */
+static void anchor_exists(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+                          const char *x, const char *jtable, const char *ja, const char *jcol,
+                          const char *name, const char *ts, const char *on) {
+  tt_buf_printf(b,
+                "EXISTS(SELECT 1 FROM \"%s%s\" %s LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s LEFT JOIN "
+                "\"rocpd_event%s\" ea ON ea.id = %s.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
+                "ca.id = ea.category_id WHERE %s.start = %s AND %s",
+                table, S, x, jtable, S, ja, ja, x, jcol, S, x, S, x, ts, on);
+  category_filter(b, f, "COALESCE(ca.string,'')");
+  name_filter(b, f, name);
+  tt_buf_putc(b, ')');
 }
 
 /* Under a category or name filter, a recorded flow end is kept only when
@@ -138,15 +155,10 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
                    "'$.stream_id') END) IS NULL THEN ",
                 t, t);
   if (d->has_table[T_REGION]) {
-    tt_buf_printf(b,
-                  "EXISTS(SELECT 1 FROM \"rocpd_region%s\" ra LEFT JOIN \"rocpd_string%s\" na ON "
-                  "na.id = ra.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ra.event_id LEFT "
-                  "JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ra.start = %s AND "
-                  "ra.pid = %s.pid AND ra.tid IS %s.tid",
-                  S, S, S, S, ts, t, t);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, "COALESCE(na.string,'')");
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ra.pid = %s.pid AND ra.tid IS %s.tid", t, t);
+    anchor_exists(b, f, S, "rocpd_region", "ra", "rocpd_string", "na", "name_id",
+                  "COALESCE(na.string,'')", ts, on);
+    sqlite3_free(on);
   } else {
     tt_buf_puts(b, "0");
   }
@@ -155,26 +167,18 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
                                "'$.stream_id') END)",
                                t, t);
   if (d->has_table[T_KERNEL]) {
-    tt_buf_printf(b,
-                  " OR EXISTS(SELECT 1 FROM \"rocpd_kernel_dispatch%s\" ka LEFT JOIN "
-                  "\"rocpd_info_kernel_symbol%s\" ksa ON ksa.id = ka.kernel_id LEFT JOIN "
-                  "\"rocpd_event%s\" ea ON ea.id = ka.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
-                  "ca.id = ea.category_id WHERE ka.start = %s AND ka.stream_id = %s",
-                  S, S, S, S, ts, lane);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, KERNEL_NAME("ksa"));
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ka.stream_id = %s", lane);
+    tt_buf_puts(b, " OR ");
+    anchor_exists(b, f, S, "rocpd_kernel_dispatch", "ka", "rocpd_info_kernel_symbol", "ksa",
+                  "kernel_id", KERNEL_NAME("ksa"), ts, on);
+    sqlite3_free(on);
   }
   if (d->has_table[T_COPY]) {
-    tt_buf_printf(b,
-                  " OR EXISTS(SELECT 1 FROM \"rocpd_memory_copy%s\" ma LEFT JOIN \"rocpd_string%s\" "
-                  "na ON na.id = ma.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ma.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ma.start = %s "
-                  "AND ma.stream_id = %s",
-                  S, S, S, S, ts, lane);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, "COALESCE(na.string,'')");
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ma.stream_id = %s", lane);
+    tt_buf_puts(b, " OR ");
+    anchor_exists(b, f, S, "rocpd_memory_copy", "ma", "rocpd_string", "na", "name_id",
+                  "COALESCE(na.string,'')", ts, on);
+    sqlite3_free(on);
   }
   sqlite3_free(lane);
   tt_buf_puts(b, ") END)");
