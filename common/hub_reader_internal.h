@@ -96,8 +96,8 @@ extern const char *const hr_table_names[T_COUNT];
 
 /* A row's place in the merge: the key of a cursor's current row, and of
  * a record merged in passes (hub_reader_passes.c), so both merges order
- * by the one comparator below. end is the row's own (a record's end may be
- * clipped to its start). */
+ * by the one comparator below. end is the row's own (a record's end is
+ * raised to its start when the row ends before it starts). */
 typedef struct hr_merge_key {
   int64_t start, end, row_id;
   int32_t table, db; /* table_id; index of the input (hub_db) */
