@@ -95,6 +95,7 @@ static void on_signal(int sig) {
 static void install_handlers(void) {
   if (handlers_installed) return;
   handlers_installed = 1;
+  tt_set_die_hook(tt_output_abort_all); /* a fatal error removes them too */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;

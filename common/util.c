@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_output.h"
-
 static const char *progname = "tracetools";
 
 void tt_set_progname(const char *argv0) {
@@ -45,12 +43,15 @@ void tt_warn(const char *fmt, ...) {
   va_end(ap);
 }
 
+static void (*die_hook)(void);
+void tt_set_die_hook(void (*hook)(void)) { die_hook = hook; }
+
 void tt_die(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vmessage("error: ", fmt, ap);
   va_end(ap);
-  tt_output_abort_all();
+  if (die_hook) die_hook();
   exit(code);
 }
 
