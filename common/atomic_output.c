@@ -222,16 +222,24 @@ int tt_output_commit(tt_output *o) {
 
 int tt_output_commit_part(tt_output *o) {
   int renamed = !o->is_stdout && !o->is_device;
+  /* Between the rename (off the pending list) and the push onto the
+   * committed one, a part is on neither: a signal there would leave it.
+   * The cleanup signals wait until it is on the committed list. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  for (size_t i = 0; i < sizeof cleanup_signals / sizeof *cleanup_signals; i++)
+    sigaddset(&block, cleanup_signals[i]);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   int rc = finish(o);
-  if (rc != 0 || !renamed) {
-    free_output(o);
-    return rc;
+  if (rc == 0 && renamed) {
+    pthread_mutex_lock(&lists);
+    o->next = committed;
+    committed = o;
+    pthread_mutex_unlock(&lists);
   }
-  pthread_mutex_lock(&lists);
-  o->next = committed;
-  committed = o;
-  pthread_mutex_unlock(&lists);
-  return 0;
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0 || !renamed) free_output(o);
+  return rc;
 }
 
 int tt_output_rename_part(const char *from, const char *to) {
