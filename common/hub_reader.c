@@ -296,13 +296,6 @@ int64_t hub_record_links_before(const hub_record *ev, int64_t t) {
   return n;
 }
 
-const char *hub_class_name(hub_class c) {
-  static const char *const names[HUB_CLS_COUNT] = {
-      "other", "api", "marker", "kernel", "memcpy", "memset", "gpu_annotation", "alloc",
-      "counter", "flow"};
-  return c < HUB_CLS_COUNT ? names[c] : "?";
-}
-
 /* Whether `s` holds `word`, ASCII case ignored. */
 static int has_word(const char *s, const char *word) {
   size_t n = strlen(word);
@@ -382,12 +375,12 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   case T_ALLOC: ev->kind = HUB_ALLOC; break;
   default: {
     const char *k = hr_col_text(st, C_TRACK_KIND);
-    if (strcmp(k, "flow") == 0) {
+    if (strcmp(k, HUB_WORD_FLOW) == 0) {
       ev->kind = HUB_FLOW;
       const char *ph = hr_col_text(st, C_PH);
       ev->flow_phase = ph[0] ? ph[0] : 's';
       ev->flow_bind_enclosing = strcmp(hr_col_text(st, C_BP), "e") == 0;
-    } else if (strcmp(k, "counter") == 0) {
+    } else if (strcmp(k, HUB_WORD_COUNTER) == 0) {
       ev->kind = HUB_COUNTER;
       ev->value = sqlite3_column_double(st, C_VALUE);
     } else {

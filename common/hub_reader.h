@@ -11,8 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hub.h"        /* hub_class */
-#include "hub_writer.h" /* HUB_NULL */
+#include "hub.h" /* HUB_NULL, hub_class, the hub's words */
 
 typedef enum hub_kind {
   HUB_REGION,  /* CPU interval on a thread (API call, op, NVTX range) */

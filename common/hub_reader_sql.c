@@ -190,7 +190,7 @@ static int has_event_filter(const hub_filter *f) {
 static void gpu_only_regions(tt_buf *b, const hub_db *d) {
   tt_buf_printf(b,
                 " AND r.tid IN (SELECT tid FROM \"rocpd_info_thread%s\" WHERE " JX("extdata", "$.kind")
-                " = 'gpu_lane')",
+                " = '" HUB_WORD_GPU_LANE "')",
                 d->suffix);
 }
 
@@ -279,8 +279,8 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   case T_SAMPLE: {
     const char *kind = JX("t.extdata", "$.kind");
     tt_buf_printf(&b,
-                  "SELECT s.id, s.timestamp, s.timestamp, t.pid, t.tid, CASE %s WHEN 'flow' THEN "
-                  "COALESCE(%s,'') WHEN 'counter' THEN COALESCE(tn.string,'') ELSE "
+                  "SELECT s.id, s.timestamp, s.timestamp, t.pid, t.tid, CASE %s WHEN '" HUB_WORD_FLOW "' THEN "
+                  "COALESCE(%s,'') WHEN '" HUB_WORD_COUNTER "' THEN COALESCE(tn.string,'') ELSE "
                   "COALESCE(%s, tn.string, '') END, COALESCE(c.string,''), e.correlation_id, "
                   "s.event_id, %s, %s, 0, NULL, s.track_id, %s, %s, %s, %s, ",
                   kind, JX("e.extdata", "$.name"), JX("s.extdata", "$.name"),
@@ -299,7 +299,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     }
     if (d->can_link && d->has_flows)
       tt_buf_printf(&b,
-                    "(CASE WHEN %s = 'flow' THEN (SELECT min(s2.timestamp) FROM "
+                    "(CASE WHEN %s = '" HUB_WORD_FLOW "' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
                     "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
                     "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
@@ -328,7 +328,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
         tt_buf_puts(&b2, " AND ");
         glob_any(&b2, "COALESCE(tn.string,'')", f->names, f->nnames);
       }
-      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = 'flow' THEN ", kind);
+      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = '" HUB_WORD_FLOW "' THEN ", kind);
       flow_anchor(&b, d, f, "s.timestamp", "t");
       tt_buf_printf(&b, " ELSE (1%s) END)", b2.data ? b2.data : "");
       tt_buf_free(&b2);
