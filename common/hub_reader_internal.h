@@ -187,7 +187,9 @@ enum {
   C_MANGLED, /* only in the kernel query */
   /* only in the region query: the launch's GPU work (count, last start,
    * every start when more than one) */
-  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS
+  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
+  /* only in the copy query: its source and destination agents */
+  C_SRC_AGENT = C_MANGLED, C_DST_AGENT
 };
 
 /* hub_reader.c: the id of the arrow of correlation `id` in input `db`

@@ -22,7 +22,7 @@ typedef struct disk_rec {
   int64_t start, sort_end, row_id, event_id, end, pid, tid, agent_id, lane_id, track_id;
   int64_t correlation_id, size, link_ts, link_id, link_count, link_index, link_last;
   double value;
-  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase, cls;
+  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase, cls, copy_dir;
   uint32_t nargs, payload;
 } disk_rec;
 
@@ -299,6 +299,7 @@ static int write_group(hub_reader *r, size_t gi) {
     d.value = ev.value;
     d.kind = ev.kind;
     d.cls = ev.cls;
+    d.copy_dir = ev.copy_dir;
     d.db = ev.db + base;
     d.clipped = (int32_t)ev.clipped;
     d.lane_is_queue = ev.lane_is_queue;
@@ -450,6 +451,7 @@ int hr_passes_next(hub_reader *r, hub_record *ev) {
   memset(ev, 0, sizeof *ev);
   ev->kind = (hub_kind)d->kind;
   ev->cls = (hub_class)d->cls;
+  ev->copy_dir = (hub_copy_dir)d->copy_dir;
   ev->db = d->db;
   ev->row_id = d->row_id;
   ev->event_id = d->event_id;

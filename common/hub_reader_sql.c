@@ -250,7 +250,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                     S, S);
     tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
                     "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
-                    "NULL, NULL, NULL");
+                    "NULL, NULL, NULL, m.src_agent_id, m.dst_agent_id"); /* C_SRC_AGENT.. */
     tt_buf_printf(&b,
                   " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
                   "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "
