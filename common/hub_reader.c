@@ -319,21 +319,49 @@ static int has_any(const char *category, const char *const *words) {
  * CUDA_SYNC, Kineto's cuda_sync; CUDA_RUNTIME_API, cuda_driver, Runtime,
  * HIP_RUNTIME_API_EXT, rpd's api). Memsets are dispatches or allocate
  * rows of that kind. */
-static hub_class classify(const hub_record *ev) {
+static hub_class classify_by_category(hub_kind kind, const char *category) {
   static const char *const memset_words[] = {"memset", "fillbuffer", NULL};
   static const char *const marker_words[] = {"marker", "nvtx", "roctx", "annotation", NULL};
   static const char *const api_words[] = {"api", "runtime", "driver", NULL};
+  if (kind == HUB_KERNEL) {
+    if (has_any(category, memset_words)) return HUB_CLS_MEMSET;
+    return has_word(category, "sync") ? HUB_CLS_SYNC : HUB_CLS_KERNEL;
+  }
+  if (has_any(category, marker_words)) return HUB_CLS_MARKER;
+  if (has_word(category, "sync")) return HUB_CLS_SYNC;
+  return has_any(category, api_words) ? HUB_CLS_API : HUB_CLS_REGION;
+}
+
+/* A trace has a handful of categories: the class of each of the last few
+ * per table (kernels, regions), per thread (exporters' parts may read on
+ * several). */
+#define CLASS_CACHE 8
+static hub_class class_of_category(hub_kind kind, const char *category) {
+  static _Thread_local struct {
+    char category[48];
+    hub_class cls;
+  } cache[2][CLASS_CACHE];
+  static _Thread_local unsigned next[2];
+  int k = kind == HUB_KERNEL;
+  for (int i = 0; i < CLASS_CACHE && cache[k][i].category[0]; i++)
+    if (strcmp(cache[k][i].category, category) == 0) return cache[k][i].cls;
+  hub_class cls = classify_by_category(kind, category);
+  if (category[0] && strlen(category) < sizeof cache[k][0].category) {
+    unsigned i = next[k]++ % CLASS_CACHE;
+    strcpy(cache[k][i].category, category);
+    cache[k][i].cls = cls;
+  }
+  return cls;
+}
+
+static hub_class classify(const hub_record *ev) {
   switch (ev->kind) {
-  case HUB_KERNEL:
-    if (has_any(ev->category, memset_words)) return HUB_CLS_MEMSET;
-    return has_word(ev->category, "sync") ? HUB_CLS_SYNC : HUB_CLS_KERNEL;
+  case HUB_KERNEL: return class_of_category(HUB_KERNEL, ev->category);
   case HUB_COPY: return HUB_CLS_MEMCPY;
   case HUB_ALLOC: return has_word(ev->name, "memset") ? HUB_CLS_MEMSET : HUB_CLS_ALLOC;
   case HUB_REGION:
     if (ev->lane_id != HUB_NULL) return HUB_CLS_GPU_ANNOTATION;
-    if (has_any(ev->category, marker_words)) return HUB_CLS_MARKER;
-    if (has_word(ev->category, "sync")) return HUB_CLS_SYNC;
-    return has_any(ev->category, api_words) ? HUB_CLS_API : HUB_CLS_REGION;
+    return class_of_category(HUB_REGION, ev->category);
   case HUB_INSTANT: return HUB_CLS_MARKER;
   case HUB_COUNTER: return HUB_CLS_COUNTER;
   case HUB_FLOW: return HUB_CLS_FLOW;

@@ -73,7 +73,8 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
     hub_args_begin(r, ev->db, ev->event_id);
     while (hub_args_next(r, &v)) {
       char *end;
-      if (strcmp(v.type, "int") == 0) {
+      hub_arg_type type = hub_arg_type_of(v.type);
+      if (type == HUB_ARG_INT) {
         long long x = strtoll(v.value, &end, 10);
         if (v.value[0] && !*end) {
           if (strcmp(v.name, "correlation") == 0) has_corr = 1;
@@ -82,7 +83,7 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
           OTF2_AttributeList_AddInt64(a->attrs, ref, x);
           continue;
         }
-      } else if (strcmp(v.type, "double") == 0) {
+      } else if (type == HUB_ARG_DOUBLE) {
         double x = strtod(v.value, &end);
         if (v.value[0] && !*end) {
           uint32_t ref = o2_attribute(a, v.name, OTF2_TYPE_DOUBLE);
