@@ -291,7 +291,11 @@ static int debug_event(etdump *d, const fb_table *de, const char *what, etp_bloc
           type < sizeof VALUE_TYPES / sizeof *VALUE_TYPES ? VALUE_TYPES[type] : "unknown");
   if (d->json.len) {
     const char *vt = type == 5 ? "tensor" : type == 6 ? "tensors" : "value";
-    hub_arg(c->w, ev, pos++, type == 5 || type == 6 || !scalar ? HUB_ARG_JSON : type == 1 ? HUB_ARG_INT : type == 2 ? HUB_ARG_BOOL : HUB_ARG_DOUBLE, vt, d->json.data);
+    hub_arg_type vtype = type == 5 || type == 6 || !scalar ? HUB_ARG_JSON
+                         : type == 1                      ? HUB_ARG_INT
+                         : type == 2                      ? HUB_ARG_BOOL
+                                                          : HUB_ARG_DOUBLE;
+    hub_arg(c->w, ev, pos++, vtype, vt, d->json.data);
   }
   if (has_output) hub_arg(c->w, ev, pos++, HUB_ARG_BOOL, "output", output ? "true" : "false");
   hub_arg_int(c->w, ev, pos++, "synthetic_time", 1);
