@@ -13,7 +13,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 FUZZ ?= 0
 FUZZ_SECONDS ?= 60
 # make check's short run: this many seconds shared evenly by the harnesses
-FUZZ_CHECK_SECONDS ?= 40
+# (2 s each for the 9: libFuzzer runs a harness's whole corpus, its seeds,
+# before it looks at the time, then mutates for what is left)
+FUZZ_CHECK_SECONDS ?= 18
 
 ifeq ($(FUZZ),1)
 # libFuzzer harnesses (fuzz/): everything built with clang, instrumented.
@@ -48,7 +50,9 @@ BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
 COMMON_SRCS := $(wildcard common/*.c)
 PROTOS := $(wildcard proto/*.proto)
-GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c \
+# Generated sources are all built here from what they are generated from,
+# never committed (docs/hub.md, "Generated sources").
+GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c $(BUILD)/gen/cupti_cbid_table.c \
             $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
                $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
@@ -57,7 +61,7 @@ UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
-.PHONY: all deps check check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
+.PHONY: all deps check check-long check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
 all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub
 tools: $(BINS)
 
@@ -67,6 +71,10 @@ deps:
 $(BUILD)/gen/hub_schema_sql.c: schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql scripts/embed-sql.sh
 	@mkdir -p $(dir $@)
 	sh scripts/embed-sql.sh schema/rocpd_v3.sql schema/rocpd_v3_indexes.sql > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/cupti_cbid_table.c: schema/cupti/cupti_runtime_cbid.tsv schema/cupti/cupti_driver_cbid.tsv scripts/gen-cupti-table.sh
+	@mkdir -p $(dir $@)
+	sh scripts/gen-cupti-table.sh > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: proto/%.proto
 	@mkdir -p $(BUILD)/gen
@@ -95,11 +103,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
-# one tool) are linked with converters/<tool>/*.c but <tool>.c, which the
-# harness includes with its main renamed.
+# one tool) are linked with converters/<tool>/*.c but the file of its main:
+# an importer's harness calls <tool>_import (converters/<tool>/<tool>.h)
+# without <tool>_main.c; an exporter's includes <tool>.c, main renamed.
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 fuzz_tool = $(firstword $(subst _, ,$(1)))
-fuzz_objs = $(filter-out $(BUILD)/obj/converters/$(1)/$(1).o,$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
+fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)$(if $(wildcard converters/$(1)/$(1)_main.c),_main).o
+fuzz_objs = $(filter-out $(call fuzz_main,$(1)),$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
 $(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
@@ -120,6 +130,14 @@ check: deps
 	@fuzz_rc=0; $(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
 	  echo "BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh"; \
 	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
+
+# Runs too long for make check, each with a smaller run in it: the flat
+# memory test at 3x the events (30k and 300k launches), the index-less
+# rocprofv3 database at 4x the calls (200k).
+check-long: deps
+	$(MAKE) all
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/test_memory.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/test_rocprofv3_read.sh
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares

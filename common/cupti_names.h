@@ -10,7 +10,8 @@
 
 /* ---- CUPTI names ------------------------------------------------------ */
 
-/* Generated tables (common/cupti_cbid_table.c), indexed by cbid. */
+/* Generated tables (cupti_cbid_table.c, built by make from schema/cupti/
+ * by scripts/gen-cupti-table.sh), indexed by cbid. */
 extern const char *const tt_cupti_runtime_names[];
 extern const int tt_cupti_runtime_names_count;
 extern const char *const tt_cupti_driver_names[];

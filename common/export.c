@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "export_split.h"
 #include "gzip_file.h"
 #include "hashmap.h"
@@ -16,7 +17,10 @@
 
 /* --- command line ----------------------------------------------------- */
 
-static void usage(FILE *f, const tt_exporter *ex) {
+/* The usage; an option the tool refuses is left out (--no-args without
+ * event arguments, --max-part-size without part_bytes). */
+static void usage(FILE *f, const void *ctx) {
+  const tt_exporter *ex = ctx;
   fprintf(f,
           "Usage: %s [options] DB... -o OUTPUT%s\n"
           "%s\n\n"
@@ -26,11 +30,21 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "                           window: consecutive time windows (FILE.wNNN%s)\n"
           "      --windows N          with --split window: N windows of equal length\n"
           "      --window-size DUR    with --split window: windows of DUR, with its unit\n"
-          "                           (ns, us, ms, s: 250ms, 1.5s)\n"
-          "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
-          "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
-          "                           process: whole processes packed into parts of SIZE.\n"
-          "                           'auto': %s. Alone, it means --split window\n"
+          "                           (ns, us, ms, s: 250ms, 1.5s)\n",
+          tt_progname(), ex->extension, ex->description,
+          ex->stdout_ok ? " ('-' for stdout)" : "",
+          ex->no_gzip ? ""
+                      : "; a name\n"
+                        "                           ending in .gz is written gzip-compressed",
+          ex->extension, ex->extension);
+  if (ex->part_bytes)
+    fprintf(f,
+            "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
+            "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
+            "                           process: whole processes packed into parts of SIZE.\n"
+            "                           'auto': %s. Alone, it means --split window\n",
+            ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
+  fprintf(f,
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
           "                           trace start (10ms), or a percentage (25%%)\n"
@@ -44,18 +58,7 @@ static void usage(FILE *f, const tt_exporter *ex) {
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write nothing\n"
-          "      --list-categories    print each category in the inputs with its event count\n"
-          "  -q, --quiet              no messages except errors (wins over --progress)\n"
-          "      --progress           show progress even when stderr is not a terminal\n"
-          "  -h, --help               show this help\n"
-          "  -V, --version            show the version\n",
-          tt_progname(), ex->extension, ex->description,
-          ex->stdout_ok ? " ('-' for stdout)" : "",
-          ex->no_gzip ? ""
-                      : "; a name\n"
-                        "                           ending in .gz is written gzip-compressed",
-          ex->extension, ex->extension,
-          ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit",
+          "      --list-categories    print each category in the inputs with its event count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 
@@ -119,6 +122,7 @@ static uint64_t auto_limit(const tt_exporter *ex) {
 /* --max-part-size SIZE|auto. Like --window-size, a bare number is
  * refused: the unit is required. */
 static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
+  if (!ex->part_bytes) tt_die(2, "--max-part-size: not for this tool");
   if (strcmp(arg, "auto") == 0) {
     if (!ex->auto_max_part_size)
       tt_die(2, "--max-part-size auto: this format has no automatic limit (%s); give a size "
@@ -137,97 +141,95 @@ static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const 
     tt_die(2, "--max-part-size: %s is less than 1K: no part could hold a trace", arg);
 }
 
+/* The exporters' own options, added to the shared ones (cli.h). */
+enum { O_SPLIT, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME, O_NOARGS,
+       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE };
+static const struct option export_longopts[] = {
+    {"split", required_argument, NULL, O_SPLIT},
+    {"windows", required_argument, NULL, O_WINDOWS},
+    {"window-size", required_argument, NULL, O_WSIZE},
+    {"part", required_argument, NULL, O_PART},
+    {"max-part-size", required_argument, NULL, O_MAXPARTSIZE},
+    {"start", required_argument, NULL, O_START},
+    {"end", required_argument, NULL, O_END},
+    {"category", required_argument, NULL, O_CAT},
+    {"exclude-category", required_argument, NULL, O_XCAT},
+    {"name", required_argument, NULL, O_NAME},
+    {"gpu", no_argument, NULL, O_GPU},
+    {"no-args", no_argument, NULL, O_NOARGS},
+    {"max-parts", required_argument, NULL, O_MAXPARTS},
+    {"count-parts", no_argument, NULL, O_COUNTPARTS},
+    {"list-categories", no_argument, NULL, O_LISTCAT},
+    {NULL, 0, NULL, 0}};
+
+typedef struct export_parse {
+  const tt_exporter *ex;
+  tt_export_opts *o;
+} export_parse;
+
+/* One exporter option; a wrong value exits with status 2. */
+static int export_option(int val, const char *optarg, void *ctx) {
+  const tt_exporter *ex = ((export_parse *)ctx)->ex;
+  tt_export_opts *o = ((export_parse *)ctx)->o;
+  switch (val) {
+  case O_SPLIT:
+    if (strcmp(optarg, "process") == 0) o->split = TT_SPLIT_PROCESS;
+    else if (strcmp(optarg, "window") == 0) o->split = TT_SPLIT_WINDOW;
+    else tt_die(2, "--split: expected 'process' or 'window', got '%s'", optarg);
+    break;
+  case O_WINDOWS:
+    o->windows = parse_count("--windows", optarg);
+    if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
+    break;
+  case O_WSIZE: {
+    /* A bare number once meant ns and split a 43 s trace into 4 million
+     * files: the unit is required. */
+    size_t n = strlen(optarg);
+    if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
+      tt_die(2, "--window-size: give a unit (ns, us, ms or s), e.g. 250ms: '%s'", optarg);
+    if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
+      tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
+    break;
+  }
+  case O_PART: o->part = parse_count("--part", optarg); break;
+  case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
+  case O_START: o->start_text = optarg; break;
+  case O_END: o->end_text = optarg; break;
+  case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
+  case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
+  case O_NAME: push(&o->names, &o->nnames, optarg); break;
+  case O_GPU: o->gpu_only = 1; break;
+  case O_NOARGS:
+    if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
+    o->no_args = 1;
+    break;
+  case O_MAXPARTS:
+    o->max_parts = parse_count("--max-parts", optarg);
+    if (o->max_parts < 1) tt_die(2, "--max-parts: must be at least 1");
+    break;
+  case O_COUNTPARTS: o->count_parts = 1; break;
+  case O_LISTCAT: o->list_categories = 1; break;
+  }
+  return 0;
+}
+
 static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
-  enum { O_SPLIT = 256, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME,
-         O_NOARGS, O_PROGRESS, O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE };
-  static const struct option longopts[] = {
-      {"output", required_argument, NULL, 'o'},
-      {"split", required_argument, NULL, O_SPLIT},
-      {"windows", required_argument, NULL, O_WINDOWS},
-      {"window-size", required_argument, NULL, O_WSIZE},
-      {"part", required_argument, NULL, O_PART},
-      {"max-part-size", required_argument, NULL, O_MAXPARTSIZE},
-      {"start", required_argument, NULL, O_START},
-      {"end", required_argument, NULL, O_END},
-      {"category", required_argument, NULL, O_CAT},
-      {"exclude-category", required_argument, NULL, O_XCAT},
-      {"name", required_argument, NULL, O_NAME},
-      {"gpu", no_argument, NULL, O_GPU},
-      {"no-args", no_argument, NULL, O_NOARGS},
-      {"max-parts", required_argument, NULL, O_MAXPARTS},
-      {"count-parts", no_argument, NULL, O_COUNTPARTS},
-      {"list-categories", no_argument, NULL, O_LISTCAT},
-      {"quiet", no_argument, NULL, 'q'},
-      {"progress", no_argument, NULL, O_PROGRESS},
-      {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},
-      {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->part = -1;
   o->max_parts = 10000;
-  int quiet = 0;
-  int c;
-  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'o': o->output = optarg; break;
-    case O_SPLIT:
-      if (strcmp(optarg, "process") == 0) o->split = TT_SPLIT_PROCESS;
-      else if (strcmp(optarg, "window") == 0) o->split = TT_SPLIT_WINDOW;
-      else tt_die(2, "--split: expected 'process' or 'window', got '%s'", optarg);
-      break;
-    case O_WINDOWS:
-      o->windows = parse_count("--windows", optarg);
-      if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
-      break;
-    case O_WSIZE: {
-      /* A bare number once meant ns and split a 43 s trace into 4 million
-       * files: the unit is required. */
-      size_t n = strlen(optarg);
-      if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
-        tt_die(2, "--window-size: give a unit (ns, us, ms or s), e.g. 250ms: '%s'", optarg);
-      if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
-        tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
-      break;
-    }
-    case O_PART: o->part = parse_count("--part", optarg); break;
-    case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
-    case O_START: o->start_text = optarg; break;
-    case O_END: o->end_text = optarg; break;
-    case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
-    case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
-    case O_NAME: push(&o->names, &o->nnames, optarg); break;
-    case O_GPU: o->gpu_only = 1; break;
-    case O_NOARGS:
-      if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
-      o->no_args = 1;
-      break;
-    case O_MAXPARTS:
-      o->max_parts = parse_count("--max-parts", optarg);
-      if (o->max_parts < 1) tt_die(2, "--max-parts: must be at least 1");
-      break;
-    case O_COUNTPARTS: o->count_parts = 1; break;
-    case O_LISTCAT: o->list_categories = 1; break;
-    case 'q': quiet = 1; break;
-    case O_PROGRESS: o->progress_mode = 1; break;
-    case 'h': usage(stdout, ex); exit(0);
-    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
-    default: usage(stderr, ex); exit(2);
-    }
-  }
-  if (optind >= argc) {
-    tt_error("missing input database");
-    usage(stderr, ex);
-    exit(2);
-  }
-  if (quiet) o->progress_mode = -1; /* -q wins over --progress */
-  tt_progress_init(o->progress_mode);
-  o->inputs = (const char **)argv + optind;
-  o->ninputs = (size_t)(argc - optind);
+  export_parse ctx = {ex, o};
+  const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
+  tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
+  tt_cli_parse(argc, argv, &cli);
+  o->output = cli.output;
+  o->progress_mode = cli.progress_mode;
+  o->inputs = cli.inputs;
+  o->ninputs = cli.ninputs;
   for (size_t i = 0; i < o->ninputs; i++)
     if (tt_input_check(o->inputs[i]) != 0) exit(1);
   if (o->list_categories || o->count_parts) {
     if (o->list_categories && o->count_parts) tt_die(2, "give --list-categories or --count-parts, not both");
-  } else if (!o->output) {
+  } else if (!o->output && !(o->output = ex->default_output)) {
     tt_die(2, "missing -o OUTPUT");
   }
   if (o->output && ex->no_gzip && tt_path_is_gz(o->output))
@@ -243,7 +245,6 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
     if (o->output && strcmp(o->output, "-") == 0) tt_die(2, "-o -: split output needs a file name");
     o->split = TT_SPLIT_WINDOW;
   }
-  if (o->max_part_size && !ex->part_bytes) tt_die(2, "--max-part-size: not for this tool");
   if (o->max_part_size && (o->windows || o->window_size))
     tt_die(2, "give --windows, --window-size or --max-part-size, not two of them");
   if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size && !o->max_part_size)
@@ -541,13 +542,7 @@ static int digits(int64_t v) {
 /* Refuses, before anything is written, an output or part path that is one
  * of the inputs (by inode: a symlink or another name of the input too). */
 static void refuse_input_as_output(const run *ru, const char *path) {
-  struct stat out;
-  if (strcmp(path, "-") == 0 || stat(path, &out) != 0) return;
-  for (size_t i = 0; i < ru->o->ninputs; i++) {
-    struct stat in;
-    if (stat(ru->o->inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-      tt_die(2, "%s: output would overwrite the input %s", path, ru->o->inputs[i]);
-  }
+  tt_cli_refuse_input_as_output(path, ru->o->inputs, ru->o->ninputs);
 }
 
 /* The window split's part count; dies when it exceeds --max-parts. */

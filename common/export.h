@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "atomic_output.h"
+#include "cli.h"
 #include "hub_reader.h"
 
 typedef enum { TT_SPLIT_NONE, TT_SPLIT_PROCESS, TT_SPLIT_WINDOW } tt_split_mode;
@@ -95,6 +96,12 @@ typedef struct tt_exporter {
    * and the viewer's name; 0 when the format has no such limit. */
   uint64_t auto_max_part_size;
   const char *viewer_limit; /* "chrome://tracing opens JSON up to about 256 MB" */
+  /* The tool's own options (db2summary's --format), parsed with the
+   * shared ones, their help printed after the shared options'; NULL: none. */
+  const tt_cli_ext *options;
+  /* The output when -o is not given and one is written ("-": stdout);
+   * NULL: -o is required. */
+  const char *default_output;
 } tt_exporter;
 
 /* Parses argv, runs every part, returns the exit status. */

@@ -590,7 +590,7 @@ void hub_kernel_row_init(hub_kernel_row *k) {
 /* rocpd's kernels view reaches the process through the queue: every
  * dispatch needs a queue row of its process, even a CUDA stream's. One
  * queue per (process, agent, stream), named after the stream (else the
- * GPU), extdata {"agent_id":A,"stream_id":S}; hub_writer_reassign_gpu_pid
+ * GPU), extdata {"agent_id":A,"stream_id":S}; hub_writer_reassign_gpu_pids
  * moves it with its kernels. */
 static int64_t kernel_queue(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id) {
   uint64_t h = tt_hash_mix(tt_hash_mix(tt_hash_mix(0, (uint64_t)pid), (uint64_t)agent_id),
@@ -773,6 +773,15 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
   hub_sample(w, track_id, ts, ev, ext);
 }
 
+/* Runs one statement (its table names already expanded) with ?1 = v. */
+static void update_with(hub_writer *w, const char *sql, int64_t v) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  sqlite3_bind_int64(st, 1, v);
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql);
+  sqlite3_finalize(st);
+}
+
 void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   if (delta == 0) return;
   hw_flush_all(&w->bs);
@@ -786,11 +795,7 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   for (size_t i = 0; i < sizeof updates / sizeof *updates; i += 2) {
     tt_buf sql = {0};
     tt_buf_printf(&sql, "UPDATE \"%s%s\" SET %s", updates[i], w->suffix, updates[i + 1]);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
-    sqlite3_bind_int64(st, 1, delta);
-    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
-    sqlite3_finalize(st);
+    update_with(w, sql.data, delta);
     tt_buf_free(&sql);
   }
   for (size_t i = 0; i < w->nprocesses; i++) {
@@ -803,27 +808,8 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta) {
   }
 }
 
-void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
-  static const char *const tables[] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
-                                       "rocpd_memory_allocate", "rocpd_info_stream",
-                                       "rocpd_info_queue", "rocpd_info_agent",
-                                       "rocpd_track"};
-  if (from == to) return;
-  hw_flush_all(&w->bs);
-  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
-    tt_buf sql = {0};
-    tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?2 WHERE pid=?1", tables[i], w->suffix);
-    /* Of the tracks, only those on a GPU lane (flow ends there). */
-    if (strcmp(tables[i], "rocpd_track") == 0)
-      tt_buf_puts(&sql, " AND json_extract(extdata, '$.agent_id') IS NOT NULL");
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(conn(w), sql.data, -1, &st, NULL) != SQLITE_OK) fail(w, sql.data);
-    sqlite3_bind_int64(st, 1, from);
-    sqlite3_bind_int64(st, 2, to);
-    if (sqlite3_step(st) != SQLITE_DONE) fail(w, sql.data);
-    sqlite3_finalize(st);
-    tt_buf_free(&sql);
-  }
+/* One pid's lane threads and process entity follow it to `to`. */
+static void reassign_entities(hub_writer *w, int64_t from, int64_t to) {
   /* Lane threads (GPU annotations' regions on a stream) follow their GPU. */
   for (size_t i = 0; i < w->nthreads; i++) {
     entity *t = &w->threads[i];
@@ -845,6 +831,36 @@ void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to) {
     /* The GPU pseudo-process keeps its row only if threads name it. */
     cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
   }
+}
+
+void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, int64_t to) {
+  static const char *const tables[] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
+                                       "rocpd_memory_allocate", "rocpd_info_stream",
+                                       "rocpd_info_queue", "rocpd_info_agent",
+                                       "rocpd_track"};
+  /* One UPDATE per table for all the pids (each is a scan of the table). */
+  tt_buf in = {0};
+  for (size_t i = 0; i < n; i++) {
+    if (from[i] == to) continue;
+    tt_buf_putc(&in, in.len ? ',' : '(');
+    tt_buf_put_i64(&in, from[i]);
+  }
+  if (!in.len) return;
+  tt_buf_putc(&in, ')');
+  hw_flush_all(&w->bs);
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "UPDATE \"%s%s\" SET pid=?1 WHERE pid IN %s", tables[i], w->suffix,
+                  in.data);
+    /* Of the tracks, only those on a GPU lane (flow ends there). */
+    if (strcmp(tables[i], "rocpd_track") == 0)
+      tt_buf_puts(&sql, " AND json_extract(extdata, '$.agent_id') IS NOT NULL");
+    update_with(w, sql.data, to);
+    tt_buf_free(&sql);
+  }
+  tt_buf_free(&in);
+  for (size_t i = 0; i < n; i++)
+    if (from[i] != to) reassign_entities(w, from[i], to);
 }
 
 /* --- rows rocpd's views join on ---------------------------------------
@@ -971,12 +987,19 @@ static void gpu_work_threads(hub_writer *w) {
                                         "rocpd_memory_allocate"};
   static const char *const agent[3] = {"m.agent_id", COPY_GPU_AGENT, "m.agent_id"};
   /* One pass over the regions into an indexed TEMP table: each lookup
-   * below is then a key search, never a scan. */
-  sql_exec(w, "CREATE TEMP TABLE tt_launch (pid INTEGER, corr INTEGER, tid INTEGER, "
-              "PRIMARY KEY (pid, corr)) WITHOUT ROWID;"
-              "INSERT OR IGNORE INTO tt_launch SELECT r.pid, e.correlation_id, r.tid FROM "
-              "\"rocpd_region{{uuid}}\" r JOIN \"rocpd_event{{uuid}}\" e ON e.id = r.event_id "
-              "WHERE e.correlation_id IS NOT NULL ORDER BY r.start, r.id;"
+   * below is then a key search, never a scan. The first region by (start,
+   * id) of each (pid, correlation) is kept as it arrives, NULL starts
+   * first as ORDER BY puts them: sorting every region by start first cost
+   * more than the rest of this pass (kineto2db: 9% of its instructions
+   * were this function, run after the parsing thread is done). */
+  sql_exec(w, "CREATE TEMP TABLE tt_launch (pid INTEGER, corr INTEGER, start INTEGER, "
+              "id INTEGER, tid INTEGER, PRIMARY KEY (pid, corr)) WITHOUT ROWID;"
+              "INSERT INTO tt_launch SELECT r.pid, e.correlation_id, r.start, r.id, r.tid FROM "
+              "\"rocpd_region{{uuid}}\" r NOT INDEXED JOIN \"rocpd_event{{uuid}}\" e ON e.id = "
+              "r.event_id WHERE e.correlation_id IS NOT NULL ON CONFLICT DO UPDATE SET start = "
+              "excluded.start, id = excluded.id, tid = excluded.tid WHERE (excluded.start IS "
+              "NULL AND start IS NOT NULL) OR excluded.start < start OR (excluded.start IS "
+              "start AND excluded.id < id);"
               "CREATE TEMP TABLE tt_lane (pid INTEGER, agent INTEGER, stream INTEGER, "
               "tid INTEGER, PRIMARY KEY (pid, agent, stream)) WITHOUT ROWID;");
   tt_buf sql = {0};

@@ -12,6 +12,7 @@
  * error to check. */
 #ifndef TT_HUB_WRITER_H
 #define TT_HUB_WRITER_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hub.h" /* HUB_NULL, HUB_TIME_LIMIT, the kinds and types rows take */
@@ -168,9 +169,10 @@ void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double valu
 void hub_writer_shift_times(hub_writer *w, int64_t delta);
 
 /* Moves GPU-side rows (kernels, copies, allocations, streams, queues,
- * agents) written with pid `from` to process `to`: Kineto names the owning
- * process of GPU work only through metadata that may come last. */
-void hub_writer_reassign_gpu_pid(hub_writer *w, int64_t from, int64_t to);
+ * agents) written with any of the n pids `from` to process `to`: Kineto
+ * names the owning process of GPU work only through metadata that may
+ * come last. */
+void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, int64_t to);
 
 /* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
  * the source left unsaid: GPU work without a thread gets its launching

@@ -1,12 +1,11 @@
 #include "import_cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "atomic_output.h"
+#include "cli.h"
 #include "input_check.h"
 #include "progress.h"
 #include "sqlite_setup.h"
@@ -24,22 +23,19 @@ static int auto_threads_max(const tt_import_ext *ext) {
   return ext && ext->auto_threads_max > 0 ? ext->auto_threads_max : AUTO_THREADS_MAX;
 }
 
-static void usage(FILE *f, const char *what, const char *input_help, const tt_import_ext *ext) {
+/* What usage prints: the importer's line and INPUT. */
+typedef struct import_usage {
+  const char *what, *input_help;
+} import_usage;
+
+static void usage(FILE *f, const void *ctx) {
+  const import_usage *u = ctx;
   fprintf(f,
           "Usage: %s [options] INPUT -o OUTPUT.db\n"
           "%s into a rocpd (schema v3) SQLite database.\n\n"
           "  INPUT              %s\n"
-          "  -o, --output FILE  the database to write (required; replaced if it exists)\n"
-          "  -q, --quiet        no messages except errors\n"
-          "      --progress     show progress even when stderr is not a terminal\n"
-          "      --threads N    1, 2 or auto: 2 writes the database on a second thread\n"
-          "                     while the input is read (auto: %s)\n"
-          "  -h, --help         show this help\n"
-          "  -V, --version      show the version\n",
-          tt_progname(), what, input_help,
-          auto_threads_max(ext) >= 2 ? "2 when it may run on two CPUs or more"
-                                     : "1, see the man page");
-  if (ext && ext->help) fputs(ext->help, f);
+          "  -o, --output FILE  the database to write (required; replaced if it exists)\n",
+          tt_progname(), u->what, u->input_help);
 }
 
 void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
@@ -49,78 +45,26 @@ void tt_import_parse(int argc, char **argv, const char *what, const char *input_
 
 void tt_import_parse_ext(int argc, char **argv, const char *what, const char *input_help,
                          const tt_import_ext *ext, tt_import_opts *opts) {
-  static const struct option common[] = {
-      {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
-      {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},    {"threads", required_argument, NULL, 'T'}};
-  size_t ncommon = sizeof common / sizeof *common, nextra = 0;
-  while (ext && ext->longopts && ext->longopts[nextra].name) nextra++;
-  struct option *longopts = tt_calloc(ncommon + nextra + 1, sizeof *longopts);
-  memcpy(longopts, common, sizeof common);
-  if (nextra) memcpy(longopts + ncommon, ext->longopts, nextra * sizeof *longopts);
-  tt_set_progname(argv[0]);
+  import_usage u = {what, input_help};
+  int threads_max = auto_threads_max(ext);
+  tt_cli_ext own = {0};
+  if (ext) own = (tt_cli_ext){ext->longopts, ext->help, ext->handle, ext->ctx};
+  tt_cli cli = {.usage = usage, .usage_ctx = &u, .help_width = 21, .ext = {ext ? &own : NULL},
+                .threads_max = threads_max, .one_input = 1,
+                .threads_auto = threads_max >= 2 ? "2 when it may run on two CPUs or more"
+                                                 : "1, see the man page"};
+  tt_cli_parse(argc, argv, &cli);
   memset(opts, 0, sizeof *opts);
-  int c;
-  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
-    if (c >= 256 && ext && ext->handle) {
-      if (ext->handle(c, optarg, ext->ctx) != 0) {
-        usage(stderr, what, input_help, ext);
-        exit(2);
-      }
-      continue;
-    }
-    switch (c) {
-    case 'o': opts->output = optarg; break;
-    case 'q': opts->progress_mode = -1; break;
-    case 'P': opts->progress_mode = 1; break;
-    case 'T':
-      opts->threads = tt_threads_parse(optarg, auto_threads_max(ext));
-      if (opts->threads < 0) {
-        tt_error("--threads: '%s' is not 1, 2 or auto", optarg);
-        exit(2);
-      }
-      break;
-    case 'h': usage(stdout, what, input_help, ext); exit(0);
-    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); exit(0);
-    default: usage(stderr, what, input_help, ext); exit(2);
-    }
-  }
-  if (optind + 1 != argc) {
-    tt_error(optind >= argc ? "missing INPUT" : "exactly one INPUT expected");
-    usage(stderr, what, input_help, ext);
-    exit(2);
-  }
-  free(longopts);
-  if (!opts->threads) opts->threads = tt_threads_default(auto_threads_max(ext));
+  opts->input = cli.inputs[0];
+  opts->output = cli.output;
+  opts->progress_mode = cli.progress_mode;
+  opts->threads = cli.threads;
   /* Before anything opens SQLite (the input checks below may). */
   tt_sqlite_threads(opts->threads);
-  opts->input = argv[optind];
-  if (opts->progress_mode < 0) tt_set_quiet(1);
   if (tt_input_check(opts->input) != 0 || tt_input_refuse_foreign(opts->input, tt_progname()) != 0)
     exit(1);
-  if (!opts->output && ext && ext->output_optional && *ext->output_optional) {
-    tt_progress_init(opts->progress_mode);
-    return;
-  }
-  if (!opts->output) {
-    tt_error("missing -o OUTPUT.db");
-    exit(2);
-  }
-  if (strcmp(opts->output, "-") == 0) {
-    tt_error("a database cannot be written to stdout; give -o FILE.db");
-    exit(2);
-  }
-  struct stat in, out;
-  if (stat(opts->output, &out) == 0 && !S_ISREG(out.st_mode)) {
-    tt_error("%s: not a regular file; a database needs a file", opts->output);
-    exit(2);
-  }
-  if (stat(opts->input, &in) == 0 && stat(opts->output, &out) == 0 && in.st_dev == out.st_dev &&
-      in.st_ino == out.st_ino) {
-    tt_error("%s: output would overwrite the input", opts->output);
-    exit(2);
-  }
-  tt_progress_init(opts->progress_mode);
+  if (!opts->output && ext && ext->output_optional && *ext->output_optional) return;
+  tt_cli_check_db_output(opts->output, cli.inputs, 1);
 }
 
 int tt_import_run(const tt_import_opts *opts, tt_import_fn fn, void *ctx) {

@@ -1,7 +1,7 @@
 /* The command line every importer shares:
  *   X2db [options] INPUT -o OUTPUT.db
  * with -o/--output, -q/--quiet, --progress, --threads N, -h/--help,
- * -V/--version, and
+ * -V/--version (parsed by cli.h, as every tool's), and
  * the run that writes the hub under a temporary name and renames it only
  * when the import succeeded. */
 #ifndef TT_IMPORT_CLI_H
@@ -21,12 +21,9 @@ void tt_import_parse(int argc, char **argv, const char *what, const char *input_
                      tt_import_opts *opts);
 
 struct option;
-/* Options an importer adds to the common ones (etprof2db's --time-scale).
- * `longopts` ends with a zeroed entry; each `val` must be >= 256 (no short
- * form, no clash with the common options). `handle` is called for each
- * such option with its argument (NULL when it takes none) and returns 0,
- * or non-zero after printing why the value is wrong (usage error, exit 2).
- * `help` is appended to --help (lines indented like the common ones).
+/* Options an importer adds to the common ones (etprof2db's --time-scale):
+ * longopts, help, handle and ctx as in tt_cli_ext (cli.h); a non-zero
+ * return of handle is a usage error (exit 2).
  * When `output_optional` is set and *output_optional is non-zero once the
  * options are read, -o may be left out (opts->output is then NULL).
  * `auto_threads_max` caps what --threads auto gives this importer (1 where

@@ -328,29 +328,3 @@ void nv_warn_unhandled(nv_src *s, const char *handled) {
   tt_buf_free(&sql);
   sqlite3_finalize(st);
 }
-
-int nv_kernel_sizes(nv_src *s, sqlite3_stmt *st, const char *table, const char *id_name,
-                    int64_t row, int grid_col, int block_col, int shared_col, int64_t grid[3],
-                    int64_t block[3], int64_t *shared) {
-  static const char axis[3] = {'X', 'Y', 'Z'};
-  for (int i = 0; i < 3; i++) {
-    int64_t blocks = sqlite3_column_int64(st, grid_col + i);
-    block[i] = sqlite3_column_int64(st, block_col + i);
-    if (__builtin_mul_overflow(blocks, block[i], &grid[i])) {
-      tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
-               "(grid%c %lld x block%c %lld)",
-               s->path, table, id_name, (long long)row, axis[i], (long long)blocks, axis[i],
-               (long long)block[i]);
-      return -1;
-    }
-  }
-  int64_t st_mem = sqlite3_column_int64(st, shared_col);
-  int64_t dyn_mem = sqlite3_column_int64(st, shared_col + 1);
-  if (__builtin_add_overflow(st_mem, dyn_mem, shared)) {
-    tt_error("%s: table %s row %s %lld: grid or shared memory size out of range "
-             "(staticSharedMemory %lld + dynamicSharedMemory %lld)",
-             s->path, table, id_name, (long long)row, (long long)st_mem, (long long)dyn_mem);
-    return -1;
-  }
-  return 0;
-}

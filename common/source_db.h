@@ -43,16 +43,6 @@ int nv_require_columns(nv_src *s, const char *table, const char *columns);
 int64_t nv_time(nv_src *s, sqlite3_stmt *st, int col, int64_t offset);
 int nv_time_error(nv_src *s);
 
-/* A CUPTI kernel row's sizes in the hub's terms: grid[i] = grid in blocks
- * (columns grid_col..+2) x block size (block_col..+2, also copied to
- * block[i]), shared memory = static + dynamic (shared_col, shared_col+1).
- * A product or sum past int64 is refused, never wrapped: "FILE: table T
- * row ID_NAME ID: grid or shared memory size out of range (...)", -1.
- * nvvp2db and nsys2db both map CUPTI kernels through it. */
-int nv_kernel_sizes(nv_src *s, sqlite3_stmt *st, const char *table, const char *id_name,
-                    int64_t row, int grid_col, int block_col, int shared_col, int64_t grid[3],
-                    int64_t block[3], int64_t *shared);
-
 /* Prepares sql; on error prints the file and SQLite's message. */
 sqlite3_stmt *nv_prepare(nv_src *s, const char *sql);
 /* The integer in the first column of the first row of sql; dflt when

@@ -89,13 +89,6 @@ void tt_buf_reserve(tt_buf *b, size_t extra) {
   b->cap = cap;
 }
 
-void tt_buf_append(tt_buf *b, const char *s, size_t n) {
-  tt_buf_reserve(b, n);
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
 void tt_buf_puts(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s)); }
 
 void tt_buf_putc(tt_buf *b, char c) {

@@ -1,6 +1,6 @@
 /* libFuzzer harness: the Kineto JSON path of kineto2db (repair stage ->
  * yajl callbacks -> one event at a time -> hub rows) on arbitrary bytes, into an in-memory
- * hub. The same calls as kineto2db's import(), without the file and gzip
+ * hub. The same calls as kineto2db_import, without the file and gzip
  * layer (zlib reads plain bytes as they are). Seeds: fixtures/kineto/.
  * Built by `make fuzz` (FUZZ=1: clang, libFuzzer, ASan, UBSan). */
 #include <stdint.h>

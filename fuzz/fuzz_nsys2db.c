@@ -4,12 +4,10 @@
  * bytes written to a file, into an in-memory hub. Seeds: the nsys fixture,
  * shrunk (scripts/fuzz.sh); libFuzzer's mutations of an SQLite file reach
  * SQLite's corruption checks as well as the reader's row checks. */
-#define main nsys2db_main
-#include "../converters/nsys2db/nsys2db.c"
-#undef main
+#include "../converters/nsys2db/nsys2db.h"
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  fuzz_import("nsys2db", import, NULL, data, size);
+  fuzz_import("nsys2db", nsys2db_import, NULL, data, size);
   return 0;
 }

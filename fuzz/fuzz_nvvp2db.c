@@ -3,12 +3,10 @@
  * arbitrary bytes written to a file, into an in-memory hub. Seeds: the nvprof
  * fixtures (scripts/fuzz.sh); libFuzzer's mutations of an SQLite file reach
  * SQLite's corruption checks as well as the reader's row checks. */
-#define main nvvp2db_main
-#include "../converters/nvvp2db/nvvp2db.c"
-#undef main
+#include "../converters/nvvp2db/nvvp2db.h"
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  fuzz_import("nvvp2db", import, NULL, data, size);
+  fuzz_import("nvvp2db", nvvp2db_import, NULL, data, size);
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_chrome_json.py - the project's own checker for Chrome trace-event JSON.
 
-usage: check_chrome_json.py [-q] FILE.json[.gz]
+usage: check_chrome_json.py [-q] FILE.json[.gz]...
 
 Loads FILE with python's json (gunzipped first when it starts with the gzip
 magic), accepts {"traceEvents": [...]} or a bare array, and checks the rules

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """check_otf2.py - the project's own checker for OTF2 archives.
 
-usage: check_otf2.py [-q] ARCHIVE/traces.otf2
+usage: check_otf2.py [-q] ARCHIVE/traces.otf2...
 
 Reads the archive with libotf2's own Python reader (Debian python3-otf2)
 and checks what Vampir and Scalasca rely on:
@@ -77,13 +77,7 @@ def check(path):
     return problems, counts
 
 
-def main(argv):
-    quiet = "-q" in argv
-    args = [a for a in argv if a != "-q"]
-    if len(args) != 1:
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
-        return 2
-    path = args[0]
+def check_one(path, quiet):
     try:
         problems, counts = check(path)
     except ImportError as e:
@@ -99,6 +93,16 @@ def main(argv):
     if not quiet:
         print(json.dumps(counts, sort_keys=True))
     return 1 if problems else 0
+
+
+def main(argv):
+    """Each archive in turn (one process for many); the worst result."""
+    quiet = "-q" in argv
+    args = [a for a in argv if a != "-q"]
+    if not args:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    return max(check_one(path, quiet) for path in args)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,30 @@ run_one() {
   echo $(((t1 - t0) / 1000000)) >"$logs/$i.ms"
 }
 
+# Start order: the longest tests first, so that with TEST_JOBS at once a
+# long test started last does not set the end time. The durations of the
+# last full run on this build ($BUILD/tests/durations) order them; without
+# that record, the tests known to be long start first, the rest in file
+# order (a test not in the record is taken as long: it may be).
+durations="$BUILD/tests/durations"
+long_tests="test_many test_bad_inputs test_perfetto test_split_size test_otf2 test_memory"
+order=()
+if [ -s "$durations" ]; then
+  declare -A last_ms=()
+  while read -r n ms; do last_ms[$n]=$ms; done <"$durations"
+  while read -r _ i; do order+=("$i"); done < <(
+    for i in "${!names[@]}"; do echo "${last_ms[${names[$i]}]:-999999999} $i"; done | sort -s -k1,1nr)
+else
+  for n in $long_tests; do
+    for i in "${!names[@]}"; do [ "${names[$i]}" = "$n" ] && order+=("$i"); done
+  done
+  for i in "${!names[@]}"; do
+    [[ " $long_tests " == *" ${names[$i]} "* ]] || order+=("$i")
+  done
+fi
+
 running=0
-for i in "${!cmds[@]}"; do
+for i in "${order[@]}"; do
   if [ "$running" -ge "$TEST_JOBS" ]; then
     wait -n
     running=$((running - 1))
@@ -58,6 +80,11 @@ for i in "${!cmds[@]}"; do
     "$(echo "$ms" | awk '{print $1 / 1000}')"
   passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 done
+# the record of this run's durations, for the next run's start order
+if [ -d "$BUILD/tests" ] && [ "${#names[@]}" -gt 0 ]; then
+  for i in "${!names[@]}"; do echo "${names[$i]} $(cat "$logs/$i.ms" 2>/dev/null || echo 0)"; done \
+    >"$durations.tmp.$$" && mv "$durations.tmp.$$" "$durations"
+fi
 # make check's fuzz run, done before the tests: one row, passed or failed
 if [ -n "${CHECK_FUZZ_RC:-}" ]; then
   if [ "$CHECK_FUZZ_RC" -eq 0 ]; then p=1 f=0; else p=0 f=1; echo "  make fuzz: FAIL: exited $CHECK_FUZZ_RC"; fi

@@ -121,3 +121,13 @@ jcase counter_args "counter args" '[{"ph":"C","ts":1,"pid":1,"args":{"v":"x"}}]'
 jcase truncated "not valid JSON" '{"traceEvents": [{"ph":"X","ts":1,"dur'
 jcase not_a_trace "neither an array" '{"events": []}'
 jcase empty_trace "no trace events" '[]'
+
+# Several files in one run (the schema loaded once): each is checked, the
+# worst result is the exit code and a problem names its file.
+expect_ok "pftrace: two valid files in one run pass" check_trace pftrace-check "$P/good.pftrace" -q "$P/good.pftrace"
+out=$(check_trace pftrace-check "$P/good.pftrace" -q "$P/empty.pftrace" "$P/good.pftrace" 2>&1)
+expect_eq "pftrace: a bad file among good ones: exit 1, the problem named by its file" \
+  "1|$P/empty.pftrace: no packets" "$?|$out"
+out=$(check_trace chrome-json-check "$J/good.json" -q "$J/open_b.json" 2>&1)
+expect_eq "json: a bad file after a good one: exit 1, named" "1|yes" \
+  "$?|$([[ "$out" == "$J/open_b.json: "*"never ended"* ]] && echo yes)"

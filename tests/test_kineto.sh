@@ -174,6 +174,27 @@ expect_eq "base time given after the events shifts every row" "1000000040001" \
   "$(q "$TMP/based.json.gz.db" "SELECT start FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id
                                  WHERE s.string='op'")"
 
+# A kernel's thread is its launching call's: of several calls with its
+# correlation id, the one that starts first, else the first written (the
+# writer keeps one per (pid, correlation) as the regions are read).
+"$PY" - "$TMP" <<'EOF'
+import json, sys
+call = lambda tid, ts, corr: {"ph": "X", "name": "cudaLaunchKernel", "cat": "cuda_runtime",
+                              "pid": 5, "tid": tid, "ts": ts, "dur": 1, "args": {"correlation": corr}}
+kernel = lambda ts, corr: {"ph": "X", "name": "k%d" % corr, "cat": "kernel", "pid": 0, "tid": 7,
+                           "ts": ts, "dur": 1, "args": {"device": 0, "stream": 7, "correlation": corr}}
+ev = [call(61, 20, 100), call(62, 10, 100), kernel(30, 100),
+      call(61, 40, 200), call(62, 40, 200), kernel(50, 200),
+      kernel(60, 300), call(63, 55, 300)]
+with open(sys.argv[1] + "/launch.json", "w") as f:
+    json.dump({"traceEvents": ev}, f)
+EOF
+"$K" -q "$TMP/launch.json" -o "$TMP/launch.db" 2>"$TMP/err" || fail "launch.json: $(head -c 400 "$TMP/err")"
+expect_eq "kernel thread: the launch that starts first, then the first written" "k100|62;k200|61;k300|63" \
+  "$(q "$TMP/launch.db" "SELECT group_concat(s.kernel_name || '|' || t.tid, ';') FROM (SELECT k.* FROM
+              rocpd_kernel_dispatch k ORDER BY k.start) k JOIN rocpd_info_kernel_symbol s ON s.id = k.kernel_id
+              JOIN rocpd_info_thread t ON t.id = k.tid")"
+
 # Hostile strings: NUL escapes and invalid UTF-8 are stored as U+FFFD.
 printf '{"traceEvents":[{"ph":"X","name":"a\\u0000b\xff\xfe","cat":"c\\"q","ts":1,"dur":1,"pid":1,"tid":1,"args":{"k\\u0000":"v\\u0000\\n","deep":%s1%s}}]}' \
   "$(printf '[%.0s' {1..3000})" "$(printf ']%.0s' {1..3000})" >"$TMP/hostile.json"

@@ -43,3 +43,22 @@ expect_eq "make check: a failed fuzz run is named" \
 out=$(cd "$w" && env -u CHECK_FUZZ_RC BUILD=build TEST_JOBS=1 bash tests/run.sh 2>&1)
 expect_eq "tests/run.sh alone: no fuzz row, the summary last" "0|1 passed, 0 failed" \
   "$(echo "$out" | grep -c '^make fuzz')|$(echo "$out" | tail -n 1)"
+
+# Start order (TEST_JOBS=1 runs them one by one): the known-long tests
+# first while no durations are recorded, then by the last run's durations,
+# longest first; the rows stay in file order.
+o="$TMP/order"
+mkdir -p "$o/tests" "$o/build/tests"
+cp "$ROOT/tests/run.sh" "$o/tests/"
+# stub FILE TAG SECONDS: a test that notes its start, then sleeps
+stub() { printf '#!/bin/sh\necho %s >>"%s/started"\nsleep %s\necho "PASS: %s"\n' "$2" "$o" "$3" "$2" >"$o/tests/$1"; }
+stub test_a_short.sh a_short 0; stub test_b_slow.sh b_slow 1; stub test_perfetto.sh perfetto 0
+rows() { (cd "$o" && TEST_JOBS=1 bash tests/run.sh | grep -o '^test_[a-z_]*' | paste -sd' '); }
+expect_eq "run.sh: rows in file order" "test_a_short test_b_slow test_perfetto" "$(rows)"
+expect_eq "run.sh: without a record, the known-long test_perfetto starts first" \
+  "perfetto a_short b_slow" "$(paste -sd' ' "$o/started")"
+rm -f "$o/started"
+expect_eq "run.sh: rows in file order, again" "test_a_short test_b_slow test_perfetto" "$(rows)"
+expect_eq "run.sh: with the last run's durations, the longest starts first" \
+  "b_slow" "$(head -n 1 "$o/started")"
+expect_eq "run.sh: the durations recorded, one per test" "3" "$(wc -l <"$o/build/tests/durations")"

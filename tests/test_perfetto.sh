@@ -8,19 +8,34 @@
 source "$(dirname "$0")/lib.sh"
 GEN="$ROOT/$BUILD/bench/gen_hub"
 
-# decodes DESC FILE: protoc parses the whole file as perfetto.protos.Trace.
+# decodes DESC FILE: protoc parses the whole file as perfetto.protos.Trace;
+# the text it decodes is kept in FILE.txt (one protoc run per file).
 decodes() {
   local err
   if err=$(protoc --decode=perfetto.protos.Trace -I "$ROOT/tests" "$ROOT/tests/perfetto_trace.proto" \
-             <"$2" 2>&1 >/dev/null); then pass "$1"
+             <"$2" 2>&1 >"$2.txt"); then pass "$1"
   else fail "$1: protoc --decode: ${err:0:400}"; fi
 }
 decoded() { protoc --decode=perfetto.protos.Trace -I "$ROOT/tests" "$ROOT/tests/perfetto_trace.proto" <"$1"; }
 
+# checked DESC FILE: validate's check (tests/check_pftrace.py, and the
+# independent validator where present) in one checker run that keeps its
+# counts in FILE.counts for counts_of.
+checked() {
+  local out
+  if ! out=$(check_trace pftrace-check "$2" 2>&1 >"$2.counts"); then
+    fail "$1: check_pftrace.py: ${out:0:800}"; return
+  fi
+  if have_validator pftrace-check && ! out=$("$SHARED_TOOLS/pftrace-check" -q "$2" 2>&1); then
+    fail "$1: ../shared/tools/pftrace-check: ${out:0:800}"; return
+  fi
+  pass "$1"
+}
+
 # counts_of FILE.pftrace: tests/check_pftrace.py's counts, as
 # "slices instants counters flows dangling | cat=n ...", against EXPECTED.
 counts_of() {
-  check_trace pftrace-check "$1" 2>/dev/null | $PY -c '
+  { if [ -s "$1.counts" ]; then cat "$1.counts"; else check_trace pftrace-check "$1" 2>/dev/null; fi; } | $PY -c '
 import json, sys
 d = json.loads(sys.stdin.read())
 cats = " ".join("%s=%d" % kv for kv in sorted(d["categories"].items()))
@@ -74,15 +89,15 @@ for src in "$FIX"/kineto/* "$FIX"/nvprof/* "$FIX"/nsys/*; do
   n_fixtures=$((n_fixtures + 1))
   if ! db2perfetto -q "$TMP/$b.db" -o "$TMP/$b.pftrace"; then fail "$b: db2perfetto"; continue; fi
   decodes "$b: decodes with the official schema" "$TMP/$b.pftrace"
-  validate "$b: pftrace-check" pftrace-check "$TMP/$b.pftrace"
+  checked "$b: pftrace-check" "$TMP/$b.pftrace"
   expect_eq "$b: slices/instants/counters/flows and categories equal the hub's" \
     "$(hub_counts "$TMP/$b.db")" "$(counts_of "$TMP/$b.pftrace")"
   # Windows: each part alone, every event in some part.
   rm -f "$TMP/$b".w*.pftrace
   if db2perfetto -q "$TMP/$b.db" --split window --windows 4 -o "$TMP/$b.pftrace"; then
     bad=0
+    $PY "$(own_checker pftrace-check)" -q "$TMP/$b".w*.pftrace 2>/dev/null || bad=1
     for p in "$TMP/$b".w*.pftrace; do
-      check_trace pftrace-check "$p" -q 2>/dev/null || bad=1
       if have_validator pftrace-check; then "$SHARED_TOOLS/pftrace-check" -q "$p" 2>/dev/null || bad=1; fi
     done
     expect_eq "$b: 4 windows, each valid alone" "0" "$bad"
@@ -96,7 +111,7 @@ N=3000
 "$GEN" "$TMP/g.db" $N 3 >/dev/null || fail "gen_hub"
 expect_ok "gen_hub: db2perfetto" db2perfetto -q "$TMP/g.db" -o "$TMP/g.pftrace"
 decodes "gen_hub: decodes with the official schema" "$TMP/g.pftrace"
-txt=$(decoded "$TMP/g.pftrace")
+txt=$(<"$TMP/g.pftrace.txt")
 expect_eq "gen_hub: one SLICE_BEGIN and one SLICE_END per row" "$((2 * N)) $((2 * N))" \
   "$(grep -c 'type: TYPE_SLICE_BEGIN' <<<"$txt") $(grep -c 'type: TYPE_SLICE_END' <<<"$txt")"
 expect_eq "gen_hub: one flow start and one flow end per launch" "$N $N" \
@@ -107,7 +122,7 @@ expect_eq "gen_hub: first packet clears the incremental state, starts the sequen
 expect_eq "gen_hub: correlation_id set on every slice" "$((2 * N))" "$(grep -c '^ *correlation_id:' <<<"$txt")"
 expect_eq "gen_hub: one sequence id" "1" \
   "$(grep -o 'trusted_packet_sequence_id: [0-9]*' <<<"$txt" | sort -u | wc -l)"
-validate "gen_hub: pftrace-check" pftrace-check "$TMP/g.pftrace"
+checked "gen_hub: pftrace-check" "$TMP/g.pftrace"
 expect_eq "gen_hub: counts equal the hub's" "$(hub_counts "$TMP/g.db")" "$(counts_of "$TMP/g.pftrace")"
 expect_ok "--no-args" db2perfetto -q --no-args "$TMP/g.db" -o "$TMP/na.pftrace"
 expect_eq "--no-args: no debug annotations" "0" "$(decoded "$TMP/na.pftrace" | grep -c debug_annotations)"
@@ -117,11 +132,11 @@ expect_eq "-o - writes the trace to stdout" "$(cat "$TMP/g.pftrace" | md5sum)" \
 # Interning bound: a tiny bound forces state resets mid-sequence; every
 # reference must still resolve (pftrace-check checks iids per reset).
 TT_PERFETTO_INTERN_LIMIT=5 db2perfetto -q "$TMP/g.db" -o "$TMP/small.pftrace" || fail "intern bound run"
-resets=$(decoded "$TMP/small.pftrace" | grep -cE 'sequence_flags: (1|3)$')
+decodes "interning bound: decodes" "$TMP/small.pftrace"
+resets=$(grep -cE 'sequence_flags: (1|3)$' "$TMP/small.pftrace.txt")
 if [ "$resets" -gt 10 ]; then pass "interning bound: state cleared $resets times"
 else fail "interning bound: state cleared only $resets times"; fi
-decodes "interning bound: decodes" "$TMP/small.pftrace"
-validate "interning bound: pftrace-check" pftrace-check "$TMP/small.pftrace"
+checked "interning bound: pftrace-check" "$TMP/small.pftrace"
 expect_eq "interning bound: same counts" "$(counts_of "$TMP/g.pftrace")" "$(counts_of "$TMP/small.pftrace")"
 
 # --- split by window: parts valid alone, together every event ---------------
@@ -143,10 +158,9 @@ for db in g; do
     ((\"end\" - 1 - $t0) / $size) > ((start - $t0) / $size)")
   begins=0 clipped=0
   for p in "$TMP"/w.w*.pftrace; do
-    t=$(decoded "$p")
-    begins=$((begins + $(grep -c 'type: TYPE_SLICE_BEGIN' <<<"$t")))
-    clipped=$((clipped + $(grep -cE 'string_value: "(start|end|both)"' <<<"$t")))
     decodes "$db: $(basename "$p") decodes" "$p"
+    begins=$((begins + $(grep -c 'type: TYPE_SLICE_BEGIN' "$p.txt")))
+    clipped=$((clipped + $(grep -cE 'string_value: "(start|end|both)"' "$p.txt")))
     validate "$db: $(basename "$p") valid alone" pftrace-check "$p"
   done
   expect_eq "$db: parts hold every row + one piece per boundary crossed" \
@@ -158,7 +172,7 @@ done
 # --part K alone equals the same window of the one-pass split.
 expect_ok "--part 3" db2perfetto -q "$TMP/g.db" --split window --windows $W --part 3 -o "$TMP/p.pftrace"
 expect_eq "--part 3: same slices as w003 of the full split" \
-  "$(decoded "$TMP/w.w003.pftrace" | grep -c TYPE_SLICE_BEGIN)" "$(decoded "$TMP/p.w003.pftrace" | grep -c TYPE_SLICE_BEGIN)"
+  "$(grep -c TYPE_SLICE_BEGIN "$TMP/w.w003.pftrace.txt")" "$(decoded "$TMP/p.w003.pftrace" | grep -c TYPE_SLICE_BEGIN)"
 
 # Split by process: three hubs, one process each, read together.
 for i in 1 2; do "$GEN" "$TMP/g$i.db" 500 2 >/dev/null; done
@@ -172,7 +186,7 @@ expect_eq "--split process: one part per process" "pp.p4242.pftrace pp.p5151.pft
 for p in "$TMP"/pp.p*.pftrace; do
   decodes "$(basename "$p") decodes" "$p"
   validate "$(basename "$p") valid alone" pftrace-check "$p"
-  expect_eq "$(basename "$p"): 1000 slices" "1000" "$(decoded "$p" | grep -c TYPE_SLICE_BEGIN)"
+  expect_eq "$(basename "$p"): 1000 slices" "1000" "$(grep -c TYPE_SLICE_BEGIN "$p.txt")"
 done
 
 # --- counters and instants (samples on rocpd_track rows) --------------------
@@ -189,12 +203,12 @@ q "$TMP/c.db" "INSERT INTO rocpd_string$sfx(string) VALUES ('mem used'), ('marke
     SELECT (SELECT max(id) FROM rocpd_track$sfx), start + 20, '{}' FROM rocpd_region$sfx WHERE id % 10 = 0;"
 expect_ok "counters: db2perfetto" db2perfetto -q "$TMP/c.db" -o "$TMP/c.pftrace"
 decodes "counters: decodes" "$TMP/c.pftrace"
-ctxt=$(decoded "$TMP/c.pftrace")
+ctxt=$(<"$TMP/c.pftrace.txt")
 expect_eq "counters: one COUNTER event per sample, values kept" \
   "$(q "$TMP/c.db" "SELECT group_concat(v, ' ') FROM (SELECT printf('%g', json_extract(s.extdata, '\$.value')) AS v FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id WHERE json_extract(t.extdata, '\$.kind') = 'counter' ORDER BY s.timestamp)")" \
   "$(grep -o 'double_counter_value: [0-9.e+-]*' <<<"$ctxt" | awk '{printf "%g\n", $2}' | paste -sd' ')"
 expect_eq "counters: a counter track named after the rocpd_track" "1" "$(grep -c 'name: "mem used"' <<<"$ctxt")"
-validate "counters: pftrace-check" pftrace-check "$TMP/c.pftrace"
+checked "counters: pftrace-check" "$TMP/c.pftrace"
 expect_eq "counters: counts equal the hub's" "$(hub_counts "$TMP/c.db")" "$(counts_of "$TMP/c.pftrace")"
 
 # --- overlapping intervals that do not nest go to an overflow track -------
@@ -229,9 +243,10 @@ for f in hta_alexnet_trace.json.gz kineto_tbplugin_resnet50_worker0.162314308986
   db2perfetto -q "$TMP/sv-$b.db" -o "$TMP/sv-$b.pftrace"
   want=$(sqlite3 -separator $'\t' "$TMP/sv-$b.db" "SELECT name, value FROM rocpd_arg WHERE type NOT IN ('int','double','bool')" \
     | $PY -c 'import sys; sys.stdout.write("".join(sorted(sys.stdin)))' | sha256sum)
-  got=$($PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/sv-$b.pftrace" | grep -v '^clipped	' | sha256sum)
+  $PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/sv-$b.pftrace" >"$TMP/sv-$b.args"
+  got=$(grep -v '^clipped	' "$TMP/sv-$b.args" | sha256sum)
   expect_eq "$b: every string argument, interned or inline, round-trips" "$want" "$got"
-  n=$($PY "$ROOT/tests/pftrace_args.py" "$ROOT/tests" "$TMP/sv-$b.pftrace" | wc -l)
+  n=$(wc -l <"$TMP/sv-$b.args")
   [ "$n" -gt 0 ] && pass "$b: string arguments present ($n)" || fail "$b: no string arguments"
 done
 db2json -q "$TMP/sv-kineto_tbplugin_resnet50_worker0.db" -o "$TMP/sv-resnet.json"

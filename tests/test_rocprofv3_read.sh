@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Databases as rocprofv3 writes them (no reader indexes, args in rocpd_arg)
-# export in linear time: on a 200k-call database with 400k args, db2json and
-# db2perfetto each take at most 10x what the sqlite3 shell takes to scan the
-# same tables, measured here in the same run; every arg is in the outputs;
+# export in linear time: on a 50k-call database with 100k args (make
+# check-long: 200k calls, ROCPROF_N), db2json and db2perfetto each take at
+# most 10x what the sqlite3 shell takes to scan the same tables, measured
+# here in the same run (an arg lookup that scanned the args table would take
+# minutes at 50k); every arg is in the outputs;
 # the input is untouched. And the reader refuses what it cannot read: a rocpd
 # schema other than 3.x, or compressed data (rocpd 4's lz4 extdata).
 source "$(dirname "$0")/lib.sh"
-N=200000
+N=${ROCPROF_N:-50000}
 U=aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee
 S="_${U//-/_}"
 

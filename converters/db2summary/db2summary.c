@@ -5,6 +5,7 @@
  * histogram). A sink on common/export.h, so every
  * shared filter, --start/--end and --split apply; the output defaults to
  * stdout. */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,8 +56,7 @@ static int summary_end(void *state, hub_reader *r) {
 }
 
 /* --- db2summary's own options ---------------------------------------- *
- * common/export.c parses the shared command line and knows no option of
- * one exporter, so ours are taken out of argv before it sees it. */
+ * Parsed with the shared ones by common/cli.h (tt_exporter.options). */
 
 static const char *const summary_help =
     "\ndb2summary options (the output defaults to stdout):\n"
@@ -69,27 +69,14 @@ static const char *const summary_help =
     "      --truncate-kernels   kernel names cut to the function name (no template\n"
     "                           arguments, no parameters), rows merged accordingly\n";
 
-static void print_summary_help(void) { fputs(summary_help, stdout); }
-
-/* Shared options that take a value in the next argument. */
-static int takes_value(const char *a) {
-  static const char *const with_value[] = {"-o", "--output", "--split", "--windows",
-                                           "--window-size", "--part", "--start", "--end",
-                                           "--category", "--exclude-category", "--name"};
-  for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-    if (strcmp(a, with_value[i]) == 0) return 1;
-  return 0;
-}
-
-/* --opt VALUE or --opt=VALUE: the value, else NULL. */
-static const char *value_of(const char *opt, int argc, char **argv, int *i) {
-  size_t n = strlen(opt);
-  if (strncmp(argv[*i], opt, n) != 0) return NULL;
-  if (argv[*i][n] == '=') return argv[*i] + n + 1;
-  if (argv[*i][n] != '\0') return NULL;
-  if (*i + 1 >= argc) tt_die(2, "%s needs a value", opt);
-  return argv[++*i];
-}
+enum { O_FORMAT, O_TOP, O_BY_PROCESS, O_MANGLED, O_TRUNCATE };
+static const struct option summary_longopts[] = {
+    {"format", required_argument, NULL, O_FORMAT},
+    {"top", required_argument, NULL, O_TOP},
+    {"by-process", no_argument, NULL, O_BY_PROCESS},
+    {"mangled", no_argument, NULL, O_MANGLED},
+    {"truncate-kernels", no_argument, NULL, O_TRUNCATE},
+    {NULL, 0, NULL, 0}};
 
 static void parse_format(const char *v) {
   if (strcmp(v, "text") == 0) opts.format = SM_TEXT;
@@ -107,60 +94,37 @@ static void parse_top(const char *v) {
   opts.top = n;
 }
 
-/* Returns the argv for tt_export_main: ours removed, "-o -" added when no
- * output was given. */
-static char **take_own_options(int argc, char **argv, int *nargc) {
-  char **out = tt_calloc((size_t)argc + 3, sizeof *out);
-  int n = 0, has_output = 0;
-  out[n++] = argv[0];
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    if (strcmp(a, "--") == 0) {
-      while (i < argc) out[n++] = argv[i++];
-      break;
-    }
-    if ((v = value_of("--format", argc, argv, &i))) parse_format(v);
-    else if ((v = value_of("--top", argc, argv, &i))) parse_top(v);
-    else if (strcmp(a, "--by-process") == 0) opts.by_process = 1;
-    else if (strcmp(a, "--truncate-kernels") == 0) opts.truncate_kernels = 1;
-    else if (strcmp(a, "--mangled") == 0) opts.mangled = 1;
-    else {
-      if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) atexit(print_summary_help);
-      if (strcmp(a, "-o") == 0 || strncmp(a, "--output", 8) == 0 ||
-          (a[0] == '-' && a[1] != '-' && strchr(a, 'o')))
-        has_output = 1;
-      out[n++] = argv[i];
-      if (takes_value(a) && i + 1 < argc) out[n++] = argv[++i];
-    }
+/* One of our options; ctx is the exporter, whose default output extension
+ * follows --format. */
+static int summary_option(int val, const char *arg, void *ctx) {
+  static const char *const ext[] = {".txt", ".csv", ".md", ".json", ".html"};
+  switch (val) {
+  case O_FORMAT:
+    parse_format(arg);
+    ((tt_exporter *)ctx)->extension = ext[opts.format];
+    break;
+  case O_TOP: parse_top(arg); break;
+  case O_BY_PROCESS: opts.by_process = 1; break;
+  case O_MANGLED: opts.mangled = 1; break;
+  case O_TRUNCATE: opts.truncate_kernels = 1; break;
   }
-  if (!has_output) {
-    /* after argv[0]: a later -o would still win */
-    memmove(out + 3, out + 1, (size_t)(n - 1) * sizeof *out);
-    out[1] = "-o";
-    out[2] = "-";
-    n += 2;
-  }
-  out[n] = NULL;
-  *nargc = n;
-  return out;
+  return 0;
 }
 
 int main(int argc, char **argv) {
-  tt_set_progname(argv[0]);
-  static const char *const ext[] = {".txt", ".csv", ".md", ".json", ".html"};
-  int nargc;
-  char **nargv = take_own_options(argc, argv, &nargc);
   tt_exporter ex = {
       .description = "Writes the flat profile of the hubs: top kernels, copies, allocations, "
                      "one table per API\ncategory, GPU busy time and launch latency.",
-      .extension = ext[opts.format],
+      .extension = ".txt",
       .stdout_ok = 1,
       .no_event_args = 1,
       .begin_part = summary_begin,
       .event = summary_event,
       .end_part = summary_end,
+      .default_output = "-",
   };
-  int rc = tt_export_main(nargc, nargv, &ex);
-  free(nargv);
-  return rc;
+  tt_cli_ext own = {.longopts = summary_longopts, .help = summary_help,
+                    .handle = summary_option, .ctx = &ex};
+  ex.options = &own;
+  return tt_export_main(argc, argv, &ex);
 }

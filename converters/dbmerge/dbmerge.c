@@ -16,14 +16,13 @@
  * it atomic; a failed or interrupted run leaves nothing) and ends in
  * rollback-journal mode: no WAL side files for readers to need. */
 #include <stdarg.h>
-#include <getopt.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "atomic_output.h"
+#include "cli.h"
 #include "hashmap.h"
 #include "input_check.h"
 #include "progress.h"
@@ -50,7 +49,8 @@ typedef struct merge {
   uint64_t rows;
 } merge;
 
-static void usage(FILE *f) {
+static void usage(FILE *f, const void *ctx) {
+  (void)ctx;
   fprintf(f,
           "Usage: %s [options] DB... -o OUTPUT.db\n"
           "Merges rocpd (schema v3) hub databases, one per process, into one file:\n"
@@ -59,11 +59,7 @@ static void usage(FILE *f) {
           "inputs are not copied.\n\n"
           "  DB...              hub databases (opened read-only); a uuid may appear once\n"
           "  -o, --output FILE  the merged database (required; replaced if it exists,\n"
-          "                     never one of the inputs)\n"
-          "  -q, --quiet        no messages except errors\n"
-          "      --progress     show progress even when stderr is not a terminal\n"
-          "  -h, --help         show this help\n"
-          "  -V, --version      show the version\n",
+          "                     never one of the inputs)\n",
           tt_progname());
 }
 
@@ -363,43 +359,13 @@ static void merge_free(merge *m) {
 }
 
 int main(int argc, char **argv) {
-  static const struct option longopts[] = {
-      {"output", required_argument, NULL, 'o'}, {"quiet", no_argument, NULL, 'q'},
-      {"progress", no_argument, NULL, 'P'},     {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},      {NULL, 0, NULL, 0}};
-  tt_set_progname(argv[0]);
-  const char *output = NULL;
-  int progress = 0, c;
-  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
-    switch (c) {
-    case 'o': output = optarg; break;
-    case 'q': progress = -1; break;
-    case 'P': progress = 1; break;
-    case 'h': usage(stdout); return 0;
-    case 'V': printf("%s (tracetools) %s\n", tt_progname(), TT_VERSION); return 0;
-    default: usage(stderr); return 2;
-    }
-  }
-  if (optind >= argc) {
-    tt_error("missing input database");
-    usage(stderr);
-    return 2;
-  }
-  if (!output) tt_die(2, "missing -o OUTPUT.db");
-  if (strcmp(output, "-") == 0) tt_die(2, "a database cannot be written to stdout; give -o FILE.db");
-  struct stat os;
-  int out_exists = stat(output, &os) == 0;
-  if (out_exists && !S_ISREG(os.st_mode))
-    tt_die(2, "%s: not a regular file; a database needs a file", output);
-  for (int i = optind; i < argc; i++) {
-    struct stat is;
-    if (out_exists && stat(argv[i], &is) == 0 && is.st_dev == os.st_dev && is.st_ino == os.st_ino)
-      tt_die(2, "%s: output would overwrite the input %s", output, argv[i]);
-  }
-  tt_progress_init(progress);
+  tt_cli cli = {.usage = usage, .help_width = 21};
+  tt_cli_parse(argc, argv, &cli);
+  const char *output = cli.output;
+  tt_cli_check_db_output(output, cli.inputs, cli.ninputs);
   tt_sqlite_setup();
-  merge m = {.inputs = (const char **)argv + optind};
-  size_t n = (size_t)(argc - optind);
+  merge m = {.inputs = cli.inputs};
+  size_t n = cli.ninputs;
   tt_output *out = tt_output_begin(output);
   int rc = run_merge(&m, tt_output_tmp_path(out), output, n);
   tt_progress_done();

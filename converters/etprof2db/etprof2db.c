@@ -1,60 +1,16 @@
-/* etprof2db: ExecuTorch profiles into a hub database. This file: the
- * options, the choice of reader, and what both readers write (one thread
- * per code block, one region per profile event, memory_allocate rows for
- * allocations, the blocks in metadata), plus --summary. */
-#include <getopt.h>
+/* etprof2db's import (etprof2db.h): the choice of reader, and what both
+ * readers write (one thread per code block, one region per profile event,
+ * memory_allocate rows for allocations, the blocks in metadata), plus the
+ * figures --summary prints. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etprof2db.h"
-#include "import_cli.h"
 #include "progress.h"
 
-enum { OPT_TIME_SCALE = 256, OPT_CPU_FREQ, OPT_LENIENT, OPT_SUMMARY, OPT_FORMAT };
-
-static const char *const SCALE_NAMES[] = {"ns", "us", "ms", "cycles"};
-
-typedef struct cli {
-  etp_opts o;
-  int summary_only; /* --summary: -o may be left out */
-  const char *format; /* NULL auto, "legacy", "etdump" */
-} cli;
-
-static int handle_opt(int val, const char *arg, void *ctx) {
-  cli *k = ctx;
-  switch (val) {
-  case OPT_TIME_SCALE:
-    for (int i = 0; i < 4; i++)
-      if (strcmp(arg, SCALE_NAMES[i]) == 0) {
-        k->o.scale = (etp_scale)i;
-        return 0;
-      }
-    tt_error("--time-scale must be ns, us, ms or cycles, not '%s'", arg);
-    return 1;
-  case OPT_CPU_FREQ: {
-    char *end;
-    double f = strtod(arg, &end);
-    if (end == arg || *end || !(f >= 1) || f > 1e15 || f != floor(f)) {
-      tt_error("--cpu-freq takes a whole number of Hz (1 to 1e15), not '%s'", arg);
-      return 1;
-    }
-    k->o.cpu_freq = f;
-    return 0;
-  }
-  case OPT_LENIENT: k->o.lenient = 1; return 0;
-  case OPT_SUMMARY: k->o.summary = 1; k->summary_only = 1; return 0;
-  case OPT_FORMAT:
-    if (strcmp(arg, "legacy") && strcmp(arg, "etdump") && strcmp(arg, "auto")) {
-      tt_error("--format must be auto, legacy or etdump, not '%s'", arg);
-      return 1;
-    }
-    k->format = strcmp(arg, "auto") ? arg : NULL;
-    return 0;
-  }
-  return 1;
-}
+const char *const etp_scale_names[4] = {"ns", "us", "ms", "cycles"};
 
 /* ---- what both readers share ------------------------------------------ */
 
@@ -104,7 +60,7 @@ int etp_ticks_to_ns(etp *c, uint64_t ticks, uint64_t byte, int64_t *ns) {
   return 0;
 overflow:
   tt_error("%s: byte %llu: time %llu %s is beyond 2^62 ns, the hub's time range", c->path,
-           (unsigned long long)byte, (unsigned long long)ticks, SCALE_NAMES[c->o->scale]);
+           (unsigned long long)byte, (unsigned long long)ticks, etp_scale_names[c->o->scale]);
   return -1;
 }
 
@@ -218,12 +174,6 @@ void etp_iteration_end(etp *c, etp_block *b, int64_t iteration) {
 
 /* ---- the run ------------------------------------------------------------ */
 
-typedef struct run_ctx {
-  cli *k;
-  int etdump;
-  etp_summary *sum;
-} run_ctx;
-
 static int read_input(etp *c, int etdump) {
   return etdump ? etp_read_etdump(c) : etp_read_legacy(c);
 }
@@ -231,7 +181,7 @@ static int read_input(etp *c, int etdump) {
 static void write_metadata(etp *c) {
   char v[64];
   hub_writer_metadata(c->w, "etprof2db.format", c->format);
-  hub_writer_metadata(c->w, "etprof2db.time_scale", SCALE_NAMES[c->o->scale]);
+  hub_writer_metadata(c->w, "etprof2db.time_scale", etp_scale_names[c->o->scale]);
   if (c->o->scale == ETP_CYCLES) {
     snprintf(v, sizeof v, "%.0f", c->o->cpu_freq);
     hub_writer_metadata(c->w, "etprof2db.cpu_freq_hz", v);
@@ -274,11 +224,12 @@ static void etp_free(etp *c) {
   tt_buf_free(&c->tmp);
 }
 
-static int run(hub_writer *w, const tt_import_opts *opts, run_ctx *r) {
+int etprof2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+  const etprof2db_run *r = ctx;
   etp c;
   memset(&c, 0, sizeof c);
   c.path = opts->input;
-  c.o = &r->k->o;
+  c.o = &r->o;
   c.w = w;
   c.sum = r->sum;
   c.pid = 1;
@@ -294,72 +245,4 @@ static int run(hub_writer *w, const tt_import_opts *opts, run_ctx *r) {
             (long long)c.inconsistencies);
   etp_free(&c);
   return rc ? 1 : 0;
-}
-
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
-  return run(w, opts, ctx);
-}
-
-/* ETDump when the name ends in .etdp or the identifier ED00 sits at byte
- * 8 (size-prefixed) or 4; otherwise the legacy buffer. */
-static int sniff_etdump(const char *path, const char *format) {
-  if (format) return strcmp(format, "etdump") == 0;
-  size_t n = strlen(path);
-  if (n >= 5 && strcmp(path + n - 5, ".etdp") == 0) return 1;
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0; /* the reader reports it */
-  unsigned char h[12];
-  size_t got = fread(h, 1, sizeof h, f);
-  fclose(f);
-  return (got >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (got >= 8 && memcmp(h + 4, "ED00", 4) == 0);
-}
-
-int main(int argc, char **argv) {
-  static const struct option extra[] = {
-      {"time-scale", required_argument, NULL, OPT_TIME_SCALE},
-      {"cpu-freq", required_argument, NULL, OPT_CPU_FREQ},
-      {"lenient", no_argument, NULL, OPT_LENIENT},
-      {"summary", no_argument, NULL, OPT_SUMMARY},
-      {"format", required_argument, NULL, OPT_FORMAT},
-      {NULL, 0, NULL, 0}};
-  cli k;
-  memset(&k, 0, sizeof k);
-  tt_import_ext ext = {
-      .longopts = extra,
-      .help = "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or cycles\n"
-              "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g. 1000000000)\n"
-              "      --lenient      import iterations that disagree (warning each) instead of failing\n"
-              "      --summary      print per-iteration events, framework tax and per-name\n"
-              "                     statistics on stdout (-o is then optional)\n"
-              "      --format F     auto (default: .etdp or identifier ED00), legacy or etdump\n",
-      .handle = handle_opt,
-      .ctx = &k,
-      .output_optional = &k.summary_only,
-      /* Nearly all of etprof2db's time is SQLite's (the buffer is read in
-       * place): the second thread made it 1.06x faster on an idle 2-core
-       * machine, short of the 1.3x that turns it on by default. */
-      .auto_threads_max = 1};
-  tt_import_opts opts;
-  tt_import_parse_ext(argc, argv,
-                      "Imports an ExecuTorch profile (ETDump .etdp or legacy prof_result.bin)",
-                      "an ETDump (.etdp) or a legacy profiler buffer (prof_result.bin)", &ext,
-                      &opts);
-  if (k.o.scale == ETP_CYCLES && k.o.cpu_freq == 0) {
-    tt_error("--time-scale cycles needs --cpu-freq HZ (the hub holds nanoseconds)");
-    return 2;
-  }
-  if (k.o.scale != ETP_CYCLES && k.o.cpu_freq != 0) {
-    tt_error("--cpu-freq only applies with --time-scale cycles");
-    return 2;
-  }
-  run_ctx r = {.k = &k, .etdump = sniff_etdump(opts.input, k.format)};
-  if (k.o.summary) r.sum = etp_summary_new();
-  int rc = opts.output ? tt_import_run(&opts, import, &r) : run(NULL, &opts, &r);
-  if (rc == 0 && r.sum) etp_summary_print(r.sum, stdout, opts.input, "ns");
-  if (r.sum) etp_summary_free(r.sum);
-  if (rc == 0 && fflush(stdout) != 0) {
-    tt_error("writing the summary failed");
-    rc = 1;
-  }
-  return rc;
 }

@@ -8,6 +8,7 @@
 
 #include "hashmap.h"
 #include "hub_writer.h"
+#include "import_cli.h"
 #include "util.h"
 
 typedef enum etp_scale { ETP_NS, ETP_US, ETP_MS, ETP_CYCLES } etp_scale;
@@ -19,7 +20,26 @@ typedef struct etp_opts {
   int summary;
 } etp_opts;
 
+/* The --time-scale names, indexed by etp_scale. */
+extern const char *const etp_scale_names[4];
+
 typedef struct etp_summary etp_summary;
+
+/* ---- the import as a component ------------------------------------------ */
+
+/* What one import reads beyond the common options (main fills it from
+ * its command line, the fuzz harnesses by hand). */
+typedef struct etprof2db_run {
+  etp_opts o;
+  int etdump;       /* 1: an ETDump flatbuffer, 0: a legacy profiler buffer */
+  etp_summary *sum; /* --summary's figures (etp_summary_new), NULL without */
+} etprof2db_run;
+
+/* Reads opts->input with the reader r->etdump picks and writes it through
+ * w, or only into r->sum when w is NULL (--summary without -o); ctx is a
+ * const etprof2db_run *. A tt_import_fn: 0 imported, 1 after a message
+ * naming the file and byte at fault. */
+int etprof2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx);
 
 /* A code block (legacy: a block name; ETDump: a RunData name), one thread
  * of the hub process. Its first iteration is kept for the sanity checks. */

@@ -47,8 +47,8 @@ static const char *cut_hint(const kineto *k, char *out, size_t size) {
   return out;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
-  int lenient = *(const int *)ctx;
+int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+  int lenient = ((const kineto2db_opts *)ctx)->lenient;
   kineto k;
   memset(&k, 0, sizeof k);
   k.w = w;
@@ -131,28 +131,4 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   kineto_parse_free(&k);
   kineto_event_free(&k);
   return rc;
-}
-
-enum { OPT_LENIENT = 256 };
-
-static int handle_opt(int val, const char *arg, void *ctx) {
-  (void)arg;
-  if (val == OPT_LENIENT) *(int *)ctx = 1;
-  return 0;
-}
-
-int main(int argc, char **argv) {
-  static const struct option extra[] = {{"lenient", no_argument, NULL, OPT_LENIENT},
-                                         {NULL, 0, NULL, 0}};
-  int lenient = 0;
-  tt_import_ext ext = {
-      .longopts = extra,
-      .help = "      --lenient      import a trace cut short (its writer killed): every event\n"
-              "                     complete before the cut, with a warning giving the cut's byte\n",
-      .handle = handle_opt,
-      .ctx = &lenient};
-  tt_import_opts opts;
-  tt_import_parse_ext(argc, argv, "Imports a PyTorch profiler (Kineto) trace",
-                      "a .json or .json.gz trace", &ext, &opts);
-  return tt_import_run(&opts, import, &lenient);
 }

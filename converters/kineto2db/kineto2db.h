@@ -1,5 +1,6 @@
 /* kineto2db's parts share this header:
- *   kineto2db.c        the command line and the read loop (zlib → repair → yajl)
+ *   kineto2db.c        kineto2db_import: the read loop (zlib → repair → yajl)
+ *   kineto2db_main.c   the command line around it
  *   kineto2db_repair.c the JSON PyTorch writes that JSON forbids, repaired
  *                      in the stream before yajl sees it
  *   kineto2db_parse.c  yajl callbacks: route tokens into the current event,
@@ -16,7 +17,20 @@
 
 #include "hashmap.h"
 #include "hub_writer.h"
+#include "import_cli.h"
 #include "util.h"
+
+/* ---- the import as a component (kineto2db.c) ---- */
+
+/* What one import reads beyond the common options. */
+typedef struct kineto2db_opts {
+  int lenient; /* a trace cut short: import the events before the cut */
+} kineto2db_opts;
+
+/* Reads opts->input (.json or .json.gz) and writes it through w; ctx is a
+ * const kineto2db_opts *. A tt_import_fn: 0 imported, 1 after a message
+ * naming the file and byte at fault. */
+int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx);
 
 /* ---- JSON helpers (kineto2db_json.c) ---- */
 
@@ -123,6 +137,7 @@ typedef struct kineto {
   int sp;
   int seen_root;
   tt_buf key;          /* the current key, cleaned */
+  int key_field;       /* the F_ field it names, else F_COUNT */
   kj_capture cap;      /* a nested value being captured */
   int capturing, cap_target;
   tt_buf cap_name;     /* the key the captured value belongs to */

@@ -683,8 +683,12 @@ static void assign_gpu_work(kineto *k) {
     hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
     return;
   }
+  int64_t *from = tt_calloc(k->gpu_pids.count, sizeof *from);
+  size_t n = 0;
   for (size_t i = 0; i < k->gpu_pids.cap; i++)
-    if (k->gpu_pids.used[i]) hub_writer_reassign_gpu_pid(k->w, k->gpu_pids.keys[i], owner);
+    if (k->gpu_pids.used[i]) from[n++] = k->gpu_pids.keys[i];
+  hub_writer_reassign_gpu_pids(k->w, from, n, owner);
+  free(from);
   snprintf(text, sizeof text, "%lld", (long long)owner);
   hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
 }

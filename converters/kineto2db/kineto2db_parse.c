@@ -74,7 +74,11 @@ static void add_arg(kineto *k, int extra, const char *name, size_t name_len, kv_
 }
 
 static void begin_event(kineto *k) {
-  for (int i = 0; i < F_COUNT; i++) kv_set(k, &k->ev.f[i], KV_NONE, "", 0);
+  /* A field's text is read only when its type says it is there. */
+  for (int i = 0; i < F_COUNT; i++) {
+    k->ev.f[i].type = KV_NONE;
+    tt_buf_clear(&k->ev.f[i].text);
+  }
   k->ev.nargs = k->ev.nextra = 0;
 }
 
@@ -151,11 +155,10 @@ static int on_scalar(kineto *k, kv_type t, const char *s, size_t n) {
     break;
   case ST_DEVPROPS: k->warn_bad_event++; break;
   case ST_EVENT: {
-    for (int i = 0; i < F_COUNT; i++) {
-      if (key_is(k, k_field_names[i]) && k->ev.f[i].type == KV_NONE) {
-        kv_set(k, &k->ev.f[i], t, s, n);
-        return 1;
-      }
+    int f = k->key_field;
+    if (f != F_COUNT && k->ev.f[f].type == KV_NONE) {
+      kv_set(k, &k->ev.f[f], t, s, n);
+      return 1;
     }
     add_arg(k, 1, k->key.data, k->key.len, t, s, n); /* unknown or repeated key */
     break;
@@ -222,6 +225,25 @@ static int on_close(kineto *k, char bracket) {
   return 1;
 }
 
+/* Which of k_field_names the key is (F_COUNT: none), found once per key
+ * rather than by comparing it with each name for every scalar. */
+static int field_of(const char *s, size_t n) {
+  /* Fixed-size compares the compiler inlines, the most frequent first. */
+#define KEY_IS(lit) (n == sizeof lit - 1 && memcmp(s, lit, sizeof lit - 1) == 0)
+  return KEY_IS("ph")     ? F_PH
+         : KEY_IS("ts")   ? F_TS
+         : KEY_IS("name") ? F_NAME
+         : KEY_IS("cat")  ? F_CAT
+         : KEY_IS("pid")  ? F_PID
+         : KEY_IS("tid")  ? F_TID
+         : KEY_IS("dur")  ? F_DUR
+         : KEY_IS("id")   ? F_ID
+         : KEY_IS("bp")   ? F_BP
+         : KEY_IS("s")    ? F_S
+                          : F_COUNT;
+#undef KEY_IS
+}
+
 static int cb_null(void *ctx) { return on_scalar(ctx, KV_NULL, "null", 4); }
 
 static int cb_boolean(void *ctx, int v) {
@@ -253,6 +275,7 @@ static int cb_map_key(void *ctx, const unsigned char *s, size_t n) {
   }
   tt_buf_clear(&k->key);
   append_text(k, &k->key, (const char *)s, n);
+  k->key_field = field_of(k->key.data, k->key.len);
   return 1;
 }
 

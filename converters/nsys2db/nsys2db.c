@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_cli.h"
+#include "nsys2db.h"
 #include "nsys2db_parts.h"
 #include "progress.h"
 
@@ -22,31 +22,39 @@ int64_t ns_seen(ns *c, int64_t pid) {
   return pid;
 }
 
-void ns_cover(ns *c, int64_t ts) {
-  if (ts > c->max_ts) c->max_ts = ts;
+static int64_t gpu_agent(cupti_rows *b, int64_t device) {
+  return hub_gpu_agent(b->w, HUB_NULL, device);
 }
 
-int64_t ns_time(ns *c, sqlite3_stmt *st, int col) { return nv_time(&c->src, st, col, c->offset); }
-
-int ns_time_error(ns *c) { return nv_time_error(&c->src); }
-
-void ns_progress(ns *c) {
-  if ((++c->rows & 0xFFF) == 0) tt_progress("rows", c->rows, 0);
+static int64_t cpu_agent(cupti_rows *b) {
+  hub_agent_info a = {.pid = HUB_NULL, .type = "CPU", .type_index = 0, .name = "CPU"};
+  return hub_agent(b->w, &a);
 }
+
+static int64_t stream_of(cupti_rows *b, int64_t pid, int64_t stream) {
+  char name[48];
+  snprintf(name, sizeof name, "stream %lld", (long long)stream);
+  return hub_stream(b->w, pid, name, NULL);
+}
+
+const cupti_hooks ns_hooks = {.agent = gpu_agent,
+                              .cpu_agent = cpu_agent,
+                              .stream = stream_of,
+                              .memory_kind = tt_nsys_memory_kind};
 
 int ns_string(ns *c, sqlite3_stmt *st, int col, const char *table, int64_t row,
               const char **out) {
   *out = (const char *)sqlite3_column_text(st, col + 1);
   if (sqlite3_column_type(st, col) == SQLITE_NULL || *out) return 0;
-  tt_error("%s: table %s row %lld: string id %lld is not in StringIds", c->src.path, table,
+  tt_error("%s: table %s row %lld: string id %lld is not in StringIds", c->b.src.path, table,
            (long long)row, (long long)sqlite3_column_int64(st, col));
   return -1;
 }
 
 /* Every (name, value) row of sql becomes a rocpd_metadata row "prefix.name". */
 static int metadata_rows(ns *c, const char *table, const char *sql, const char *prefix) {
-  if (!nv_has_table(&c->src, table)) return 0;
-  sqlite3_stmt *st = nv_prepare(&c->src, sql);
+  if (!nv_has_table(&c->b.src, table)) return 0;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, sql);
   if (!st) return -1;
   tt_buf tag = {0};
   int step;
@@ -54,89 +62,89 @@ static int metadata_rows(ns *c, const char *table, const char *sql, const char *
     tt_buf_clear(&tag);
     tt_buf_printf(&tag, "%s.%s", prefix, (const char *)sqlite3_column_text(st, 0));
     const char *v = (const char *)sqlite3_column_text(st, 1);
-    hub_writer_metadata(c->w, tag.data, v ? v : "");
+    hub_writer_metadata(c->b.w, tag.data, v ? v : "");
   }
   tt_buf_free(&tag);
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, table);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, table);
 }
 
 /* Each row of table as JSON in one rocpd_metadata row per row. */
 static int metadata_json(ns *c, const char *table, const char *tag) {
-  if (!nv_has_table(&c->src, table)) return 0;
+  if (!nv_has_table(&c->b.src, table)) return 0;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT 0");
-  nv_rest_columns(&c->src, table, "t", "", &c->sql);
+  nv_rest_columns(&c->b.src, table, "t", "", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s t", table);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 1, &c->ext);
-    hub_writer_metadata(c->w, tag, nv_json_end(&c->ext));
+    nv_json_begin(&c->b.ext);
+    nv_rest_json(st, 1, &c->b.ext);
+    hub_writer_metadata(c->b.w, tag, nv_json_end(&c->b.ext));
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, table);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, table);
 }
 
 /* The host the report was recorded on: the node row's hostname. */
 static int read_host(ns *c) {
   const char *t = "TARGET_INFO_SYSTEM_ENV";
-  if (!nv_has_table(&c->src, t) || !nv_has_column(&c->src, t, "name") ||
-      !nv_has_column(&c->src, t, "value"))
+  if (!nv_has_table(&c->b.src, t) || !nv_has_column(&c->b.src, t, "name") ||
+      !nv_has_column(&c->b.src, t, "value"))
     return 0;
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = "
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT value FROM TARGET_INFO_SYSTEM_ENV WHERE name = "
                                          "'Hostname' AND value != '' LIMIT 1");
   if (!st) return -1;
   int step = sqlite3_step(st);
-  if (step == SQLITE_ROW) hub_writer_hostname(c->w, (const char *)sqlite3_column_text(st, 0));
+  if (step == SQLITE_ROW) hub_writer_hostname(c->b.w, (const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
-  return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 /* nsys times count from the session start; the hub's are absolute. */
 static int read_session(ns *c) {
   const char *t = "TARGET_INFO_SESSION_START_TIME";
-  if (!nv_has_table(&c->src, t) || !nv_has_column(&c->src, t, "utcEpochNs")) {
-    tt_warn("%s: no %s.utcEpochNs: times stay relative to the session start", c->src.path, t);
+  if (!nv_has_table(&c->b.src, t) || !nv_has_column(&c->b.src, t, "utcEpochNs")) {
+    tt_warn("%s: no %s.utcEpochNs: times stay relative to the session start", c->b.src.path, t);
     return 0;
   }
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT utcEpochNs FROM TARGET_INFO_SESSION_START_TIME LIMIT 1");
   if (!st) return -1;
-  if (sqlite3_step(st) == SQLITE_ROW) c->offset = ns_time(c, st, 0); /* + 0: checked alone */
+  if (sqlite3_step(st) == SQLITE_ROW) c->b.offset = cupti_time(&c->b, st, 0); /* + 0: checked alone */
   sqlite3_finalize(st);
-  if (ns_time_error(c)) return -1;
+  if (nv_time_error(&c->b.src)) return -1;
   char v[32];
-  snprintf(v, sizeof v, "%lld", (long long)c->offset);
-  hub_writer_metadata(c->w, "nsys.session_start_utc_ns", v);
+  snprintf(v, sizeof v, "%lld", (long long)c->b.offset);
+  hub_writer_metadata(c->b.w, "nsys.session_start_utc_ns", v);
   return metadata_json(c, t, "nsys.session_start");
 }
 
 static int read_gpus(ns *c) {
   const char *t = "TARGET_INFO_GPU";
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "id,name")) return -1;
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "id,name")) return -1;
   /* Activity rows' deviceId is the CUDA ordinal: cuDevice where present. */
-  int cu = nv_has_column(&c->src, t, "cuDevice");
+  int cu = nv_has_column(&c->b.src, t, "cuDevice");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql, "SELECT %s, g.name", cu ? "COALESCE(g.cuDevice, g.id)" : "g.id");
-  nv_rest_columns(&c->src, t, "g", "name", &c->sql);
+  nv_rest_columns(&c->b.src, t, "g", "name", &c->sql);
   tt_buf_puts(&c->sql, " FROM TARGET_INFO_GPU g");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, 1);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 2, &c->ext);
+    nv_json_begin(&c->b.ext);
+    nv_rest_json(st, 2, &c->b.ext);
     hub_agent_info a = {.pid = HUB_NULL, .type = "GPU", .type_index = sqlite3_column_int64(st, 0),
                         .name = name, .model_name = name, .vendor_name = "NVIDIA",
-                        .product_name = name, .extdata = nv_json_end(&c->ext)};
-    hub_agent(c->w, &a);
+                        .product_name = name, .extdata = nv_json_end(&c->b.ext)};
+    hub_agent(c->b.w, &a);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 static int read_streams(ns *c) {
@@ -144,33 +152,33 @@ static int read_streams(ns *c) {
   static const char *const tables[] = {"TARGET_INFO_CUDA_NULL_STREAM", "TARGET_INFO_CUDA_STREAM"};
   for (int i = 0; i < 2; i++) {
     const char *t = tables[i];
-    if (!nv_has_table(&c->src, t)) continue;
-    if (nv_require_columns(&c->src, t, "streamId,processId")) return -1;
+    if (!nv_has_table(&c->b.src, t)) continue;
+    if (nv_require_columns(&c->b.src, t, "streamId,processId")) return -1;
     tt_buf_clear(&c->sql);
     tt_buf_printf(&c->sql, "SELECT s.streamId, s.processId, %d AS nullStream", i == 0);
-    nv_rest_columns(&c->src, t, "s", "", &c->sql);
+    nv_rest_columns(&c->b.src, t, "s", "", &c->sql);
     tt_buf_printf(&c->sql, " FROM %s s", t);
-    sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+    sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
     if (!st) return -1;
     char name[48];
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
       snprintf(name, sizeof name, "stream %lld", (long long)sqlite3_column_int64(st, 0));
-      nv_json_begin(&c->ext);
-      nv_rest_json(st, 2, &c->ext);
-      hub_stream(c->w, sqlite3_column_int64(st, 1), name, nv_json_end(&c->ext));
+      nv_json_begin(&c->b.ext);
+      nv_rest_json(st, 2, &c->b.ext);
+      hub_stream(c->b.w, sqlite3_column_int64(st, 1), name, nv_json_end(&c->b.ext));
     }
     sqlite3_finalize(st);
-    if (step != SQLITE_DONE) return nv_step_error(&c->src, t);
+    if (step != SQLITE_DONE) return nv_step_error(&c->b.src, t);
   }
   return 0;
 }
 
 static int read_threads(ns *c) {
   const char *t = "ThreadNames";
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "nameId,globalTid")) return -1;
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT t.rowid, t.nameId, s.value, t.globalTid FROM "
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "nameId,globalTid")) return -1;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT t.rowid, t.nameId, s.value, t.globalTid FROM "
                                          "ThreadNames t LEFT JOIN StringIds s ON s.id = t.nameId");
   if (!st) return -1;
   int rc = 0, step;
@@ -178,9 +186,9 @@ static int read_threads(ns *c) {
     const char *name;
     if ((rc = ns_string(c, st, 1, t, sqlite3_column_int64(st, 0), &name))) break;
     int64_t g = sqlite3_column_int64(st, 3);
-    hub_thread_name(c->w, ns_seen(c, ns_pid(g)), ns_tid(g), name ? name : "");
+    hub_thread_name(c->b.w, ns_seen(c, ns_pid(g)), ns_tid(g), name ? name : "");
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   sqlite3_finalize(st);
   return rc;
 }
@@ -189,38 +197,38 @@ static int read_threads(ns *c) {
  * get a row (with their name). */
 static int name_processes(ns *c) {
   const char *t = "PROCESSES";
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "pid,name")) return -1;
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT pid, name FROM PROCESSES");
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "pid,name")) return -1;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT pid, name FROM PROCESSES");
   if (!st) return -1;
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t pid = sqlite3_column_int64(st, 0);
     const char *name = (const char *)sqlite3_column_text(st, 1);
-    if (name && tt_i64map_get(&c->pids, pid)) hub_process_name(c->w, pid, name);
+    if (name && tt_i64map_get(&c->pids, pid)) hub_process_name(c->b.w, pid, name);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 static int check_format(ns *c) {
-  if (nv_has_table(&c->src, "StringIds") && nv_has_column(&c->src, "StringIds", "id") &&
-      nv_has_column(&c->src, "StringIds", "value"))
+  if (nv_has_table(&c->b.src, "StringIds") && nv_has_column(&c->b.src, "StringIds", "id") &&
+      nv_has_column(&c->b.src, "StringIds", "value"))
     return 0;
-  if (nv_has_table(&c->src, "StringTable"))
+  if (nv_has_table(&c->b.src, "StringTable"))
     tt_error("%s: this is an nvprof database (table StringTable), not Nsight Systems: use nvvp2db",
-             c->src.path);
-  else if (nv_has_table(&c->src, "StringIds"))
-    return nv_require_columns(&c->src, "StringIds", "id,value");
+             c->b.src.path);
+  else if (nv_has_table(&c->b.src, "StringIds"))
+    return nv_require_columns(&c->b.src, "StringIds", "id,value");
   else
-    tt_error("%s: not an Nsight Systems SQLite export: missing table StringIds", c->src.path);
+    tt_error("%s: not an Nsight Systems SQLite export: missing table StringIds", c->b.src.path);
   return -1;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
-  ns c = {.w = w, .max_ts = INT64_MIN};
-  if (nv_src_open(&c.src, opts->input)) return 1;
+  ns c = {.b = {.w = w, .hooks = &ns_hooks, .max_ts = INT64_MIN}};
+  if (nv_src_open(&c.b.src, opts->input)) return 1;
   int rc = check_format(&c);
   if (!rc)
     rc = read_session(&c) ||
@@ -235,18 +243,11 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
          ns_memset(&c) || ns_sync(&c) || ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
          ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
-         name_processes(&c) || ns_time_error(&c);
-  if (!rc) nv_warn_unhandled(&c.src, HANDLED);
-  nv_src_close(&c.src);
+         name_processes(&c) || nv_time_error(&c.b.src);
+  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  nv_src_close(&c.b.src);
   tt_i64map_free(&c.pids);
-  tt_buf_free(&c.ext);
+  tt_buf_free(&c.b.ext);
   tt_buf_free(&c.sql);
   return rc ? 1 : 0;
-}
-
-int main(int argc, char **argv) {
-  tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports an Nsight Systems SQLite export",
-                  "the export (nsys export --type sqlite REPORT.nsys-rep)", &opts);
-  return tt_import_run(&opts, import, NULL);
 }

@@ -42,7 +42,7 @@ static void names_free(names *m) {
 
 /* `n.col`, or NULL where this export version lacks the column. */
 static void opt_col(ns *c, const char *col, tt_buf *sql) {
-  if (nv_has_column(&c->src, "NVTX_EVENTS", col)) tt_buf_printf(sql, ", n.%s", col);
+  if (nv_has_column(&c->b.src, "NVTX_EVENTS", col)) tt_buf_printf(sql, ", n.%s", col);
   else tt_buf_puts(sql, ", NULL");
 }
 
@@ -59,12 +59,12 @@ static sqlite3_stmt *nvtx_query(ns *c, const char *where) {
   tt_buf_puts(&c->sql, ", s.value");
   static const char *const opt2[] = {"domainId", "category", "color"};
   for (int i = 0; i < 3; i++) opt_col(c, opt2[i], &c->sql);
-  nv_rest_columns(&c->src, "NVTX_EVENTS", "n",
+  nv_rest_columns(&c->b.src, "NVTX_EVENTS", "n",
                   "start,end,eventType,globalTid,endGlobalTid,text,textId,domainId,category,color",
                   &c->sql);
   tt_buf_printf(&c->sql, " FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = %s WHERE %s",
-                nv_has_column(&c->src, "NVTX_EVENTS", "textId") ? "n.textId" : "NULL", where);
-  return nv_prepare(&c->src, c->sql.data);
+                nv_has_column(&c->b.src, "NVTX_EVENTS", "textId") ? "n.textId" : "NULL", where);
+  return nv_prepare(&c->b.src, c->sql.data);
 }
 
 static void key_of(char *key, size_t n, int64_t pid, sqlite3_stmt *st, int with_category) {
@@ -77,8 +77,8 @@ static void key_of(char *key, size_t n, int64_t pid, sqlite3_stmt *st, int with_
 
 int ns_nvtx(ns *c) {
   const char *t = "NVTX_EVENTS";
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "start,end,eventType,globalTid")) return -1;
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "start,end,eventType,globalTid")) return -1;
   names domains = {0}, categories = {0};
   char key[96];
   int rc = 0, step;
@@ -94,14 +94,14 @@ int ns_nvtx(ns *c) {
     key_of(key, sizeof key, pid, st, cat);
     names_put(cat ? &categories : &domains, key, text);
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   sqlite3_finalize(st);
   if (rc) goto done;
 
   /* Ranges without an end stop at the last timestamp of the trace. */
-  st = nv_prepare(&c->src, "SELECT max(max(start), COALESCE(max(end), 0)) FROM NVTX_EVENTS");
+  st = nv_prepare(&c->b.src, "SELECT max(max(start), COALESCE(max(end), 0)) FROM NVTX_EVENTS");
   if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-    ns_cover(c, ns_time(c, st, 0));
+    cupti_cover(&c->b, cupti_time(&c->b, st, 0));
   sqlite3_finalize(st);
 
   st = nvtx_query(c, "n.eventType NOT IN (33, 75)");
@@ -116,12 +116,12 @@ int ns_nvtx(ns *c) {
     const char *text = sqlite3_column_text(st, N_TEXT) ? (const char *)sqlite3_column_text(st, N_TEXT) : v;
     int64_t type = sqlite3_column_int64(st, N_TYPE), g = sqlite3_column_int64(st, N_TID);
     int64_t pid = ns_seen(c, ns_pid(g)), tid = ns_tid(g);
-    int64_t start = ns_time(c, st, N_START);
-    ns_progress(c);
+    int64_t start = cupti_time(&c->b, st, N_START);
+    cupti_progress(&c->b);
     if (type == NVTX_THREAD) { /* nvtxNameOsThread: kept beside ThreadNames' name */
       tt_buf b = {0};
       tt_json_string(&b, text ? text : "", text ? strlen(text) : 0);
-      hub_thread_extdata(c->w, pid, tid, "nvtx_name", b.data);
+      hub_thread_extdata(c->b.w, pid, tid, "nvtx_name", b.data);
       tt_buf_free(&b);
       continue;
     }
@@ -129,48 +129,44 @@ int ns_nvtx(ns *c) {
       ignored++;
       continue;
     }
-    nv_json_begin(&c->ext);
-    nv_json_int(&c->ext, "eventType", type);
-    nv_rest_json(st, N_REST, &c->ext);
+    nv_json_begin(&c->b.ext);
+    nv_json_int(&c->b.ext, "eventType", type);
+    nv_rest_json(st, N_REST, &c->b.ext);
     int has_end = sqlite3_column_type(st, N_END) != SQLITE_NULL;
     int range = has_end || type == NVTX_PUSHPOP || type == NVTX_STARTEND;
-    if (!range) nv_json_str(&c->ext, "name", text);
-    int64_t ev = hub_event(c->w, "NVTX", HUB_NULL, nv_json_end(&c->ext));
+    if (!range) nv_json_str(&c->b.ext, "name", text);
+    int64_t ev = cupti_nvtx_event(&c->b, nv_json_end(&c->b.ext));
     int pos = 0;
     if (sqlite3_column_type(st, N_DOMAIN) != SQLITE_NULL && sqlite3_column_int64(st, N_DOMAIN)) {
       key_of(key, sizeof key, ns_pid(g), st, 0);
       const char *d = names_get(&domains, key);
-      if (d) hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "domain", d);
-      else hub_arg_int(c->w, ev, pos++, "domain", sqlite3_column_int64(st, N_DOMAIN));
+      if (d) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "domain", d);
+      else hub_arg_int(c->b.w, ev, pos++, "domain", sqlite3_column_int64(st, N_DOMAIN));
     }
     if (sqlite3_column_type(st, N_CATEGORY) != SQLITE_NULL) {
       key_of(key, sizeof key, ns_pid(g), st, 1);
       const char *cn = names_get(&categories, key);
-      if (cn) hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "category", cn);
-      else hub_arg_int(c->w, ev, pos++, "category", sqlite3_column_int64(st, N_CATEGORY));
+      if (cn) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "category", cn);
+      else hub_arg_int(c->b.w, ev, pos++, "category", sqlite3_column_int64(st, N_CATEGORY));
     }
     if (sqlite3_column_type(st, N_COLOR) != SQLITE_NULL)
-      hub_arg_int(c->w, ev, pos++, "color", sqlite3_column_int64(st, N_COLOR));
+      hub_arg_int(c->b.w, ev, pos++, "color", sqlite3_column_int64(st, N_COLOR));
     if (range) {
-      int64_t end = has_end ? ns_time(c, st, N_END) : c->max_ts;
+      int64_t end = has_end ? cupti_time(&c->b, st, N_END) : c->b.max_ts;
       if (!has_end) unclosed++;
       if (sqlite3_column_type(st, N_ENDTID) != SQLITE_NULL &&
           sqlite3_column_int64(st, N_ENDTID) != g)
-        hub_arg_int(c->w, ev, pos++, "end_tid", ns_tid(sqlite3_column_int64(st, N_ENDTID)));
-      hub_region(c->w, pid, tid, start, end, text ? text : "", ev, NULL);
+        hub_arg_int(c->b.w, ev, pos++, "end_tid", ns_tid(sqlite3_column_int64(st, N_ENDTID)));
+      hub_region(c->b.w, pid, tid, start, end, text ? text : "", ev, NULL);
     } else {
-      hub_touch_thread(c->w, pid, tid, start, start);
-      int64_t track = hub_track(c->w, pid, tid, "NVTX", HUB_TRACK_NVTX);
-      hub_sample(c->w, track, start, ev, NULL);
+      cupti_nvtx_instant(&c->b, pid, tid, start, ev);
     }
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   sqlite3_finalize(st);
-  if (unclosed)
-    tt_warn("%s: %lld NVTX ranges have no end: kept, ending at the last timestamp", c->src.path,
-            (long long)unclosed);
+  cupti_nvtx_warn_unclosed(&c->b, unclosed);
   if (ignored)
-    tt_warn("%s: %lld NVTX domain-destroy rows have no hub mapping: not imported", c->src.path,
+    tt_warn("%s: %lld NVTX domain-destroy rows have no hub mapping: not imported", c->b.src.path,
             (long long)ignored);
 done:
   names_free(&domains);
@@ -180,29 +176,29 @@ done:
 
 /* OS runtime calls and profiler overhead: named intervals on a thread. */
 int ns_cpu_ranges(ns *c, const char *table, const char *category) {
-  if (!nv_has_table(&c->src, table)) return 0;
-  if (nv_require_columns(&c->src, table, "start,end,globalTid,nameId")) return -1;
+  if (!nv_has_table(&c->b.src, table)) return 0;
+  if (nv_require_columns(&c->b.src, table, "start,end,globalTid,nameId")) return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT o.rowid, o.start, o.end, o.globalTid, o.nameId, s.value");
-  nv_rest_columns(&c->src, table, "o", "start,end,globalTid,nameId", &c->sql);
+  nv_rest_columns(&c->b.src, table, "o", "start,end,globalTid,nameId", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s o LEFT JOIN StringIds s ON s.id = o.nameId", table);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   int rc = 0, step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     const char *name;
     if ((rc = ns_string(c, st, 4, table, sqlite3_column_int64(st, 0), &name))) break;
     int64_t g = sqlite3_column_int64(st, 3);
-    int64_t end = ns_time(c, st, 2);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 6, &c->ext);
-    int64_t ev = hub_event(c->w, category, HUB_NULL, NULL);
-    hub_region(c->w, ns_seen(c, ns_pid(g)), ns_tid(g), ns_time(c, st, 1),
-               end, name ? name : "", ev, nv_json_end(&c->ext));
-    ns_cover(c, end);
-    ns_progress(c);
+    int64_t end = cupti_time(&c->b, st, 2);
+    nv_json_begin(&c->b.ext);
+    nv_rest_json(st, 6, &c->b.ext);
+    int64_t ev = hub_event(c->b.w, category, HUB_NULL, NULL);
+    hub_region(c->b.w, ns_seen(c, ns_pid(g)), ns_tid(g), cupti_time(&c->b, st, 1),
+               end, name ? name : "", ev, nv_json_end(&c->b.ext));
+    cupti_cover(&c->b, end);
+    cupti_progress(&c->b);
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, table);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, table);
   sqlite3_finalize(st);
   return rc;
 }

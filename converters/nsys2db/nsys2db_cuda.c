@@ -18,8 +18,8 @@ static void launch_join(ns *c, const char *x, tt_buf *sql) {
   tt_buf_puts(sql, " LEFT JOIN (SELECT gp, cid, min(g) AS g FROM (");
   int n = 0;
   for (int i = 0; i < 2; i++) {
-    if (!nv_has_table(&c->src, tables[i])) continue;
-    int cls = nv_has_column(&c->src, tables[i], "eventClass");
+    if (!nv_has_table(&c->b.src, tables[i])) continue;
+    int cls = nv_has_column(&c->b.src, tables[i], "eventClass");
     tt_buf_printf(sql, "%sSELECT globalTid >> 24 AS gp, correlationId AS cid, globalTid AS g FROM %s%s",
                   n++ ? " UNION ALL " : "", tables[i],
                   cls ? " WHERE eventClass != 67" : "");
@@ -35,23 +35,17 @@ static int64_t launch_tid(sqlite3_stmt *st, int col) {
                                                       : ns_tid(sqlite3_column_int64(st, col));
 }
 
-static int64_t stream_of(ns *c, int64_t pid, int64_t stream) {
-  char name[48];
-  snprintf(name, sizeof name, "stream %lld", (long long)stream);
-  return hub_stream(c->w, pid, name, NULL);
-}
-
 int ns_cuda_api(ns *c, const char *table) {
-  if (!nv_has_table(&c->src, table)) return 0;
-  if (nv_require_columns(&c->src, table, "start,end,globalTid,correlationId,nameId")) return -1;
-  int cls = nv_has_column(&c->src, table, "eventClass");
-  int chain = cls && nv_has_column(&c->src, table, "callchainId");
+  if (!nv_has_table(&c->b.src, table)) return 0;
+  if (nv_require_columns(&c->b.src, table, "start,end,globalTid,correlationId,nameId")) return -1;
+  int cls = nv_has_column(&c->b.src, table, "eventClass");
+  int chain = cls && nv_has_column(&c->b.src, table, "callchainId");
   int driver_table = strcmp(table, NS_TABLE("DRIVER")) == 0;
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql, "SELECT r.rowid, r.start, r.end, r.globalTid, r.correlationId, r.nameId, "
                          "s.value, %s, %s",
                 cls ? "r.eventClass" : (driver_table ? "1" : "0"), chain ? "b.cc" : "NULL");
-  nv_rest_columns(&c->src, table, "r", "start,end,globalTid,nameId,eventClass", &c->sql);
+  nv_rest_columns(&c->b.src, table, "r", "start,end,globalTid,nameId,eventClass", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s r LEFT JOIN StringIds s ON s.id = r.nameId", table);
   /* Backtrace records (eventClass 67) repeat a call's interval and
    * correlation to carry its call stack: folded into that call. */
@@ -62,7 +56,7 @@ int ns_cuda_api(ns *c, const char *table) {
                   " ON b.g = r.globalTid AND b.cid = r.correlationId",
                   table);
   if (cls) tt_buf_puts(&c->sql, " WHERE r.eventClass != 67");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   char category[48];
   int rc = 0, step;
@@ -77,21 +71,21 @@ int ns_cuda_api(ns *c, const char *table) {
     else snprintf(category, sizeof category, "CUDA_API_CLASS_%lld", (long long)klass);
     int64_t g = sqlite3_column_int64(st, 3);
     int64_t pid = ns_seen(c, ns_pid(g));
-    int64_t start = ns_time(c, st, 1);
-    int64_t end = ns_time(c, st, 2);
-    nv_json_begin(&c->ext);
-    nv_json_int(&c->ext, "eventClass", klass);
+    int64_t start = cupti_time(&c->b, st, 1);
+    int64_t end = cupti_time(&c->b, st, 2);
+    nv_json_begin(&c->b.ext);
+    nv_json_int(&c->b.ext, "eventClass", klass);
     if (sqlite3_column_type(st, 8) != SQLITE_NULL)
-      nv_json_int(&c->ext, "backtraceCallchainId", sqlite3_column_int64(st, 8));
-    nv_rest_json(st, 9, &c->ext);
-    if (raw && strcmp(name, raw) != 0) nv_json_str(&c->ext, "nsysName", raw);
-    int64_t ev = hub_event(c->w, cat, sqlite3_column_int64(st, 4), NULL);
-    hub_region(c->w, pid, ns_tid(g), start, end, name, ev, nv_json_end(&c->ext));
+      nv_json_int(&c->b.ext, "backtraceCallchainId", sqlite3_column_int64(st, 8));
+    nv_rest_json(st, 9, &c->b.ext);
+    if (raw && strcmp(name, raw) != 0) nv_json_str(&c->b.ext, "nsysName", raw);
+    int64_t ev = hub_event(c->b.w, cat, sqlite3_column_int64(st, 4), NULL);
+    hub_region(c->b.w, pid, ns_tid(g), start, end, name, ev, nv_json_end(&c->b.ext));
     free(name);
-    ns_cover(c, end);
-    ns_progress(c);
+    cupti_cover(&c->b, end);
+    cupti_progress(&c->b);
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, table);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, table);
   sqlite3_finalize(st);
   if (!rc && chain) { /* backtraces without their call cannot be folded */
     tt_buf_clear(&c->sql);
@@ -100,10 +94,10 @@ int ns_cuda_api(ns *c, const char *table) {
                   "FROM %s r WHERE r.eventClass != 67 AND r.globalTid = b.globalTid AND "
                   "r.correlationId = b.correlationId)",
                   table, table);
-    st = nv_prepare(&c->src, c->sql.data);
+    st = nv_prepare(&c->b.src, c->sql.data);
     if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
       tt_warn("%s: %lld CUDA backtrace records (eventClass 67) match no API call: not imported",
-              c->src.path, (long long)sqlite3_column_int64(st, 0));
+              c->b.src.path, (long long)sqlite3_column_int64(st, 0));
     sqlite3_finalize(st);
   }
   return rc;
@@ -111,13 +105,13 @@ int ns_cuda_api(ns *c, const char *table) {
 
 int ns_kernels(ns *c) {
   const char *t = NS_TABLE("KERNEL");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t,
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t,
                          "start,end,deviceId,streamId,correlationId,globalPid,demangledName,"
                          "shortName,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
                          "dynamicSharedMemory,localMemoryPerThread"))
     return -1;
-  int mangled = nv_has_column(&c->src, t, "mangledName");
+  int mangled = nv_has_column(&c->b.src, t, "mangledName");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
                 "SELECT k.rowid, k.start, k.end, k.deviceId, k.streamId, k.correlationId, "
@@ -125,7 +119,7 @@ int ns_kernels(ns *c) {
                 "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.staticSharedMemory, "
                 "k.dynamicSharedMemory, k.localMemoryPerThread, a.g",
                 mangled ? "k.mangledName" : "NULL");
-  nv_rest_columns(&c->src, t, "k",
+  nv_rest_columns(&c->b.src, t, "k",
                   "start,end,deviceId,streamId,correlationId,globalPid,demangledName,"
                   "mangledName,shortName,blockX,blockY,blockZ,localMemoryPerThread",
                   &c->sql);
@@ -135,8 +129,12 @@ int ns_kernels(ns *c) {
                 " LEFT JOIN StringIds mn ON mn.id = %s",
                 t, mangled ? "k.mangledName" : "NULL");
   launch_join(c, "k", &c->sql);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
+  static const cupti_kernel_cols cols = {.row = 0, .start = 1, .end = 2, .device = 3,
+                                         .stream = 4, .corr = 5, .grid = 13, .block = 16,
+                                         .shared = 19, .local = 21, .rest = 23,
+                                         .id_name = "rowid"};
   int rc = 0, step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t row = sqlite3_column_int64(st, 0);
@@ -145,168 +143,92 @@ int ns_kernels(ns *c) {
         (rc = ns_string(c, st, 9, t, row, &mangled_name)) ||
         (rc = ns_string(c, st, 11, t, row, &short_name)))
       break;
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    k.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 6)));
-    k.tid = launch_tid(st, 22);
-    int64_t corr = sqlite3_column_int64(st, 5);
-    k.start = ns_time(c, st, 1);
-    k.end = ns_time(c, st, 2);
-    k.agent_id = hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 3));
-    k.stream_id = stream_of(c, k.pid, sqlite3_column_int64(st, 4));
+    int64_t pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 6)));
     const char *display = demangled ? demangled : "";
-    k.kernel_id = hub_kernel_symbol(c->w, k.pid, mangled_name ? mangled_name : display, display);
-    k.dispatch_id = corr;
-    if ((rc = nv_kernel_sizes(&c->src, st, t, "rowid", row, 13, 16, 19, k.grid, k.workgroup,
-                              &k.group_segment_size)))
-      break;
-    k.private_segment_size = sqlite3_column_int64(st, 21);
-    nv_json_begin(&c->ext);
-    if (short_name) nv_json_str(&c->ext, "shortName", short_name);
-    nv_rest_json(st, 23, &c->ext);
-    k.extdata = nv_json_end(&c->ext);
-    k.event_id = hub_event(c->w, "KERNEL_DISPATCH", corr, NULL);
-    hub_kernel_dispatch(c->w, &k);
-    ns_cover(c, k.end);
-    ns_progress(c);
+    int64_t sym = hub_kernel_symbol(c->b.w, pid, mangled_name ? mangled_name : display, display);
+    if ((rc = cupti_kernel(&c->b, st, t, &cols, pid, launch_tid(st, 22), sym, short_name))) break;
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   sqlite3_finalize(st);
   return rc;
 }
 
-static int64_t cpu_agent(ns *c) {
-  hub_agent_info a = {.pid = HUB_NULL, .type = "CPU", .type_index = 0, .name = "CPU"};
-  return hub_agent(c->w, &a);
-}
-
 int ns_memcpy(ns *c) {
   const char *t = NS_TABLE("MEMCPY");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t,
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t,
                          "start,end,deviceId,streamId,correlationId,globalPid,bytes,copyKind,"
                          "srcKind,dstKind"))
     return -1;
-  int peer = nv_has_column(&c->src, t, "srcDeviceId") && nv_has_column(&c->src, t, "dstDeviceId");
+  int peer = nv_has_column(&c->b.src, t, "srcDeviceId") && nv_has_column(&c->b.src, t, "dstDeviceId");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
                 "SELECT m.start, m.end, m.deviceId, m.streamId, m.correlationId, m.globalPid, "
                 "m.bytes, m.copyKind, m.srcKind, m.dstKind, %s, %s, a.g",
                 peer ? "COALESCE(m.srcDeviceId, m.deviceId)" : "m.deviceId",
                 peer ? "COALESCE(m.dstDeviceId, m.deviceId)" : "m.deviceId");
-  nv_rest_columns(&c->src, t, "m", "start,end,streamId,correlationId,globalPid,bytes", &c->sql);
+  nv_rest_columns(&c->b.src, t, "m", "start,end,streamId,correlationId,globalPid,bytes", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s m", t);
   launch_join(c, "m", &c->sql);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
-  char name[96];
+  static const cupti_copy_cols cols = {.start = 0, .end = 1, .stream = 3, .corr = 4,
+                                       .bytes = 6, .kind = 7, .src_kind = 8, .dst_kind = 9,
+                                       .src_device = 10, .dst_device = 11, .rest = 13};
   int step;
-  while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    hub_copy_row r;
-    hub_copy_row_init(&r);
-    r.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 5)));
-    r.tid = launch_tid(st, 12);
-    r.start = ns_time(c, st, 0);
-    r.end = ns_time(c, st, 1);
-    r.stream_id = stream_of(c, r.pid, sqlite3_column_int64(st, 3));
-    const char *src = tt_nsys_memory_kind(sqlite3_column_int64(st, 8));
-    const char *dst = tt_nsys_memory_kind(sqlite3_column_int64(st, 9));
-    tt_cuda_memcpy_name(name, sizeof name, sqlite3_column_int64(st, 7), src, dst);
-    r.name = name;
-    r.size = sqlite3_column_int64(st, 6);
-    r.src_agent_id = tt_memory_kind_on_device(src)
-                         ? hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 10))
-                         : cpu_agent(c);
-    r.dst_agent_id = tt_memory_kind_on_device(dst)
-                         ? hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 11))
-                         : cpu_agent(c);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 13, &c->ext);
-    r.extdata = nv_json_end(&c->ext);
-    r.event_id = hub_event(c->w, "MEMORY_COPY", sqlite3_column_int64(st, 4), NULL);
-    hub_memory_copy(c->w, &r);
-    ns_cover(c, r.end);
-    ns_progress(c);
-  }
+  while ((step = sqlite3_step(st)) == SQLITE_ROW)
+    cupti_memcpy(&c->b, st, &cols, ns_seen(c, ns_pid(sqlite3_column_int64(st, 5))),
+                 launch_tid(st, 12));
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
-/* Memsets as kernel dispatches of "Memset (<kind>)", category CUDA_MEMSET,
- * the same as nvvp2db and kineto2db. */
+/* Memsets: dispatches of "Memset (<kind>)" (cupti_memset). */
 int ns_memset(ns *c) {
   const char *t = NS_TABLE("MEMSET");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "start,end,deviceId,streamId,correlationId,globalPid"))
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "start,end,deviceId,streamId,correlationId,globalPid"))
     return -1;
-  int kind = nv_has_column(&c->src, t, "memKind");
+  int kind = nv_has_column(&c->b.src, t, "memKind");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
                 "SELECT m.start, m.end, m.deviceId, m.streamId, m.correlationId, m.globalPid, %s, "
                 "a.g",
                 kind ? "m.memKind" : "NULL");
-  nv_rest_columns(&c->src, t, "m", "start,end,deviceId,streamId,correlationId,globalPid", &c->sql);
+  nv_rest_columns(&c->b.src, t, "m", "start,end,deviceId,streamId,correlationId,globalPid", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s m", t);
   launch_join(c, "m", &c->sql);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
-  char name[64];
+  static const cupti_memset_cols cols = {.start = 0, .end = 1, .device = 2, .stream = 3,
+                                         .corr = 4, .kind = 6, .rest = 8};
   int step;
-  while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    k.pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 5)));
-    k.tid = launch_tid(st, 7);
-    k.start = ns_time(c, st, 0);
-    k.end = ns_time(c, st, 1);
-    k.agent_id = hub_gpu_agent(c->w, HUB_NULL, sqlite3_column_int64(st, 2));
-    k.stream_id = stream_of(c, k.pid, sqlite3_column_int64(st, 3));
-    int64_t corr = sqlite3_column_int64(st, 4);
-    tt_cuda_memset_name(name, sizeof name,
-                        sqlite3_column_type(st, 6) == SQLITE_NULL
-                            ? NULL
-                            : tt_nsys_memory_kind(sqlite3_column_int64(st, 6)));
-    k.kernel_id = hub_kernel_symbol(c->w, k.pid, name, name);
-    k.dispatch_id = corr;
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 8, &c->ext);
-    k.extdata = nv_json_end(&c->ext);
-    k.event_id = hub_event(c->w, "CUDA_MEMSET", corr, NULL);
-    hub_kernel_dispatch(c->w, &k);
-    ns_cover(c, k.end);
-    ns_progress(c);
-  }
+  while ((step = sqlite3_step(st)) == SQLITE_ROW)
+    cupti_memset(&c->b, st, &cols, ns_seen(c, ns_pid(sqlite3_column_int64(st, 5))),
+                 launch_tid(st, 7));
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 /* Synchronization: regions on the waiting thread (the call's thread; the
  * process's pid as tid when no call matches). */
 int ns_sync(ns *c) {
   const char *t = NS_TABLE("SYNCHRONIZATION");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "start,end,correlationId,globalPid,syncType")) return -1;
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "start,end,correlationId,globalPid,syncType")) return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT y.start, y.end, y.correlationId, y.globalPid, y.syncType, a.g");
-  nv_rest_columns(&c->src, t, "y", "start,end,correlationId,globalPid", &c->sql);
+  nv_rest_columns(&c->b.src, t, "y", "start,end,correlationId,globalPid", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s y", t);
   launch_join(c, "y", &c->sql);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
+  static const cupti_sync_cols cols = {.start = 0, .end = 1, .corr = 2, .type = 4, .rest = 6};
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    int64_t pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 3))), tid;
-    tid = launch_tid(st, 5);
-    if (tid == HUB_NULL) tid = pid;
-    int64_t end = ns_time(c, st, 1);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 6, &c->ext);
-    int64_t ev = hub_event(c->w, "CUDA_SYNC", sqlite3_column_int64(st, 2), NULL);
-    hub_region(c->w, pid, tid, ns_time(c, st, 0), end,
-               tt_cupti_sync_type(sqlite3_column_int64(st, 4)), ev, nv_json_end(&c->ext));
-    ns_cover(c, end);
-    ns_progress(c);
+    int64_t pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 3))), tid = launch_tid(st, 5);
+    cupti_sync(&c->b, st, &cols, pid, tid == HUB_NULL ? pid : tid);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cupti_names.h"
+#include "cupti_rows.h"
 #include "source_db.h"
 #include "hashmap.h"
 #include "hub_writer.h"
@@ -15,13 +16,9 @@
 #define NS_TABLE(kind) "CUPTI_ACTIVITY_KIND_" kind
 
 typedef struct ns {
-  hub_writer *w;
-  nv_src src;
-  int64_t offset;     /* session start (UTC ns): nsys times are relative to it */
-  int64_t max_ts;     /* latest absolute time written: end of unclosed ranges */
+  cupti_rows b;       /* offset: the session start (UTC ns), nsys times count from it */
   tt_i64map pids;     /* processes that have events, named at the end */
-  uint64_t rows;
-  tt_buf ext, sql;
+  tt_buf sql;
 } ns;
 
 /* globalTid / globalPid: pid in bits 24..47, tid in bits 0..23, a
@@ -32,11 +29,9 @@ static inline int64_t ns_tid(int64_t global) { return global & 0xFFFFFF; }
 
 /* Marks a process as having events and returns it. */
 int64_t ns_seen(ns *c, int64_t pid);
-void ns_cover(ns *c, int64_t ts);
-/* nv_time with the session start as offset, and its nv_time_error. */
-int64_t ns_time(ns *c, sqlite3_stmt *st, int col);
-int ns_time_error(ns *c);
-void ns_progress(ns *c);
+/* The CUPTI row builder's hooks: agents by CUDA ordinal, streams named
+ * "stream N", nsys' memory kinds. */
+extern const cupti_hooks ns_hooks;
 /* StringIds value selected as (id, value) at col, col+1; a NULL id is no
  * string; an id missing from StringIds is an error naming table and row. */
 int ns_string(ns *c, sqlite3_stmt *st, int col, const char *table, int64_t row,

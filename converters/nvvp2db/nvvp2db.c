@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import_cli.h"
+#include "nvvp2db.h"
 #include "nvvp2db_parts.h"
 #include "progress.h"
 
@@ -69,45 +69,45 @@ int nvp_string(nvp *c, sqlite3_stmt *st, int col, const char *table, int64_t row
   if (id == 0 && !*out) return 0; /* 0 is "-- null --", absent in some files */
   if (!*out) {
     tt_error("%s: table %s row _id_ %lld: string id %lld is not in StringTable",
-             c->src.path, table, (long long)row, (long long)id);
+             c->b.src.path, table, (long long)row, (long long)id);
     return -1;
   }
   return 0;
 }
 
-int64_t nvp_agent(nvp *c, int64_t device) {
+static int64_t nvp_agent(cupti_rows *b, int64_t device) {
+  nvp *c = (nvp *)b;
   int64_t *id = tt_i64map_get(&c->agents, device);
   if (id) return *id;
-  int64_t a = hub_gpu_agent(c->w, c->main_pid, device);
+  int64_t a = hub_gpu_agent(c->b.w, c->main_pid, device);
   tt_i64map_put(&c->agents, device, a);
   return a;
 }
 
-int64_t nvp_cpu_agent(nvp *c) {
+static int64_t nvp_cpu_agent(cupti_rows *b) {
+  nvp *c = (nvp *)b;
   if (!c->cpu_agent) {
     hub_agent_info a = {.pid = c->main_pid, .type = "CPU", .type_index = 0, .name = "CPU"};
-    c->cpu_agent = hub_agent(c->w, &a);
+    c->cpu_agent = hub_agent(c->b.w, &a);
   }
   return c->cpu_agent;
 }
 
-int64_t nvp_stream(nvp *c, int64_t pid, int64_t stream) {
+static int64_t nvp_stream(cupti_rows *b, int64_t pid, int64_t stream) {
+  nvp *c = (nvp *)b;
   int64_t *id = pid == c->main_pid ? tt_i64map_get(&c->streams, stream) : NULL;
   if (id) return *id;
   char name[48];
   snprintf(name, sizeof name, "stream %lld", (long long)stream);
-  int64_t s = hub_stream(c->w, pid, name, NULL);
+  int64_t s = hub_stream(c->b.w, pid, name, NULL);
   if (pid == c->main_pid) tt_i64map_put(&c->streams, stream, s);
   return s;
 }
 
-void nvp_cover(nvp *c, int64_t ts) {
-  if (ts > c->max_ts) c->max_ts = ts;
-}
-
-void nvp_progress(nvp *c) {
-  if ((++c->rows & 0xFFF) == 0) tt_progress("rows", c->rows, 0);
-}
+const cupti_hooks nvp_hooks = {.agent = nvp_agent,
+                               .cpu_agent = nvp_cpu_agent,
+                               .stream = nvp_stream,
+                               .memory_kind = tt_cupti_memory_kind};
 
 /* ---- descriptive tables ------------------------------------------------ */
 
@@ -116,13 +116,13 @@ void nvp_progress(nvp *c) {
 static void find_main_pid(nvp *c) {
   c->main_pid = HUB_NULL;
   if (c->have_runtime)
-    c->main_pid = nv_first_int(&c->src, "SELECT processId FROM " NVP_TABLE("RUNTIME") " LIMIT 1",
+    c->main_pid = nv_first_int(&c->b.src, "SELECT processId FROM " NVP_TABLE("RUNTIME") " LIMIT 1",
                                HUB_NULL);
   if (c->main_pid == HUB_NULL && c->have_driver)
-    c->main_pid = nv_first_int(&c->src, "SELECT processId FROM " NVP_TABLE("DRIVER") " LIMIT 1",
+    c->main_pid = nv_first_int(&c->b.src, "SELECT processId FROM " NVP_TABLE("DRIVER") " LIMIT 1",
                                HUB_NULL);
-  if (c->main_pid == HUB_NULL && nv_has_table(&c->src, NVP_TABLE("MARKER"))) {
-    sqlite3_stmt *st = nv_prepare(&c->src, "SELECT objectKind, objectId FROM " NVP_TABLE(
+  if (c->main_pid == HUB_NULL && nv_has_table(&c->b.src, NVP_TABLE("MARKER"))) {
+    sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT objectKind, objectId FROM " NVP_TABLE(
                                                "MARKER") " WHERE objectKind IN (1,2) LIMIT 1");
     int64_t pid, tid;
     c->main_pid = 0; /* nvp_object_ids' fallback */
@@ -137,9 +137,9 @@ static void find_main_pid(nvp *c) {
  * extdata "object_names". */
 static int read_names(nvp *c) {
   const char *t = NVP_TABLE("NAME");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "_id_,objectKind,objectId,name")) return -1;
-  sqlite3_stmt *st = nv_prepare(&c->src,
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "_id_,objectKind,objectId,name")) return -1;
+  sqlite3_stmt *st = nv_prepare(&c->b.src,
                                 "SELECT n._id_, n.objectKind, n.objectId, n.name, s.value FROM " NVP_TABLE(
                                     "NAME") " n LEFT JOIN StringTable s ON s._id_ = n.name");
   if (!st) return -1;
@@ -151,22 +151,22 @@ static int read_names(nvp *c) {
     int64_t kind = sqlite3_column_int64(st, 1), pid, tid;
     nvp_object_ids(c, st, 1, 2, &pid, &tid);
     if (kind == 1) {
-      hub_process_name(c->w, pid, name ? name : "");
+      hub_process_name(c->b.w, pid, name ? name : "");
     } else if (kind == 2) {
-      hub_thread_name(c->w, pid, tid, name ? name : "");
+      hub_thread_name(c->b.w, pid, tid, name ? name : "");
     } else {
       tt_buf_puts(&others, others.len ? "," : "[");
-      nv_json_begin(&c->ext);
-      nv_json_int(&c->ext, "objectKind", kind);
-      nv_rest_json(st, 2, &c->ext); /* objectId blob as hex, name id */
-      nv_json_str(&c->ext, "value", name);
-      tt_buf_puts(&others, nv_json_end(&c->ext));
+      nv_json_begin(&c->b.ext);
+      nv_json_int(&c->b.ext, "objectKind", kind);
+      nv_rest_json(st, 2, &c->b.ext); /* objectId blob as hex, name id */
+      nv_json_str(&c->b.ext, "value", name);
+      tt_buf_puts(&others, nv_json_end(&c->b.ext));
     }
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   if (!rc && others.len) {
     tt_buf_putc(&others, ']');
-    hub_process_extdata(c->w, c->main_pid, "object_names", others.data);
+    hub_process_extdata(c->b.w, c->main_pid, "object_names", others.data);
   }
   tt_buf_free(&others);
   sqlite3_finalize(st);
@@ -177,20 +177,20 @@ static int read_names(nvp *c) {
  * in extdata. */
 static int read_devices(nvp *c) {
   const char *t = NVP_TABLE("DEVICE");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "_id_,id,name")) return -1;
-  int attrs = nv_has_table(&c->src, NVP_TABLE("DEVICE_ATTRIBUTE"));
-  if (attrs && nv_require_columns(&c->src, NVP_TABLE("DEVICE_ATTRIBUTE"),
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "_id_,id,name")) return -1;
+  int attrs = nv_has_table(&c->b.src, NVP_TABLE("DEVICE_ATTRIBUTE"));
+  if (attrs && nv_require_columns(&c->b.src, NVP_TABLE("DEVICE_ATTRIBUTE"),
                                   "deviceId,flags,attribute,value"))
     return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT d._id_, d.id, d.name, s.value");
-  nv_rest_columns(&c->src, t, "d", "_id_,id,name", &c->sql);
+  nv_rest_columns(&c->b.src, t, "d", "_id_,id,name", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("DEVICE") " d LEFT JOIN StringTable s ON s._id_ = d.name");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data), *at = NULL;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data), *at = NULL;
   if (!st) return -1;
   if (attrs)
-    at = nv_prepare(&c->src, "SELECT flags, attribute, value FROM " NVP_TABLE(
+    at = nv_prepare(&c->b.src, "SELECT flags, attribute, value FROM " NVP_TABLE(
                                  "DEVICE_ATTRIBUTE") " WHERE deviceId = ?1 ORDER BY _id_");
   tt_buf list = {0};
   int rc = 0, step;
@@ -198,8 +198,8 @@ static int read_devices(nvp *c) {
     const char *name;
     if ((rc = nvp_string(c, st, 2, t, sqlite3_column_int64(st, 0), &name))) break;
     int64_t dev = sqlite3_column_int64(st, 1);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 4, &c->ext);
+    nv_json_begin(&c->b.ext);
+    nv_rest_json(st, 4, &c->b.ext);
     if (at) { /* [flags, attribute, value] with the blobs read as LE integers */
       tt_buf_clear(&list);
       sqlite3_bind_int64(at, 1, dev);
@@ -220,16 +220,16 @@ static int read_devices(nvp *c) {
         tt_buf tmp = {0};
         tt_buf_putc(&tmp, '[');
         tt_buf_puts(&tmp, list.data);
-        nv_json_raw(&c->ext, "attributes", tmp.data);
+        nv_json_raw(&c->b.ext, "attributes", tmp.data);
         tt_buf_free(&tmp);
       }
     }
     hub_agent_info a = {.pid = c->main_pid, .type = "GPU", .type_index = dev, .name = name,
                         .model_name = name, .vendor_name = "NVIDIA", .product_name = name,
-                        .extdata = nv_json_end(&c->ext)};
-    tt_i64map_put(&c->agents, dev, hub_agent(c->w, &a));
+                        .extdata = nv_json_end(&c->b.ext)};
+    tt_i64map_put(&c->agents, dev, hub_agent(c->b.w, &a));
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   tt_buf_free(&list);
   sqlite3_finalize(at);
   sqlite3_finalize(st);
@@ -240,20 +240,20 @@ static int read_devices(nvp *c) {
  * one JSON object of the array `key` in the main process's extdata. */
 static int rows_to_process_extdata(nvp *c, const char *table, const char *sql, int from,
                                    const char *key) {
-  sqlite3_stmt *st = nv_prepare(&c->src, sql);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, sql);
   if (!st) return -1;
   tt_buf arr = {0};
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, from, &c->ext);
+    nv_json_begin(&c->b.ext);
+    nv_rest_json(st, from, &c->b.ext);
     tt_buf_puts(&arr, arr.len ? "," : "[");
-    tt_buf_puts(&arr, nv_json_end(&c->ext));
+    tt_buf_puts(&arr, nv_json_end(&c->b.ext));
   }
-  int rc = step == SQLITE_DONE ? 0 : nv_step_error(&c->src, table);
+  int rc = step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, table);
   if (!rc && arr.len) {
     tt_buf_putc(&arr, ']');
-    hub_process_extdata(c->w, c->main_pid, key, arr.data);
+    hub_process_extdata(c->b.w, c->main_pid, key, arr.data);
   }
   tt_buf_free(&arr);
   sqlite3_finalize(st);
@@ -264,15 +264,15 @@ static int rows_to_process_extdata(nvp *c, const char *table, const char *sql, i
  * device, priority and flags; each context's null stream. */
 static int read_streams(nvp *c) {
   const char *ts = NVP_TABLE("STREAM"), *tc = NVP_TABLE("CONTEXT");
-  int have_s = nv_has_table(&c->src, ts), have_c = nv_has_table(&c->src, tc);
-  if (have_s && nv_require_columns(&c->src, ts, "contextId,streamId")) return -1;
-  if (have_c && nv_require_columns(&c->src, tc, "contextId,deviceId,nullStreamId")) return -1;
+  int have_s = nv_has_table(&c->b.src, ts), have_c = nv_has_table(&c->b.src, tc);
+  if (have_s && nv_require_columns(&c->b.src, ts, "contextId,streamId")) return -1;
+  if (have_c && nv_require_columns(&c->b.src, tc, "contextId,deviceId,nullStreamId")) return -1;
   for (int pass = 0; pass < 2; pass++) {
     if (!(pass ? have_c : have_s)) continue;
     tt_buf_clear(&c->sql);
     if (pass == 0) {
       tt_buf_puts(&c->sql, "SELECT s.streamId");
-      nv_rest_columns(&c->src, ts, "s", "_id_", &c->sql);
+      nv_rest_columns(&c->b.src, ts, "s", "_id_", &c->sql);
       if (have_c)
         tt_buf_puts(&c->sql, ", c.deviceId, c.computeApiKind, c.nullStreamId = s.streamId AS "
                              "nullStream FROM " NVP_TABLE("STREAM") " s LEFT JOIN " NVP_TABLE(
@@ -281,10 +281,10 @@ static int read_streams(nvp *c) {
         tt_buf_puts(&c->sql, " FROM " NVP_TABLE("STREAM") " s");
     } else {
       tt_buf_puts(&c->sql, "SELECT c.nullStreamId");
-      nv_rest_columns(&c->src, tc, "c", "_id_", &c->sql);
+      nv_rest_columns(&c->b.src, tc, "c", "_id_", &c->sql);
       tt_buf_puts(&c->sql, ", 1 AS nullStream FROM " NVP_TABLE("CONTEXT") " c");
     }
-    sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+    sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
     if (!st) return -1;
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -292,23 +292,23 @@ static int read_streams(nvp *c) {
       if (tt_i64map_get(&c->streams, sid)) continue; /* described by STREAM already */
       char name[48];
       snprintf(name, sizeof name, "stream %lld", (long long)sid);
-      nv_json_begin(&c->ext);
-      nv_rest_json(st, 1, &c->ext);
+      nv_json_begin(&c->b.ext);
+      nv_rest_json(st, 1, &c->b.ext);
       tt_i64map_put(&c->streams, sid,
-                    hub_stream(c->w, c->main_pid, name, nv_json_end(&c->ext)));
+                    hub_stream(c->b.w, c->main_pid, name, nv_json_end(&c->b.ext)));
     }
     sqlite3_finalize(st);
-    if (step != SQLITE_DONE) return nv_step_error(&c->src, pass ? tc : ts);
+    if (step != SQLITE_DONE) return nv_step_error(&c->b.src, pass ? tc : ts);
   }
   return 0;
 }
 
 static int read_version(nvp *c) {
-  if (!nv_has_table(&c->src, "Version")) return 0;
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT * FROM Version LIMIT 1");
+  if (!nv_has_table(&c->b.src, "Version")) return 0;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT * FROM Version LIMIT 1");
   if (!st) return -1;
   if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    hub_writer_metadata(c->w, "nvprof_version", (const char *)sqlite3_column_text(st, 0));
+    hub_writer_metadata(c->b.w, "nvprof_version", (const char *)sqlite3_column_text(st, 0));
   sqlite3_finalize(st);
   return 0;
 }
@@ -316,39 +316,39 @@ static int read_version(nvp *c) {
 /* ---- the import -------------------------------------------------------- */
 
 static int check_format(nvp *c) {
-  if (!nv_has_table(&c->src, "StringTable")) {
-    if (nv_has_table(&c->src, "StringIds"))
+  if (!nv_has_table(&c->b.src, "StringTable")) {
+    if (nv_has_table(&c->b.src, "StringIds"))
       tt_error("%s: this is an Nsight Systems export (table StringIds), not nvprof: use nsys2db",
-               c->src.path);
+               c->b.src.path);
     else
-      tt_error("%s: not an nvprof database: missing table StringTable", c->src.path);
+      tt_error("%s: not an nvprof database: missing table StringTable", c->b.src.path);
     return -1;
   }
-  if (nv_require_columns(&c->src, "StringTable", "_id_,value")) return -1;
-  sqlite3_stmt *st = nv_prepare(&c->src, "SELECT 1 FROM sqlite_master WHERE type='table' AND "
+  if (nv_require_columns(&c->b.src, "StringTable", "_id_,value")) return -1;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT 1 FROM sqlite_master WHERE type='table' AND "
                                          "name LIKE 'CUPTI\\_ACTIVITY\\_KIND\\_%' ESCAPE '\\'");
   int ok = st && sqlite3_step(st) == SQLITE_ROW;
   sqlite3_finalize(st);
   if (!ok) {
-    tt_error("%s: not an nvprof database: no CUPTI_ACTIVITY_KIND_* tables", c->src.path);
+    tt_error("%s: not an nvprof database: no CUPTI_ACTIVITY_KIND_* tables", c->b.src.path);
     return -1;
   }
   return 0;
 }
 
-static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
+int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
-  nvp c = {.w = w, .max_ts = INT64_MIN};
-  if (nv_src_open(&c.src, opts->input)) return 1;
+  nvp c = {.b = {.w = w, .hooks = &nvp_hooks, .max_ts = INT64_MIN}};
+  if (nv_src_open(&c.b.src, opts->input)) return 1;
   int rc = check_format(&c);
   if (!rc) {
-    c.have_runtime = nv_has_table(&c.src, NVP_TABLE("RUNTIME"));
-    c.have_driver = nv_has_table(&c.src, NVP_TABLE("DRIVER"));
-    if (c.have_runtime && nv_require_columns(&c.src, NVP_TABLE("RUNTIME"),
+    c.have_runtime = nv_has_table(&c.b.src, NVP_TABLE("RUNTIME"));
+    c.have_driver = nv_has_table(&c.b.src, NVP_TABLE("DRIVER"));
+    if (c.have_runtime && nv_require_columns(&c.b.src, NVP_TABLE("RUNTIME"),
                                              "_id_,cbid,start,end,processId,threadId,correlationId"))
       rc = -1;
     if (!rc && c.have_driver &&
-        nv_require_columns(&c.src, NVP_TABLE("DRIVER"),
+        nv_require_columns(&c.b.src, NVP_TABLE("DRIVER"),
                            "_id_,cbid,start,end,processId,threadId,correlationId"))
       rc = -1;
   }
@@ -357,7 +357,7 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
     hub_touch_process(w, c.main_pid, HUB_NULL, HUB_NULL);
     rc = read_version(&c) || read_names(&c) || read_devices(&c) || read_streams(&c);
   }
-  if (!rc && nv_has_table(&c.src, NVP_TABLE("PCIE")))
+  if (!rc && nv_has_table(&c.b.src, NVP_TABLE("PCIE")))
     rc = rows_to_process_extdata(&c, NVP_TABLE("PCIE"),
                                  "SELECT * FROM " NVP_TABLE("PCIE") " ORDER BY _id_", 1, "pcie");
   if (!rc)
@@ -366,20 +366,13 @@ static int import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          nvp_kernels(&c, NVP_TABLE("CONCURRENT_KERNEL")) || nvp_kernels(&c, NVP_TABLE("KERNEL")) ||
          nvp_memcpy(&c, NVP_TABLE("MEMCPY"), 0) || nvp_memcpy(&c, NVP_TABLE("MEMCPY2"), 1) ||
          nvp_memset(&c) || nvp_sync(&c) || nvp_cuda_events(&c) || nvp_overhead(&c) ||
-         nvp_markers(&c) || nv_time_error(&c.src);
-  if (!rc) nv_warn_unhandled(&c.src, HANDLED);
-  nv_src_close(&c.src);
+         nvp_markers(&c) || nv_time_error(&c.b.src);
+  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  nv_src_close(&c.b.src);
   tt_i64map_free(&c.streams);
   tt_i64map_free(&c.agents);
   tt_i64map_free(&c.ksyms);
-  tt_buf_free(&c.ext);
+  tt_buf_free(&c.b.ext);
   tt_buf_free(&c.sql);
   return rc ? 1 : 0;
-}
-
-int main(int argc, char **argv) {
-  tt_import_opts opts;
-  tt_import_parse(argc, argv, "Imports an nvprof SQLite profile (.nvvp, .sql)",
-                  "the nvprof database (nvprof -o FILE.nvvp or --export-profile FILE.sql)", &opts);
-  return tt_import_run(&opts, import, NULL);
 }

@@ -12,15 +12,15 @@ static int64_t kernel_symbol(nvp *c, int64_t pid, int64_t name_id, const char *n
   int64_t *id = pid == c->main_pid ? tt_i64map_get(&c->ksyms, name_id) : NULL;
   if (id) return *id;
   char *display = nvp_demangle(name);
-  int64_t k = hub_kernel_symbol(c->w, pid, name, display ? display : name);
+  int64_t k = hub_kernel_symbol(c->b.w, pid, name, display ? display : name);
   free(display);
   if (pid == c->main_pid) tt_i64map_put(&c->ksyms, name_id, k);
   return k;
 }
 
 int nvp_kernels(nvp *c, const char *table) {
-  if (!nv_has_table(&c->src, table)) return 0;
-  if (nv_require_columns(&c->src, table,
+  if (!nv_has_table(&c->b.src, table)) return 0;
+  if (nv_require_columns(&c->b.src, table,
                          "_id_,start,end,deviceId,streamId,gridX,gridY,gridZ,blockX,blockY,blockZ,"
                          "staticSharedMemory,dynamicSharedMemory,localMemoryPerThread,"
                          "correlationId,name"))
@@ -33,163 +33,108 @@ int nvp_kernels(nvp *c, const char *table) {
   nvp_launch_expr(c, "k.correlationId", &c->sql);
   /* CUDA's grid (in blocks) and shared memory split stay in extdata: the
    * hub columns hold rocpd's work-item grid and the per-group total. */
-  nv_rest_columns(&c->src, table, "k",
+  nv_rest_columns(&c->b.src, table, "k",
                   "_id_,start,end,deviceId,streamId,blockX,blockY,blockZ,localMemoryPerThread,"
                   "correlationId,name",
                   &c->sql);
   tt_buf_printf(&c->sql, " FROM %s k LEFT JOIN StringTable s ON s._id_ = k.name", table);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
+  static const cupti_kernel_cols cols = {.row = 0, .start = 1, .end = 2, .device = 3,
+                                         .stream = 4, .grid = 5, .block = 8, .shared = 11,
+                                         .local = 13, .corr = 14, .rest = 18, .id_name = "_id_"};
   int rc = 0, step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     const char *name;
     if ((rc = nvp_string(c, st, 15, table, sqlite3_column_int64(st, 0), &name))) break;
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    nvp_launch_decode(c, st, 17, &k.pid, &k.tid, HUB_NULL);
-    int64_t corr = sqlite3_column_int64(st, 14);
-    k.start = nv_time(&c->src, st, 1, 0);
-    k.end = nv_time(&c->src, st, 2, 0);
-    k.agent_id = nvp_agent(c, sqlite3_column_int64(st, 3));
-    k.stream_id = nvp_stream(c, k.pid, sqlite3_column_int64(st, 4));
-    k.kernel_id = kernel_symbol(c, k.pid, sqlite3_column_int64(st, 15), name ? name : "");
-    k.dispatch_id = corr;
-    /* grid in work-items = blocks x block size; shared memory = static +
-     * dynamic, hostile values refused */
-    if ((rc = nv_kernel_sizes(&c->src, st, table, "_id_", sqlite3_column_int64(st, 0), 5, 8, 11,
-                              k.grid, k.workgroup, &k.group_segment_size)))
+    int64_t pid, tid;
+    nvp_launch_decode(c, st, 17, &pid, &tid, HUB_NULL);
+    if ((rc = cupti_kernel(&c->b, st, table, &cols, pid, tid,
+                           kernel_symbol(c, pid, sqlite3_column_int64(st, 15), name ? name : ""),
+                           NULL)))
       break;
-    k.private_segment_size = sqlite3_column_int64(st, 13);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 18, &c->ext);
-    k.extdata = nv_json_end(&c->ext);
-    k.event_id = hub_event(c->w, "KERNEL_DISPATCH", corr, NULL);
-    hub_kernel_dispatch(c->w, &k);
-    nvp_cover(c, k.end);
-    nvp_progress(c);
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, table);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, table);
   sqlite3_finalize(st);
   return rc;
 }
 
 int nvp_memcpy(nvp *c, const char *table, int peer) {
-  if (!nv_has_table(&c->src, table)) return 0;
-  const char *cols = peer ? "start,end,deviceId,streamId,copyKind,srcKind,dstKind,bytes,"
+  if (!nv_has_table(&c->b.src, table)) return 0;
+  const char *need = peer ? "start,end,deviceId,streamId,copyKind,srcKind,dstKind,bytes,"
                             "correlationId,srcDeviceId,dstDeviceId"
                           : "start,end,deviceId,streamId,copyKind,srcKind,dstKind,bytes,"
                             "correlationId";
-  if (nv_require_columns(&c->src, table, cols)) return -1;
+  if (nv_require_columns(&c->b.src, table, need)) return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT m.start, m.end, m.deviceId, m.streamId, m.copyKind, m.srcKind, "
                        "m.dstKind, m.bytes, m.correlationId");
   tt_buf_puts(&c->sql, peer ? ", m.srcDeviceId, m.dstDeviceId" : ", m.deviceId, m.deviceId");
   nvp_launch_expr(c, "m.correlationId", &c->sql);
-  nv_rest_columns(&c->src, table, "m", "_id_,start,end,streamId,bytes,correlationId", &c->sql);
+  nv_rest_columns(&c->b.src, table, "m", "_id_,start,end,streamId,bytes,correlationId", &c->sql);
   tt_buf_printf(&c->sql, " FROM %s m", table);
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
-  char name[96];
+  static const cupti_copy_cols cols = {.start = 0, .end = 1, .stream = 3, .kind = 4,
+                                       .src_kind = 5, .dst_kind = 6, .bytes = 7, .corr = 8,
+                                       .src_device = 9, .dst_device = 10, .rest = 12};
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    hub_copy_row r;
-    hub_copy_row_init(&r);
-    nvp_launch_decode(c, st, 11, &r.pid, &r.tid, HUB_NULL);
-    r.start = nv_time(&c->src, st, 0, 0);
-    r.end = nv_time(&c->src, st, 1, 0);
-    r.stream_id = nvp_stream(c, r.pid, sqlite3_column_int64(st, 3));
-    const char *src = tt_cupti_memory_kind(sqlite3_column_int64(st, 5));
-    const char *dst = tt_cupti_memory_kind(sqlite3_column_int64(st, 6));
-    tt_cuda_memcpy_name(name, sizeof name, sqlite3_column_int64(st, 4), src, dst);
-    r.name = name;
-    r.size = sqlite3_column_int64(st, 7);
-    r.src_agent_id = tt_memory_kind_on_device(src) ? nvp_agent(c, sqlite3_column_int64(st, 9))
-                                                   : nvp_cpu_agent(c);
-    r.dst_agent_id = tt_memory_kind_on_device(dst) ? nvp_agent(c, sqlite3_column_int64(st, 10))
-                                                   : nvp_cpu_agent(c);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 12, &c->ext);
-    r.extdata = nv_json_end(&c->ext);
-    r.event_id = hub_event(c->w, "MEMORY_COPY", sqlite3_column_int64(st, 8), NULL);
-    hub_memory_copy(c->w, &r);
-    nvp_cover(c, r.end);
-    nvp_progress(c);
+    int64_t pid, tid;
+    nvp_launch_decode(c, st, 11, &pid, &tid, HUB_NULL);
+    cupti_memcpy(&c->b, st, &cols, pid, tid);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, table);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, table);
 }
 
-/* Memsets run on the GPU like kernels: a dispatch of the symbol
- * "Memset (<memory kind>)", category CUDA_MEMSET (as kineto2db does). */
+/* Memsets: dispatches of "Memset (<memory kind>)" (cupti_memset). */
 int nvp_memset(nvp *c) {
   const char *t = NVP_TABLE("MEMSET");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "start,end,deviceId,streamId,correlationId")) return -1;
-  int kind = nv_has_column(&c->src, t, "memoryKind");
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "start,end,deviceId,streamId,correlationId")) return -1;
+  int kind = nv_has_column(&c->b.src, t, "memoryKind");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql, "SELECT m.start, m.end, m.deviceId, m.streamId, m.correlationId, %s",
                 kind ? "m.memoryKind" : "NULL");
   nvp_launch_expr(c, "m.correlationId", &c->sql);
-  nv_rest_columns(&c->src, t, "m", "_id_,start,end,deviceId,streamId,correlationId", &c->sql);
+  nv_rest_columns(&c->b.src, t, "m", "_id_,start,end,deviceId,streamId,correlationId", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("MEMSET") " m");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
-  char name[64];
+  static const cupti_memset_cols cols = {.start = 0, .end = 1, .device = 2, .stream = 3,
+                                         .corr = 4, .kind = 5, .rest = 7};
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    nvp_launch_decode(c, st, 6, &k.pid, &k.tid, HUB_NULL);
-    k.start = nv_time(&c->src, st, 0, 0);
-    k.end = nv_time(&c->src, st, 1, 0);
-    k.agent_id = nvp_agent(c, sqlite3_column_int64(st, 2));
-    k.stream_id = nvp_stream(c, k.pid, sqlite3_column_int64(st, 3));
-    int64_t corr = sqlite3_column_int64(st, 4);
-    tt_cuda_memset_name(name, sizeof name,
-                        sqlite3_column_type(st, 5) == SQLITE_NULL
-                            ? NULL
-                            : tt_cupti_memory_kind(sqlite3_column_int64(st, 5)));
-    k.kernel_id = hub_kernel_symbol(c->w, k.pid, name, name);
-    k.dispatch_id = corr;
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 7, &c->ext);
-    k.extdata = nv_json_end(&c->ext);
-    k.event_id = hub_event(c->w, "CUDA_MEMSET", corr, NULL);
-    hub_kernel_dispatch(c->w, &k);
-    nvp_cover(c, k.end);
-    nvp_progress(c);
+    int64_t pid, tid;
+    nvp_launch_decode(c, st, 6, &pid, &tid, HUB_NULL);
+    cupti_memset(&c->b, st, &cols, pid, tid);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 /* Synchronization intervals: regions on the thread that waited. */
 int nvp_sync(nvp *c) {
   const char *t = NVP_TABLE("SYNCHRONIZATION");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "type,start,end,correlationId")) return -1;
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "type,start,end,correlationId")) return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT y.type, y.start, y.end, y.correlationId");
   nvp_launch_expr(c, "y.correlationId", &c->sql);
-  nv_rest_columns(&c->src, t, "y", "_id_,start,end,correlationId", &c->sql);
+  nv_rest_columns(&c->b.src, t, "y", "_id_,start,end,correlationId", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("SYNCHRONIZATION") " y");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
+  static const cupti_sync_cols cols = {.type = 0, .start = 1, .end = 2, .corr = 3, .rest = 5};
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
     int64_t pid, tid;
     nvp_launch_decode(c, st, 4, &pid, &tid, 0);
-    int64_t end = nv_time(&c->src, st, 2, 0);
-    nv_json_begin(&c->ext);
-    nv_rest_json(st, 5, &c->ext);
-    int64_t ev = hub_event(c->w, "CUDA_SYNC", sqlite3_column_int64(st, 3), NULL);
-    hub_region(c->w, pid, tid, nv_time(&c->src, st, 1, 0), end,
-               tt_cupti_sync_type(sqlite3_column_int64(st, 0)), ev, nv_json_end(&c->ext));
-    nvp_cover(c, end);
-    nvp_progress(c);
+    cupti_sync(&c->b, st, &cols, pid, tid);
   }
   sqlite3_finalize(st);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
 /* CUDA_EVENT rows (cudaEventRecord) carry no time: they become samples on
@@ -198,8 +143,8 @@ int nvp_sync(nvp *c) {
  * is counted in a warning. */
 int nvp_cuda_events(nvp *c) {
   const char *t = NVP_TABLE("CUDA_EVENT");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "correlationId")) return -1;
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "correlationId")) return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT e.correlationId, COALESCE(");
   if (c->have_runtime)
@@ -210,9 +155,9 @@ int nvp_cuda_events(nvp *c) {
                              "DRIVER") " a WHERE a.correlationId = e.correlationId LIMIT 1), ");
   tt_buf_puts(&c->sql, "NULL, NULL)");
   nvp_launch_expr(c, "e.correlationId", &c->sql);
-  nv_rest_columns(&c->src, t, "e", "_id_", &c->sql);
+  nv_rest_columns(&c->b.src, t, "e", "_id_", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("CUDA_EVENT") " e");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   int64_t orphans = 0;
   int step;
@@ -223,18 +168,18 @@ int nvp_cuda_events(nvp *c) {
     }
     int64_t pid, tid, ts = sqlite3_column_int64(st, 1);
     nvp_launch_decode(c, st, 2, &pid, &tid, 0);
-    hub_touch_thread(c->w, pid, tid, ts, ts);
-    int64_t track = hub_track(c->w, pid, tid, "CUDA events", HUB_TRACK_CUDA_EVENT);
-    nv_json_begin(&c->ext);
-    nv_json_str(&c->ext, "name", "CUDA event record");
-    nv_rest_json(st, 3, &c->ext);
-    int64_t ev = hub_event(c->w, "CUDA_EVENT", sqlite3_column_int64(st, 0), nv_json_end(&c->ext));
-    hub_sample(c->w, track, ts, ev, NULL);
-    nvp_progress(c);
+    hub_touch_thread(c->b.w, pid, tid, ts, ts);
+    int64_t track = hub_track(c->b.w, pid, tid, "CUDA events", HUB_TRACK_CUDA_EVENT);
+    nv_json_begin(&c->b.ext);
+    nv_json_str(&c->b.ext, "name", "CUDA event record");
+    nv_rest_json(st, 3, &c->b.ext);
+    int64_t ev = hub_event(c->b.w, "CUDA_EVENT", sqlite3_column_int64(st, 0), nv_json_end(&c->b.ext));
+    hub_sample(c->b.w, track, ts, ev, NULL);
+    cupti_progress(&c->b);
   }
   sqlite3_finalize(st);
   if (orphans)
     tt_warn("%s: %lld CUDA_EVENT rows have no recording API call (no time): not imported",
-            c->src.path, (long long)orphans);
-  return step == SQLITE_DONE ? 0 : nv_step_error(&c->src, t);
+            c->b.src.path, (long long)orphans);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }

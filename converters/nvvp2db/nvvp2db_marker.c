@@ -66,28 +66,26 @@ static void payload_arg(hub_writer *w, int64_t ev, int pos, const pending *p) {
 }
 
 static int64_t marker_event(nvp *c, const pending *p) {
-  int64_t ev = hub_event(c->w, "NVTX", HUB_NULL, p->ext);
+  int64_t ev = cupti_nvtx_event(&c->b, p->ext);
   int pos = 0;
-  if (p->domain) hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "domain", p->domain);
+  if (p->domain) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "domain", p->domain);
   if (p->has_data) {
-    hub_arg_int(c->w, ev, pos++, "color", p->color);
-    hub_arg_int(c->w, ev, pos++, "category", p->category);
-    hub_arg_int(c->w, ev, pos++, "payload_kind", p->pkind);
-    payload_arg(c->w, ev, pos++, p);
+    hub_arg_int(c->b.w, ev, pos++, "color", p->color);
+    hub_arg_int(c->b.w, ev, pos++, "category", p->category);
+    hub_arg_int(c->b.w, ev, pos++, "payload_kind", p->pkind);
+    payload_arg(c->b.w, ev, pos++, p);
   }
   return ev;
 }
 
 static void emit_range(nvp *c, const pending *p, int64_t end, int64_t end_tid) {
   int64_t ev = marker_event(c, p);
-  if (end_tid != p->tid) hub_arg_int(c->w, ev, 10, "end_tid", end_tid);
-  hub_region(c->w, p->pid, p->tid, p->ts, end, p->name ? p->name : "", ev, NULL);
+  if (end_tid != p->tid) hub_arg_int(c->b.w, ev, 10, "end_tid", end_tid);
+  hub_region(c->b.w, p->pid, p->tid, p->ts, end, p->name ? p->name : "", ev, NULL);
 }
 
 static void emit_instant(nvp *c, const pending *p) {
-  hub_touch_thread(c->w, p->pid, p->tid, p->ts, p->ts);
-  int64_t track = hub_track(c->w, p->pid, p->tid, "NVTX", HUB_TRACK_NVTX);
-  hub_sample(c->w, track, p->ts, marker_event(c, p), NULL);
+  cupti_nvtx_instant(&c->b, p->pid, p->tid, p->ts, marker_event(c, p));
 }
 
 /* Copies the current row into p. Returns -1 on a dangling string id. */
@@ -100,7 +98,7 @@ static int load_row(nvp *c, sqlite3_stmt *st, pending *p) {
     return -1;
   p->active = 1;
   p->id = sqlite3_column_int64(st, C_ID);
-  p->ts = nv_time(&c->src, st, C_TS, 0);
+  p->ts = cupti_time(&c->b, st, C_TS);
   nvp_object_ids(c, st, C_OKIND, C_OBJ, &p->pid, &p->tid);
   p->name = name ? tt_strdup(name) : NULL;
   p->domain = domain && sqlite3_column_int64(st, C_DOM) != 0 ? tt_strdup(domain) : NULL;
@@ -114,45 +112,45 @@ static int load_row(nvp *c, sqlite3_stmt *st, pending *p) {
     p->payload_len = b ? (n > 8 ? 8 : n) : 0;
     if (p->payload_len) memcpy(p->payload, b, (size_t)p->payload_len);
   }
-  nv_json_begin(&c->ext);
-  nv_json_int(&c->ext, "id", p->id);
-  nv_json_int(&c->ext, "flags", sqlite3_column_int64(st, C_FLAGS));
-  nv_rest_json(st, C_REST, &c->ext);
-  if (p->name && !(sqlite3_column_int64(st, C_FLAGS) & F_START)) nv_json_str(&c->ext, "name", p->name);
-  p->ext = tt_strdup(nv_json_end(&c->ext));
+  nv_json_begin(&c->b.ext);
+  nv_json_int(&c->b.ext, "id", p->id);
+  nv_json_int(&c->b.ext, "flags", sqlite3_column_int64(st, C_FLAGS));
+  nv_rest_json(st, C_REST, &c->b.ext);
+  if (p->name && !(sqlite3_column_int64(st, C_FLAGS) & F_START)) nv_json_str(&c->b.ext, "name", p->name);
+  p->ext = tt_strdup(nv_json_end(&c->b.ext));
   return 0;
 }
 
 int nvp_markers(nvp *c) {
   const char *t = NVP_TABLE("MARKER"), *td = NVP_TABLE("MARKER_DATA");
-  if (!nv_has_table(&c->src, t)) return 0;
-  if (nv_require_columns(&c->src, t, "_id_,flags,timestamp,id,objectKind,objectId,name,domain"))
+  if (!nv_has_table(&c->b.src, t)) return 0;
+  if (nv_require_columns(&c->b.src, t, "_id_,flags,timestamp,id,objectKind,objectId,name,domain"))
     return -1;
-  int data = nv_has_table(&c->src, td);
-  if (data && nv_require_columns(&c->src, td, "_id_,id,payloadKind,payload,color,category"))
+  int data = nv_has_table(&c->b.src, td);
+  if (data && nv_require_columns(&c->b.src, td, "_id_,id,payloadKind,payload,color,category"))
     return -1;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT m._id_, m.flags, m.timestamp, m.id, m.objectKind, m.objectId, "
                        "m.name, sn.value, m.domain, sd.value");
   tt_buf_puts(&c->sql, data ? ", d.payloadKind, d.payload, d.color, d.category, d._id_"
                             : ", NULL, NULL, NULL, NULL, NULL");
-  nv_rest_columns(&c->src, t, "m", "_id_,flags,timestamp,id,objectKind,objectId,name,domain",
+  nv_rest_columns(&c->b.src, t, "m", "_id_,flags,timestamp,id,objectKind,objectId,name,domain",
                   &c->sql);
-  if (data) nv_rest_columns(&c->src, td, "d", "_id_,flags,id,payloadKind,payload,color,category", &c->sql);
+  if (data) nv_rest_columns(&c->b.src, td, "d", "_id_,flags,id,payloadKind,payload,color,category", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("MARKER") " m"
                        " LEFT JOIN StringTable sn ON sn._id_ = m.name"
                        " LEFT JOIN StringTable sd ON sd._id_ = m.domain");
   /* The data row belongs to the start (or instant) row of the same id. */
   if (data) tt_buf_puts(&c->sql, " LEFT JOIN " NVP_TABLE("MARKER_DATA") " d ON d.id = m.id AND (m.flags & 4) = 0");
   tt_buf_puts(&c->sql, " ORDER BY m.id, m._id_");
-  sqlite3_stmt *st = nv_prepare(&c->src, c->sql.data);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
   /* Unclosed ranges end at the last timestamp: known before the id-ordered
    * pass (the timestamp index makes this cheap). */
-  sqlite3_stmt *mx = nv_prepare(&c->src, "SELECT max(timestamp) FROM " NVP_TABLE("MARKER"));
+  sqlite3_stmt *mx = nv_prepare(&c->b.src, "SELECT max(timestamp) FROM " NVP_TABLE("MARKER"));
   if (mx && sqlite3_step(mx) == SQLITE_ROW && sqlite3_column_type(mx, 0) == SQLITE_INTEGER) {
     int64_t v = sqlite3_column_int64(mx, 0), lim = (int64_t)1 << 62;
-    if (v >= -lim && v <= lim) nvp_cover(c, v); /* else the pass reports it */
+    if (v >= -lim && v <= lim) cupti_cover(&c->b, v); /* else the pass reports it */
   }
   sqlite3_finalize(mx);
   pending p = {0}, row = {0};
@@ -163,11 +161,11 @@ int nvp_markers(nvp *c) {
     if (r == last_row) continue; /* a second MARKER_DATA row for one marker */
     last_row = r;
     int64_t flags = sqlite3_column_int64(st, C_FLAGS), id = sqlite3_column_int64(st, C_ID);
-    int64_t ts = nv_time(&c->src, st, C_TS, 0); /* as every nvprof time: +-2^62 */
-    nvp_cover(c, ts);
-    nvp_progress(c);
+    int64_t ts = cupti_time(&c->b, st, C_TS); /* as every nvprof time: +-2^62 */
+    cupti_cover(&c->b, ts);
+    cupti_progress(&c->b);
     if (p.active && (id != p.id || !(flags & F_END))) { /* start never closed */
-      emit_range(c, &p, c->max_ts, p.tid);
+      emit_range(c, &p, c->b.max_ts, p.tid);
       unclosed++;
       pending_clear(&p);
     }
@@ -191,19 +189,17 @@ int nvp_markers(nvp *c) {
       pending_clear(&row);
     }
   }
-  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->src, t);
+  if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, t);
   if (!rc && p.active) {
-    emit_range(c, &p, c->max_ts, p.tid);
+    emit_range(c, &p, c->b.max_ts, p.tid);
     unclosed++;
   }
   pending_clear(&p);
   pending_clear(&row);
   sqlite3_finalize(st);
-  if (unclosed)
-    tt_warn("%s: %lld NVTX ranges have no end: kept, ending at the last timestamp", c->src.path,
-            (long long)unclosed);
+  cupti_nvtx_warn_unclosed(&c->b, unclosed);
   if (unopened)
-    tt_warn("%s: %lld NVTX range ends have no start: kept as NVTX samples", c->src.path,
+    tt_warn("%s: %lld NVTX range ends have no start: kept as NVTX samples", c->b.src.path,
             (long long)unopened);
   return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cupti_names.h"
+#include "cupti_rows.h"
 #include "source_db.h"
 #include "hashmap.h"
 #include "hub_writer.h"
@@ -15,17 +16,14 @@
 #define NVP_TABLE(kind) "CUPTI_ACTIVITY_KIND_" kind
 
 typedef struct nvp {
-  hub_writer *w;
-  nv_src src;
+  cupti_rows b;          /* first: the builder's hooks get it as the nvp */
   int64_t main_pid;      /* the profiled process: rows without a pid go here */
   int have_runtime, have_driver;
   tt_i64map streams;     /* streamId -> rocpd_info_stream id (main process) */
   tt_i64map agents;      /* deviceId -> rocpd_info_agent id */
   tt_i64map ksyms;       /* StringTable id -> rocpd_info_kernel_symbol id */
   int64_t cpu_agent;     /* created on first host-side copy end; 0 = none yet */
-  int64_t max_ts;        /* latest timestamp written: end of unclosed ranges */
-  uint64_t rows;         /* for progress */
-  tt_buf ext, sql;
+  tt_buf sql;
 } nvp;
 
 /* Process and thread of the runtime/driver call with a correlation id, as
@@ -46,11 +44,9 @@ int nvp_object_ids(nvp *c, sqlite3_stmt *st, int kind_col, int blob_col, int64_t
 int nvp_string(nvp *c, sqlite3_stmt *st, int col, const char *table, int64_t row,
                const char **out);
 
-int64_t nvp_agent(nvp *c, int64_t device);
-int64_t nvp_cpu_agent(nvp *c);
-int64_t nvp_stream(nvp *c, int64_t pid, int64_t stream);
-void nvp_cover(nvp *c, int64_t ts);
-void nvp_progress(nvp *c);
+/* The CUPTI row builder's hooks: agents and streams of the main process
+ * cached by id, nvprof's memory kinds. */
+extern const cupti_hooks nvp_hooks;
 
 /* Table readers; each returns 0 or -1 after printing an error. */
 int nvp_api(nvp *c, const char *table, const char *category, int driver);

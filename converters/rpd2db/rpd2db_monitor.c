@@ -48,8 +48,11 @@ int rpd_monitor(rpd *c) {
       continue;
     }
     tt_buf_clear(&key);
-    tt_buf_printf(&key, "%s\x1f%lld\x1f%s", dtype ? dtype : "", (long long)raw_dev,
-                  mtype ? mtype : "");
+    tt_buf_puts(&key, dtype ? dtype : ""); /* dtype \x1f dev \x1f mtype, no printf per row */
+    tt_buf_putc(&key, '\x1f');
+    tt_buf_put_i64(&key, raw_dev);
+    tt_buf_putc(&key, '\x1f');
+    tt_buf_puts(&key, mtype ? mtype : "");
     if (!last_key.data || strcmp(key.data, last_key.data) != 0) {
       close_interval(c, &p, INT64_MIN);
       tt_buf_clear(&last_key);

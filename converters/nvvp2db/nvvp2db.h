@@ -1,0 +1,14 @@
+/* nvvp2db as a component: nvprof's SQLite output (-o x.nvvp,
+ * --export-profile x.sql) into an open hub writer. main (nvvp2db_main.c) is
+ * the command line around it; the fuzz harness calls it directly. */
+#ifndef NVVP2DB_H
+#define NVVP2DB_H
+#include "hub_writer.h"
+#include "import_cli.h"
+
+/* Reads opts->input (opts->output is not used) and writes it through w;
+ * ctx is unused. A tt_import_fn: 0 imported, 1 after a message naming
+ * the file and the table or row at fault. */
+int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx);
+
+#endif
