@@ -51,10 +51,7 @@ static void make_db(const char *path) {
     }
     hub_kernel_row k;
     hub_kernel_row_init(&k);
-    k.pid = pid;
-    k.agent_id = gpu;
-    k.kernel_id = ksym;
-    k.stream_id = stream;
+    k.pid = pid, k.agent_id = gpu, k.kernel_id = ksym, k.stream_id = stream;
     k.start = t, k.end = t + 5, k.event_id = ev;
     hub_kernel_dispatch(w, &k);
   }
