@@ -10,7 +10,8 @@
 #               BENCH_ROCPROF_CAP seconds (default 120).
 # Also --split window --windows 16 against one file, and the peak RSS; and
 # --max-part-size (parts of an eighth of the one file, at least 1 MiB)
-# against one file, with its peak RSS (issue 23: 1.5x, 64 MB).
+# against one file, with its peak RSS (issue 23: 1.5x, 64 MB; the planning
+# pass runs on a second thread, so the ratio needs two free cores).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 events=${BENCH_EVENTS:-1000000}

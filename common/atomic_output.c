@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +29,10 @@ struct tt_output {
 static tt_output *volatile pending;
 static tt_output *volatile committed;
 static int handlers_installed;
+/* The lists change on two threads in a size split planned ahead (the
+ * planner's /dev/null output, the writer's parts); recursive, as
+ * tt_output_abort_all aborts each pending output. */
+static pthread_mutex_t lists = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 /* ---- removal that a signal handler may do --------------------------------
@@ -95,6 +100,7 @@ static void on_signal(int sig) {
 static void install_handlers(void) {
   if (handlers_installed) return;
   handlers_installed = 1;
+  tt_set_die_hook(tt_output_abort_all); /* a fatal error removes them too */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -135,9 +141,11 @@ tt_output *tt_output_begin(const char *final_path) {
     o->tmp_path = b.data;
     remove_tmp(o->tmp_path);
   }
+  pthread_mutex_lock(&lists);
   install_handlers();
   o->next = pending;
   pending = o;
+  pthread_mutex_unlock(&lists);
   if (!o->is_stdout && !o->is_device) {
     /* Tried here (and removed: the caller may make a directory there),
      * once a signal would remove it, so a directory that refuses it is
@@ -170,9 +178,11 @@ FILE *tt_output_fopen(tt_output *o, const char *mode) {
 }
 
 static void unlink_pending(tt_output *o) {
+  pthread_mutex_lock(&lists);
   tt_output *volatile *pp = &pending;
   while (*pp && *pp != o) pp = &(*pp)->next;
   if (*pp) *pp = o->next;
+  pthread_mutex_unlock(&lists);
 }
 
 static void free_output(tt_output *o) {
@@ -217,17 +227,40 @@ int tt_output_commit_part(tt_output *o) {
     free_output(o);
     return rc;
   }
+  pthread_mutex_lock(&lists);
   o->next = committed;
   committed = o;
+  pthread_mutex_unlock(&lists);
   return 0;
 }
 
+int tt_output_rename_part(const char *from, const char *to) {
+  pthread_mutex_lock(&lists);
+  int rc = -1;
+  for (tt_output *o = committed; o; o = o->next) {
+    if (strcmp(o->final_path, from) != 0) continue;
+    if (rename(from, to) != 0) {
+      tt_error("%s: cannot rename from %s: %s", to, from, strerror(errno));
+      break;
+    }
+    char *old = o->final_path;
+    o->final_path = tt_strdup(to);
+    free(old);
+    rc = 0;
+    break;
+  }
+  pthread_mutex_unlock(&lists);
+  return rc;
+}
+
 void tt_output_keep_parts(void) {
+  pthread_mutex_lock(&lists);
   while (committed) {
     tt_output *o = committed;
     committed = o->next;
     free_output(o);
   }
+  pthread_mutex_unlock(&lists);
 }
 
 void tt_output_abort(tt_output *o) {
@@ -240,17 +273,28 @@ void tt_output_abort(tt_output *o) {
 const char *tt_output_name_of(const char *path) {
   if (!path) return "?";
   size_t n = strlen(path);
+  const char *name = path;
+  pthread_mutex_lock(&lists);
   for (tt_output *o = pending; o; o = o->next) {
     size_t m = strlen(o->tmp_path);
     if (strcmp(path, o->tmp_path) == 0 ||
-        (n > m && path[n - m - 1] == '/' && strcmp(path + n - m, o->tmp_path) == 0))
-      return o->final_path;
+        (n > m && path[n - m - 1] == '/' && strcmp(path + n - m, o->tmp_path) == 0)) {
+      name = o->final_path;
+      break;
+    }
   }
-  return path;
+  pthread_mutex_unlock(&lists);
+  return name;
 }
 
 void tt_output_abort_all(void) {
-  while (pending) tt_output_abort(pending);
+  pthread_mutex_lock(&lists);
+  while (pending) {
+    /* A device (the size planner's /dev/null) has nothing to remove and
+     * may still be written by another thread: left to its owner. */
+    if (pending->is_device) pending = pending->next;
+    else tt_output_abort(pending);
+  }
   size_t n = 0;
   while (committed) {
     tt_output *o = committed;
@@ -259,6 +303,7 @@ void tt_output_abort_all(void) {
     free_output(o);
     n++;
   }
+  pthread_mutex_unlock(&lists);
   if (n) tt_warn("removed the %zu part%s this run had finished: a failed split leaves none", n,
                  n == 1 ? "" : "s");
 }

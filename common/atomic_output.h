@@ -29,6 +29,9 @@ int tt_output_commit(tt_output *o);
  * is not removed. */
 int tt_output_commit_part(tt_output *o);
 void tt_output_keep_parts(void);
+/* Renames a part committed by tt_output_commit_part (a size split planned
+ * ahead learns its names' width at the end); 0, or -1 (said). */
+int tt_output_rename_part(const char *from, const char *to);
 /* Removes the temporary and frees the handle. */
 void tt_output_abort(tt_output *o);
 /* The final path of the pending output whose temporary is `path` (the same

@@ -108,14 +108,20 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   tt_progress_init(cli->progress_mode);
 }
 
-void tt_cli_refuse_input_as_output(const char *output, const char *const *inputs, size_t n) {
+const char *tt_cli_input_named_by(const char *output, const char *const *inputs, size_t n) {
   struct stat out;
-  if (strcmp(output, "-") == 0 || stat(output, &out) != 0) return;
+  if (strcmp(output, "-") == 0 || stat(output, &out) != 0) return NULL;
   for (size_t i = 0; i < n; i++) {
     struct stat in;
     if (stat(inputs[i], &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
-      tt_die(2, "%s: output would overwrite the input %s", output, inputs[i]);
+      return inputs[i];
   }
+  return NULL;
+}
+
+void tt_cli_refuse_input_as_output(const char *output, const char *const *inputs, size_t n) {
+  const char *in = tt_cli_input_named_by(output, inputs, n);
+  if (in) tt_die(2, "%s: output would overwrite the input %s", output, in);
 }
 
 void tt_cli_check_db_output(const char *output, const char *const *inputs, size_t n) {

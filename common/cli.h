@@ -57,6 +57,9 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli);
  * is written: "OUTPUT: output would overwrite the input INPUT". "-" and an
  * output that does not exist yet pass. */
 void tt_cli_refuse_input_as_output(const char *output, const char *const *inputs, size_t n);
+/* The input that `output` names (same device and inode), or NULL; for a
+ * caller that must stop work of its own before refusing. */
+const char *tt_cli_input_named_by(const char *output, const char *const *inputs, size_t n);
 
 /* The output of a tool writing a database (importers, dbmerge): required,
  * not stdout, a regular file when it exists, none of the inputs. Exits

@@ -13,6 +13,8 @@
 #include "hashmap.h"
 #include "input_check.h"
 #include "progress.h"
+#include "sqlite_setup.h"
+#include "threads.h"
 #include "util.h"
 
 /* --- command line ----------------------------------------------------- */
@@ -320,7 +322,13 @@ typedef struct run {
   const int64_t *cuts;
   uint64_t part_bytes;  /* bytes of the part last written */
   uint64_t *part_sizes; /* size split: each part's bytes (--part: unused) */
+  size_t nsizes;        /* planned ahead: part_sizes grows as parts are written */
   tt_cut_plan plan;     /* size split: the planned cuts */
+  /* The size split planned on a second thread (plan_ahead set before the
+   * first reader opens): the writer takes each cut as it is decided;
+   * `ahead` until the planner has ended. */
+  int plan_ahead;
+  tt_cuts_ahead *ahead;
 } run;
 
 static int64_t win_at(const run *ru, int64_t w) {
@@ -344,7 +352,8 @@ static char *part_path_of(const run *ru, int64_t count, const char *tag) {
 }
 
 static void window_tag(const run *ru, int64_t w, char *tag, size_t n) {
-  snprintf(tag, n, ".w%0*lld", ru->tag_width, (long long)w);
+  int width = ru->tag_width < 3 ? 3 : ru->tag_width > 19 ? 19 : ru->tag_width;
+  snprintf(tag, n, ".w%0*lld", width, (long long)w);
 }
 
 /* Names the next part; the sink sees it only when its first event comes,
@@ -384,6 +393,17 @@ static uint64_t dir_bytes(const char *dir) {
   return dir_total;
 }
 
+/* Planned ahead, the part count comes last: the sizes array grows. */
+static void note_part_size(run *ru, int64_t index) {
+  size_t need = (size_t)index + 1;
+  if (need <= ru->nsizes) return;
+  size_t n = ru->nsizes ? ru->nsizes : 16;
+  while (n < need) n *= 2;
+  ru->part_sizes = tt_realloc(ru->part_sizes, n * sizeof *ru->part_sizes);
+  memset(ru->part_sizes + ru->nsizes, 0, (n - ru->nsizes) * sizeof *ru->part_sizes);
+  ru->nsizes = n;
+}
+
 static int end_part(run *ru) {
   if (!ru->begun) {
     ru->parts_empty++;
@@ -413,9 +433,11 @@ static int end_part(run *ru) {
       } else {
         ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
         ru->bytes_written += ru->part_bytes;
+        if (ru->plan_ahead) note_part_size(ru, ru->part.index);
         if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
       }
-      if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
+      /* planned ahead: said once the count is known (run_size_ahead) */
+      if (ru->part.count <= 16 && !ru->plan_ahead) tt_info("wrote %s", ru->path);
     } else {
       ru->bytes_unknown = 1;
     }
@@ -493,21 +515,61 @@ static int stream_part(run *ru) {
   return rc;
 }
 
-/* All windows in one pass over one time-ordered stream. */
+static void refuse_input_as_output(run *ru, const char *path);
+static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at);
+static int finish_ahead(run *ru, int64_t *count);
+
+/* Names window w and gives it its time range. Planned ahead, waits until
+ * the planner has decided where the window ends, and checks what the
+ * serial run checks before writing (the part's name, an oversized part);
+ * -1 when planning failed (said). */
+static int open_window(run *ru, int64_t w, int64_t count) {
+  char tag[48];
+  window_tag(ru, w, tag, sizeof tag);
+  int64_t start = w ? ru->part.end : win_at(ru, 0), end;
+  uint64_t bytes = 0;
+  if (ru->plan_ahead && w >= ru->o->max_parts) {
+    int64_t all;
+    if (finish_ahead(ru, &all) != 0) return -1; /* dies: more than --max-parts */
+  }
+  if (ru->ahead) {
+    if (tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes) != 1) return -1;
+  } else {
+    end = win_at(ru, w + 1);
+    if (ru->plan_ahead) bytes = ru->plan.bytes[w];
+  }
+  set_part(ru, w, count, start, end, HUB_NULL, tag);
+  if (ru->plan_ahead) {
+    if (bytes > ru->o->max_part_size) warn_oversize(ru, w, bytes, start);
+    refuse_input_as_output(ru, ru->path);
+  }
+  return 0;
+}
+
+/* 1 when the split has window w, 0 when not, -1 when planning failed. */
+static int window_exists(run *ru, int64_t w, int64_t count) {
+  if (!ru->ahead) return w < count;
+  int64_t end;
+  uint64_t bytes;
+  return tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes);
+}
+
+/* All windows in one pass over one time-ordered stream; planned ahead,
+ * `count` is INT64_MAX until the planner has ended (the last window ends
+ * after every event, so no event asks for a window past it). */
 static int stream_windows(run *ru, int64_t count) {
   hub_record ev;
   int64_t w = 0;
-  char tag[48];
-  window_tag(ru, 0, tag, sizeof tag);
-  set_part(ru, 0, count, win_at(ru, 0), win_at(ru, 1), HUB_NULL, tag);
+  if (open_window(ru, 0, count) != 0) return -1;
   int rc;
   while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
-    while (ev.start >= ru->part.end && w + 1 < count) {
+    while (ev.start >= ru->part.end) {
+      int more = window_exists(ru, w + 1, count);
+      if (more < 0) return -1;
+      if (!more) break;
       if (end_part(ru) != 0) return -1;
       w++;
-      window_tag(ru, w, tag, sizeof tag);
-      set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
-      if (carry_into(ru) != 0) return -1;
+      if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
     }
     int64_t end = ev.end;
     if (emit(ru, &ev) != 0) return -1;
@@ -519,13 +581,12 @@ static int stream_windows(run *ru, int64_t count) {
     }
   }
   if (rc < 0) return -1;
+  if (ru->plan_ahead && finish_ahead(ru, &count) != 0) return -1;
   /* Trailing windows (empty, or holding only carried events). */
   for (;;) {
     if (end_part(ru) != 0) return -1;
     if (++w >= count) break;
-    window_tag(ru, w, tag, sizeof tag);
-    set_part(ru, w, count, win_at(ru, w), win_at(ru, w + 1), HUB_NULL, tag);
-    if (carry_into(ru) != 0) return -1;
+    if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
   }
   return 0;
 }
@@ -541,30 +602,39 @@ static int digits(int64_t v) {
 
 /* Refuses, before anything is written, an output or part path that is one
  * of the inputs (by inode: a symlink or another name of the input too). */
-static void refuse_input_as_output(const run *ru, const char *path) {
-  tt_cli_refuse_input_as_output(path, ru->o->inputs, ru->o->ninputs);
+static void refuse_input_as_output(run *ru, const char *path) {
+  const char *in = tt_cli_input_named_by(path, ru->o->inputs, ru->o->ninputs);
+  if (!in) return;
+  /* Planned ahead: the planner stops before the parts are removed. */
+  tt_cuts_ahead_free(ru->ahead);
+  ru->ahead = NULL;
+  tt_die(2, "%s: output would overwrite the input %s", path, in);
 }
 
 /* The window split's part count; dies when it exceeds --max-parts. */
-static void check_part_count(const run *ru, int64_t count, const char *what) {
+static void check_part_count(run *ru, int64_t count, const char *what) {
   if (count > ru->o->max_parts)
     tt_die(2, "the split would write %lld parts (%s), more than --max-parts %lld: choose larger "
            "windows, fewer --windows, or raise --max-parts",
            (long long)count, what, (long long)ru->o->max_parts);
 }
 
+/* A part the plan could not make small enough (it starts at `at`). */
+static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at) {
+  char sz[32], b[32];
+  tt_warn("part %lld holds about %s, more than --max-part-size %s: the events at one instant "
+          "(%lld ns), with those that cross it, cannot be cut apart",
+          (long long)w, tt_size_text(bytes, b, sizeof b),
+          tt_size_text(ru->o->max_part_size, sz, sizeof sz), (long long)at);
+}
+
 /* Parts the plan could not make small enough: said before writing. */
 static void report_oversize(const run *ru, int64_t count) {
   if (!ru->plan.noversize) return;
-  char sz[32], b[32];
-  tt_size_text(ru->o->max_part_size, sz, sizeof sz);
   for (int64_t w = 0; w < count; w++) {
     if (ru->plan.bytes[w] <= ru->o->max_part_size) continue;
     if (ru->o->part >= 0 && w != ru->o->part) continue;
-    tt_warn("part %lld holds about %s, more than --max-part-size %s: the events at one instant "
-            "(%lld ns), with those that cross it, cannot be cut apart",
-            (long long)w, tt_size_text(ru->plan.bytes[w], b, sizeof b), sz,
-            (long long)ru->cuts[w]);
+    warn_oversize(ru, w, ru->plan.bytes[w], ru->cuts[w]);
   }
 }
 
@@ -814,6 +884,83 @@ static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
   return ru->r ? 0 : -1;
 }
 
+/* The planner has ended: the plan, the part count, the names' width (3
+ * digits were assumed: wider, the parts written are renamed). Dies, as
+ * the serial run would before writing, when there are more than
+ * --max-parts parts (the parts written are removed). */
+static int finish_ahead(run *ru, int64_t *count) {
+  int rc = tt_cuts_ahead_finish(ru->ahead, &ru->plan);
+  tt_cuts_ahead_free(ru->ahead);
+  ru->ahead = NULL;
+  if (rc != 0) return -1;
+  ru->cuts = ru->plan.cuts;
+  *count = (int64_t)ru->plan.nparts;
+  char sz[32], what[96];
+  snprintf(what, sizeof what, "parts of at most %s",
+           tt_size_text(ru->o->max_part_size, sz, sizeof sz));
+  check_part_count(ru, *count, what);
+  note_part_size(ru, *count - 1);
+  int assumed = ru->tag_width, width = digits(*count - 1) < 3 ? 3 : digits(*count - 1);
+  for (int64_t w = 0; w <= ru->part.index && width != assumed; w++) {
+    char tag[48];
+    ru->tag_width = assumed;
+    window_tag(ru, w, tag, sizeof tag);
+    char *from = part_path_of(ru, 2, tag);
+    ru->tag_width = width;
+    window_tag(ru, w, tag, sizeof tag);
+    char *to = part_path_of(ru, 2, tag);
+    struct stat st;
+    if (stat(from, &st) == 0) rc = tt_output_rename_part(from, to);
+    free(from);
+    free(to);
+    if (rc != 0) return -1;
+  }
+  ru->tag_width = width;
+  tt_info("%lld parts (%s)", (long long)*count, what);
+  return 0;
+}
+
+/* The size split, planned on a second thread: both passes read the stream
+ * the serial run reads (the whole hub, or the time range), each with its
+ * own reader, and the writer writes window w once the planner has decided
+ * where it ends, the same bytes as the serial run. */
+static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
+  const tt_export_opts *o = ru->o;
+  hub_reader_close(ru->r);
+  ru->r = NULL;
+  f->start = bounded ? t0 : HUB_NULL;
+  f->end = bounded ? t1 : HUB_NULL;
+  hub_reader *pr = hub_reader_open(o->inputs, o->ninputs, f);
+  if (!pr) return 1;
+  ru->r = hub_reader_open(o->inputs, o->ninputs, f);
+  if (!ru->r) {
+    hub_reader_close(pr);
+    return 1;
+  }
+  tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+  ru->ahead = tt_cuts_ahead_start(pr, ru->ex, o, &proto, t0, t1, o->max_part_size);
+  if (!ru->ahead) {
+    hub_reader_close(pr);
+    return 1;
+  }
+  if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
+  ru->win_t0 = t0;
+  ru->tag_width = 3;
+  if (stream_windows(ru, INT64_MAX) != 0) return 1;
+  int64_t count = (int64_t)ru->plan.nparts;
+  if (count <= 16)
+    for (int64_t w = 0; w < count; w++) {
+      char tag[48];
+      window_tag(ru, w, tag, sizeof tag);
+      char *p = part_path_of(ru, count, tag);
+      struct stat st;
+      if (stat(p, &st) == 0) tt_info("wrote %s", p);
+      free(p);
+    }
+  for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
+  return 0;
+}
+
 static int run_all(run *ru) {
   const tt_export_opts *o = ru->o;
   hub_filter f = base_filter(o);
@@ -852,6 +999,7 @@ static int run_all(run *ru) {
   if (o->split == TT_SPLIT_WINDOW) {
     int64_t span = t1 - t0, count, size = 0;
     char what[96];
+    if (ru->plan_ahead) return run_size_ahead(ru, &f, bounded, t0, t1);
     if (o->max_part_size) {
       /* The planning pass reads the stream the serial run reads (the
        * reader that gave the span, or the time range), so every run, with
@@ -938,6 +1086,11 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
+  /* A whole size split on two cores: planned on a second thread (SQLite
+   * told before its first connection). */
+  ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
+                  !o.list_categories && tt_threads_default(2) >= 2;
+  if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
     tt_progress_finish("events", ru.events);
@@ -979,6 +1132,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
       }
     }
   }
+  /* The planner (still running if the writer failed) ends first. */
+  tt_cuts_ahead_free(ru.ahead);
+  ru.ahead = NULL;
   /* A failed split removes the parts it finished (see tt_output_commit_part). */
   if (rc == 0) tt_output_keep_parts();
   tt_progress_done();

@@ -1,9 +1,30 @@
 #include "export_split.h"
 
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
+
+/* The plan of a planning pass run on a thread of its own (tt_cuts_ahead):
+ * the writer waits on `changed` for the part it needs next. */
+struct tt_cuts_ahead {
+  pthread_t thread;
+  pthread_mutex_t mu;
+  pthread_cond_t changed;
+  tt_cut_plan plan; /* grows under mu */
+  int state;        /* 0 planning, 1 done, -1 failed (said) */
+  atomic_int stop;  /* the writer gave up: end early */
+  int joined;
+  hub_reader *r;
+  const tt_exporter *ex;
+  const tt_export_opts *o;
+  tt_part proto;
+  int64_t t0, t1;
+  uint64_t max;
+};
 
 int tt_parse_size(const char *s, uint64_t *bytes) {
   static const struct {
@@ -97,6 +118,7 @@ typedef struct planner {
   size_t cap;
   uint64_t before; /* bound of the part ended before the current group */
   int had_events;  /* the part has events before the current group */
+  tt_cuts_ahead *ahead; /* planning ahead of a writer: the plan is shared */
 } planner;
 
 static int dry_emit(planner *p, const hub_record *src) {
@@ -132,6 +154,7 @@ static int dry_end(planner *p) {
 
 static void plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
   tt_cut_plan *pl = p->plan;
+  if (p->ahead) pthread_mutex_lock(&p->ahead->mu);
   if (pl->nparts + 2 > p->cap) {
     p->cap = p->cap ? 2 * p->cap : 16;
     pl->cuts = tt_realloc(pl->cuts, p->cap * sizeof *pl->cuts);
@@ -140,6 +163,10 @@ static void plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
   pl->bytes[pl->nparts] = bytes;
   pl->cuts[++pl->nparts] = end;
   pl->noversize += oversize != 0;
+  if (p->ahead) {
+    pthread_cond_broadcast(&p->ahead->changed);
+    pthread_mutex_unlock(&p->ahead->mu);
+  }
 }
 
 /* Ends the dry part at `cut` and opens the next one there, giving it the
@@ -199,10 +226,10 @@ static void open_group(planner *p, int64_t t) {
   p->before = dry_bytes(p, p->open.n);
 }
 
-int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
-                 const tt_part *proto, int64_t t0, int64_t t1, uint64_t max, tt_cut_plan *plan) {
-  memset(plan, 0, sizeof *plan);
-  planner p = {.r = r, .ex = ex, .o = o, .plan = plan};
+static int plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
+                     const tt_part *proto, int64_t t0, int64_t t1, uint64_t max,
+                     tt_cut_plan *plan, tt_cuts_ahead *ahead) {
+  planner p = {.r = r, .ex = ex, .o = o, .plan = plan, .ahead = ahead};
   p.part = *proto;
   p.part.start = t0;
   p.part.end = INT64_MAX;
@@ -210,12 +237,20 @@ int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
   p.part.index = 0;
   p.part.count = 1;
   p.cap = 16;
+  if (ahead) pthread_mutex_lock(&ahead->mu);
+  memset(plan, 0, sizeof *plan);
   plan->cuts = tt_calloc(p.cap, sizeof *plan->cuts);
   plan->bytes = tt_calloc(p.cap, sizeof *plan->bytes);
   plan->cuts[0] = t0;
+  if (ahead) pthread_mutex_unlock(&ahead->mu);
   hub_record ev;
   int rc;
+  uint64_t nread = 0;
   while ((rc = hub_reader_next(r, &ev)) > 0) {
+    if (ahead && (++nread & 0xFFF) == 0 && atomic_load(&ahead->stop)) {
+      rc = -1;
+      break;
+    }
     if (!p.group.n || ev.start > p.group.v[0].ev.start) {
       if (p.group.n && close_group(&p, ev.start, max) != 0) {
         rc = -1;
@@ -240,10 +275,98 @@ int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
   held_free(&p.open);
   held_free(&p.group);
   if (rc != 0) {
-    tt_cut_plan_free(plan);
+    if (!ahead) tt_cut_plan_free(plan); /* else freed by tt_cuts_ahead_free */
     return -1;
   }
   return 0;
+}
+
+int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
+                 const tt_part *proto, int64_t t0, int64_t t1, uint64_t max, tt_cut_plan *plan) {
+  return plan_cuts(r, ex, o, proto, t0, t1, max, plan, NULL);
+}
+
+/* --- planning ahead of the writer ------------------------------------- */
+
+/* A tt_die on the planning thread (out of memory) ends this thread only
+ * (see tt_die_ends_thread): the writer then sees the plan failed. */
+static void planner_gone(void *arg) {
+  tt_cuts_ahead *a = arg;
+  pthread_mutex_lock(&a->mu);
+  if (a->state == 0) a->state = -1;
+  pthread_cond_broadcast(&a->changed);
+  pthread_mutex_unlock(&a->mu);
+}
+
+static void *plan_ahead(void *arg) {
+  tt_cuts_ahead *a = arg;
+  tt_die_ends_thread();
+  pthread_cleanup_push(planner_gone, a);
+  /* The plan is a's own: plan_cuts changes it under a->mu. */
+  int rc = plan_cuts(a->r, a->ex, a->o, &a->proto, a->t0, a->t1, a->max, &a->plan, a);
+  pthread_mutex_lock(&a->mu);
+  a->state = rc == 0 ? 1 : -1;
+  pthread_cond_broadcast(&a->changed);
+  pthread_mutex_unlock(&a->mu);
+  pthread_cleanup_pop(0);
+  return NULL;
+}
+
+tt_cuts_ahead *tt_cuts_ahead_start(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
+                                   const tt_part *proto, int64_t t0, int64_t t1, uint64_t max) {
+  tt_cuts_ahead *a = tt_calloc(1, sizeof *a);
+  *a = (tt_cuts_ahead){.r = r, .ex = ex, .o = o, .proto = *proto, .t0 = t0, .t1 = t1, .max = max};
+  atomic_init(&a->stop, 0);
+  pthread_mutex_init(&a->mu, NULL);
+  pthread_cond_init(&a->changed, NULL);
+  /* Signals go to the writer's thread, whose handlers remove the parts. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  int rc = pthread_create(&a->thread, NULL, plan_ahead, a);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    tt_error("cannot start the planning thread");
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->changed);
+    free(a);
+    return NULL;
+  }
+  return a;
+}
+
+int tt_cuts_ahead_part(tt_cuts_ahead *a, size_t k, int64_t *end, uint64_t *bytes) {
+  pthread_mutex_lock(&a->mu);
+  while (a->state == 0 && a->plan.nparts <= k) pthread_cond_wait(&a->changed, &a->mu);
+  int rc = a->state < 0 ? -1 : a->plan.nparts > k ? 1 : 0;
+  if (rc == 1) {
+    *end = a->plan.cuts[k + 1];
+    *bytes = a->plan.bytes[k];
+  }
+  pthread_mutex_unlock(&a->mu);
+  return rc;
+}
+
+int tt_cuts_ahead_finish(tt_cuts_ahead *a, tt_cut_plan *plan) {
+  pthread_join(a->thread, NULL);
+  a->joined = 1;
+  if (a->state != 1) return -1;
+  *plan = a->plan;
+  memset(&a->plan, 0, sizeof a->plan);
+  return 0;
+}
+
+void tt_cuts_ahead_free(tt_cuts_ahead *a) {
+  if (!a) return;
+  if (!a->joined) {
+    atomic_store(&a->stop, 1);
+    pthread_join(a->thread, NULL);
+  }
+  tt_cut_plan_free(&a->plan);
+  hub_reader_close(a->r);
+  pthread_mutex_destroy(&a->mu);
+  pthread_cond_destroy(&a->changed);
+  free(a);
 }
 
 void tt_cut_plan_free(tt_cut_plan *plan) {

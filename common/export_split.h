@@ -37,6 +37,26 @@ int tt_plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
                  const tt_part *proto, int64_t t0, int64_t t1, uint64_t max, tt_cut_plan *plan);
 void tt_cut_plan_free(tt_cut_plan *plan);
 
+/* The same plan made on a thread of its own, ahead of a writer that takes
+ * each cut as it is decided (reading the hub twice at once: a size split
+ * in about the time of one file on two cores). `r` is the planner's own
+ * reader, closed by tt_cuts_ahead_free; `o` and `ex` must outlive it.
+ * NULL if the thread cannot start (said). Signals go to the caller's
+ * thread; a tt_die on the planner's thread ends only that thread, and the
+ * plan counts as failed. */
+typedef struct tt_cuts_ahead tt_cuts_ahead;
+tt_cuts_ahead *tt_cuts_ahead_start(hub_reader *r, const tt_exporter *ex, const tt_export_opts *o,
+                                   const tt_part *proto, int64_t t0, int64_t t1, uint64_t max);
+/* Waits until part k's end is decided: 1 with its end (cuts[k + 1]) and
+ * planned bound; 0 when the plan is complete with at most k parts; -1
+ * when planning failed (said). */
+int tt_cuts_ahead_part(tt_cuts_ahead *a, size_t k, int64_t *end, uint64_t *bytes);
+/* Waits for the planner to end; moves the whole plan into *plan. 0, or
+ * -1 when planning failed (said). */
+int tt_cuts_ahead_finish(tt_cuts_ahead *a, tt_cut_plan *plan);
+/* Stops the planner if it is still running, and frees everything. */
+void tt_cuts_ahead_free(tt_cuts_ahead *a);
+
 /* "200 MB" (MiB, for messages), into buf. */
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 

@@ -33,15 +33,8 @@ const char *hub_record_category(const hub_record *ev) {
   }
 }
 
-/* Time order; at one start time a launch (region) before GPU work, since
- * the GPU work finds its launch among the launches already read; within a
- * table the enclosing interval first; samples (flow ends) last. */
 static int cursor_less(const cursor *a, const cursor *b) {
-  if (a->start != b->start) return a->start < b->start;
-  if (a->table != b->table) return a->table < b->table;
-  if (a->end != b->end) return a->end > b->end;
-  if (a->db != b->db) return a->db < b->db;
-  return a->row_id < b->row_id;
+  return hr_merge_less(&a->key, &b->key);
 }
 
 static void heap_sift_down(hub_reader *r, size_t i) {
@@ -112,6 +105,7 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
    * each) as inputs grow: a soft limit keeps the reader's memory flat. */
   sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);
+  r->ops = &hr_direct_ops;
   r->filter = *f;
   r->slice_first = slice_first;
   r->slice_count = slice_count;
@@ -142,8 +136,8 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
       if (f->gpu_only && t == T_SAMPLE) continue; /* flows, counters, instants: no GPU work */
       char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, f);
       cursor *c = &r->cursors[r->ncursors];
-      c->db = (int)d;
-      c->table = (table_id)t;
+      c->db = (int32_t)d;
+      c->table = t;
       c->st = hr_prep(&r->dbs[d], sql);
       free(sql);
       if (!c->st) {
@@ -464,8 +458,9 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
 
 static int next_direct(hub_reader *r, hub_record *ev);
 
-int hub_reader_next(hub_reader *r, hub_record *ev) {
-  if (r->passes) return hr_passes_next(r, ev);
+int hub_reader_next(hub_reader *r, hub_record *ev) { return r->ops->next(r, ev); }
+
+int hr_direct_next(hub_reader *r, hub_record *ev) {
   int rc;
   /* --gpu: the cursors' SQL keeps GPU rows only; the classifier is the
    * rule, a row it puts elsewhere is stepped over. */
@@ -528,7 +523,10 @@ static char *span_sql(const hub_db *d, table_id t, int64_t pid) {
 }
 
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  if (r->passes) return hr_passes_time_span(r, min_start, max_end);
+  return r->ops->time_span(r, min_start, max_end);
+}
+
+static int direct_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   int any = 0;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
   for (size_t i = 0; i < r->ndbs; i++) {
@@ -559,9 +557,7 @@ int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
 }
 
 
-int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  /* In passes, any host's (the groups' readers are opened per question). */
-  if (r->passes) return hr_passes_pid_has_events(r, pid);
+static int direct_process_has_events(hub_reader *r, const char *host, int64_t pid) {
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
     if (host && strcmp(hub_reader_host(r, (int)i, pid), host) != 0) continue;
@@ -585,7 +581,10 @@ int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
 }
 
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
-  if (r->passes) return hr_passes_track_name(r, db, track_id);
+  return r->ops->track_name(r, db, track_id);
+}
+
+static const char *direct_track_name(hub_reader *r, int db, int64_t track_id) {
   hub_db *d = &r->dbs[db];
   if (!d->track_st) {
     char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%s\" t JOIN \"rocpd_string%s\" "
@@ -600,6 +599,11 @@ const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
   if (sqlite3_step(d->track_st) != SQLITE_ROW) return "";
   return hr_col_text(d->track_st, 0);
 }
+
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_direct_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
+                              direct_track_name, direct_time_span, direct_process_has_events,
+                              hr_direct_row_count, hr_direct_category_counts};
 
 void hub_reader_close(hub_reader *r) {
   if (!r) return;

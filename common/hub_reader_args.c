@@ -332,23 +332,19 @@ static int args_advance(cursor *c) {
     c->args_state = 2;
     return 0;
   }
-  c->a_start = sqlite3_column_int64(c->args_st, 0);
-  c->a_end = sqlite3_column_int64(c->args_st, 1);
-  c->a_row = sqlite3_column_int64(c->args_st, 2);
+  c->a_key.start = sqlite3_column_int64(c->args_st, 0);
+  c->a_key.end = sqlite3_column_int64(c->args_st, 1);
+  c->a_key.row_id = sqlite3_column_int64(c->args_st, 2);
   return 1;
 }
 
 /* Whether the args row is of an event before the cursor's current row,
- * in the cursor's order (start, end descending, id). */
-static int args_behind(const cursor *c) {
-  if (c->a_start != c->start) return c->a_start < c->start;
-  if (c->a_end != c->end) return c->a_end > c->end;
-  return c->a_row < c->row_id;
-}
+ * in the cursor's order (the merge's, within one table of one input). */
+static int args_behind(const cursor *c) { return hr_merge_less(&c->a_key, &c->key); }
 
 static int args_on_current(const cursor *c) {
-  return c->args_state == 1 && c->a_start == c->start && c->a_end == c->end &&
-         c->a_row == c->row_id;
+  return c->args_state == 1 && c->a_key.start == c->start && c->a_key.end == c->end &&
+         c->a_key.row_id == c->row_id;
 }
 
 /* The args of the event just read, from its cursor's args in the same
@@ -362,6 +358,8 @@ static int args_merged_begin(hub_reader *r, cursor *c) {
     free(sql);
     c->args_state = 3;
     if (!c->args_st) return 0;
+    c->a_key.table = c->table;
+    c->a_key.db = c->db;
     c->args_state = 1;
     args_advance(c);
   }
@@ -376,10 +374,12 @@ static int args_merged_begin(hub_reader *r, cursor *c) {
 /* --- the API -------------------------------------------------------------- */
 
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
-  if (r->passes) {
-    hr_passes_args_begin(r, db, event_id);
-    return;
-  }
+  r->ops->args_begin(r, db, event_id);
+}
+
+int hub_args_next(hub_reader *r, hub_arg_view *a) { return r->ops->args_next(r, a); }
+
+void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
   r->args_mode = HR_ARGS_NONE;
   r->args_cur = NULL;
   r->args_iter = NULL;
@@ -409,8 +409,7 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
   sqlite3_bind_int64(r->args_iter, 1, event_id);
 }
 
-int hub_args_next(hub_reader *r, hub_arg_view *a) {
-  if (r->passes) return hr_passes_args_next(r, a);
+int hr_direct_args_next(hub_reader *r, hub_arg_view *a) {
   sqlite3_stmt *st;
   switch (r->args_mode) {
   case HR_ARGS_COPIED: {

@@ -308,7 +308,10 @@ static int cmp_category(const void *a, const void *b) {
 }
 
 int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  if (r->passes) return hr_passes_category_counts(r, out, n);
+  return r->ops->category_counts(r, out, n);
+}
+
+int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
   static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
   *out = NULL;
   *n = 0;
@@ -349,8 +352,9 @@ void hub_category_counts_free(hub_category_count *c, size_t n) {
   free(c);
 }
 
-int64_t hub_reader_row_count(hub_reader *r) {
-  if (r->passes) return hr_passes_row_count(r);
+int64_t hub_reader_row_count(hub_reader *r) { return r->ops->row_count(r); }
+
+int64_t hr_direct_row_count(hub_reader *r) {
   int64_t total = 0;
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];

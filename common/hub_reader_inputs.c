@@ -1,6 +1,6 @@
 /* Opening one input of the hub reader: the SQLite checks (a file that is
- * not SQLite, a truncated one), the uuid-suffixed physical tables of every
- * hub a file holds, its schema version, and whether its launches can be
+ * not SQLite, a truncated one), the hubs a file holds and their schema
+ * version (the hub catalog's rule, hub_catalog.h), and whether its launches can be
  * linked and its args looked up by id (the input's index, or an indexed
  * TEMP copy made when first needed). */
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hub_catalog.h"
 #include "hub_reader_internal.h"
 #include "input_check.h"
 #include "sqlite_setup.h"
@@ -116,69 +117,7 @@ static void setup_db(hub_db *d) {
   args_source(d);
 }
 
-/* The rocpd schema each uuid of a file declares in its rocpd_metadata:
- * version 3.x is read; another version, or compressed columns (rocpd 4
- * can store extdata lz4-compressed), would be misread, so the file is
- * refused with what was found. Returns 0 when every uuid is readable. */
-static int check_schema(sqlite3 *conn, const hr_schema *schema, const char *path) {
-  sqlite3_stmt *st;
-  /* The metadata of each uuid that has rocpd_event (an RPD file has a
-   * rocpd_metadata of its own, and gets open_file's message). */
-  if (sqlite3_prepare_v2(conn,
-                         "SELECT 'rocpd_metadata' || substr(name, 12) FROM sqlite_master WHERE "
-                         "type = 'table' AND (name GLOB 'rocpd_event_*' OR name = 'rocpd_event')",
-                         -1, &st, NULL) != SQLITE_OK)
-    return 0; /* not even a readable SQLite file: open_file says so */
-  int rc = 0;
-  while (rc == 0 && sqlite3_step(st) == SQLITE_ROW) {
-    const char *table = (const char *)sqlite3_column_text(st, 0);
-    if (!table) continue;
-    if (!hr_schema_has_table(schema, table)) {
-      tt_error("%s: no %s table: schema version unknown, not a rocpd 3.x database", path, table);
-      rc = -1;
-      break;
-    }
-    char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\" WHERE tag = 'schema_version' "
-                                "OR lower(tag) GLOB '*compress*'",
-                                table);
-    sqlite3_stmt *m;
-    int have_version = 0;
-    if (sqlite3_prepare_v2(conn, sql, -1, &m, NULL) == SQLITE_OK) {
-      while (rc == 0 && sqlite3_step(m) == SQLITE_ROW) {
-        const char *tag = (const char *)sqlite3_column_text(m, 0);
-        const char *value = (const char *)sqlite3_column_text(m, 1);
-        if (!tag) continue;
-        if (!value) value = "";
-        if (strcmp(tag, "schema_version") == 0) {
-          have_version = 1;
-          char *end;
-          long major = strtol(value, &end, 10);
-          if (end == value || major != 3 || (*end && *end != '.')) {
-            tt_error("%s: rocpd schema_version '%s' in %s: this reader reads version 3.x", path,
-                     value, table);
-            rc = -1;
-          }
-        } else if (value[0] && strcmp(value, "none") != 0 && strcmp(value, "0") != 0 &&
-                   strcmp(value, "false") != 0) {
-          tt_error("%s: %s = '%s' in %s: compressed rocpd data is not supported (only "
-                   "uncompressed rocpd 3.x)",
-                   path, tag, value, table);
-          rc = -1;
-        }
-      }
-      sqlite3_finalize(m);
-    }
-    sqlite3_free(sql);
-    if (rc == 0 && !have_version) {
-      tt_error("%s: %s has no schema_version: not a rocpd 3.x database", path, table);
-      rc = -1;
-    }
-  }
-  sqlite3_finalize(st);
-  return rc;
-}
-
-/* Finds every uuid suffix in one file (tables named rocpd_event<suffix>). */
+/* Opens one file: every hub of it (hub_catalog.h), each checked. */
 int hr_open_file(hub_reader *r, const char *path) {
   tt_sqlite_setup();
   if (tt_sqlite_check_header(path, NULL) != 0) return -1;
@@ -190,36 +129,24 @@ int hr_open_file(hub_reader *r, const char *path) {
   }
   /* Never run SQL an input brings along (views, triggers, functions). */
   sqlite3_exec(conn, "PRAGMA trusted_schema=OFF;", NULL, NULL, NULL);
-  hr_schema *schema = hr_schema_load(conn);
-  if (check_schema(conn, schema, path) != 0) {
-    hr_schema_free(schema);
-    sqlite3_close(conn);
-    return -1;
-  }
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(conn,
-                         "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
-                         "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name",
-                         -1, &st, NULL) != SQLITE_OK) {
+  tt_hub_catalog cat;
+  if (tt_hub_catalog_list(conn, "main", &cat) != 0) {
     tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(conn));
-    hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
   }
-  size_t found = 0, first = r->ndbs;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    const char *suffix = (const char *)sqlite3_column_text(st, 0);
-    char *s = tt_strdup(suffix ? suffix : "");
-    char *strings = sqlite3_mprintf("rocpd_string%s", s);
-    int ok = hr_schema_has_table(schema, strings);
-    sqlite3_free(strings);
-    /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
-    if (!ok || (r->slice_count && (found < r->slice_first ||
-                                   found >= r->slice_first + r->slice_count))) {
-      free(s);
-      found += ok;
-      continue;
+  for (size_t i = 0; i < cat.n; i++) {
+    if (tt_hub_catalog_check(conn, "main", path, cat.suffixes[i], NULL) != 0) {
+      tt_hub_catalog_free(&cat);
+      sqlite3_close(conn);
+      return -1;
     }
+  }
+  hr_schema *schema = hr_schema_load(conn);
+  size_t found = cat.n, first = r->ndbs;
+  for (size_t i = 0; i < cat.n; i++) {
+    /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
+    if (r->slice_count && (i < r->slice_first || i >= r->slice_first + r->slice_count)) continue;
     r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
@@ -227,10 +154,10 @@ int hr_open_file(hub_reader *r, const char *path) {
     d->owns_conn = r->ndbs - 1 == first;
     d->schema = schema;
     d->path = tt_strdup(path);
-    d->suffix = s;
-    found++;
+    d->suffix = cat.suffixes[i];
+    cat.suffixes[i] = NULL;
   }
-  sqlite3_finalize(st);
+  tt_hub_catalog_free(&cat);
   /* Hundreds of hubs on one connection: SQLite walks every open cursor of
    * a connection each time it opens one, so reading them all at once is
    * quadratic; the caller reads such a file in slices instead. */
@@ -241,12 +168,7 @@ int hr_open_file(hub_reader *r, const char *path) {
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
-    tt_input_kind k = tt_input_kind_of(path);
-    if (k == TT_INPUT_RPD || k == TT_INPUT_NVPROF || k == TT_INPUT_NSYS)
-      tt_error("%s: this is %s, not a rocpd v3 hub; import it with %s first", path,
-               tt_input_kind_name(k), tt_input_kind_tools(k));
-    else
-      tt_error("%s: not a rocpd hub database (no rocpd_event/rocpd_string tables)", path);
+    tt_hub_catalog_refuse_empty(path);
     hr_schema_free(schema);
     sqlite3_close(conn);
     return -1;
@@ -289,15 +211,13 @@ char *hr_file_order_key(const char *path) {
   char *key = NULL;
   sqlite3 *conn = NULL;
   if (tt_sqlite_check_header(path, NULL) == 0 && tt_sqlite_open_input(path, &conn) == SQLITE_OK) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(conn,
-                           "SELECT substr(name, 12) FROM sqlite_master WHERE type='table' AND "
-                           "(name GLOB 'rocpd_event_*' OR name = 'rocpd_event') ORDER BY name "
-                           "LIMIT 1",
-                           -1, &st, NULL) == SQLITE_OK) {
-      if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-        key = tt_strdup((const char *)sqlite3_column_text(st, 0));
-      sqlite3_finalize(st);
+    tt_hub_catalog cat;
+    if (tt_hub_catalog_list(conn, "main", &cat) == 0) {
+      if (cat.n) {
+        key = cat.suffixes[0];
+        cat.suffixes[0] = NULL;
+      }
+      tt_hub_catalog_free(&cat);
     }
   }
   sqlite3_close(conn);

@@ -93,21 +93,65 @@ void hr_args_prepare(hub_db *d);
 /* The tables a cursor can read. */
 typedef enum { T_REGION, T_KERNEL, T_COPY, T_ALLOC, T_SAMPLE, T_COUNT } table_id;
 extern const char *const hr_table_names[T_COUNT];
+
+/* A row's place in the merge: the key of a cursor's current row, and of
+ * a record merged in passes (hub_reader_passes.c), so both merges order
+ * by the one comparator below. end is the row's own (a record's end is
+ * raised to its start when the row ends before it starts). */
+typedef struct hr_merge_key {
+  int64_t start, end, row_id;
+  int32_t table, db; /* table_id; index of the input (hub_db) */
+} hr_merge_key;
+
+/* Time order; at one start time a launch (region) before GPU work, since
+ * the GPU work finds its launch among the launches already read; within a
+ * table the enclosing interval first; samples (flow ends) last; then the
+ * inputs' order and the row id: no two rows tie. */
+static inline int hr_merge_less(const hr_merge_key *a, const hr_merge_key *b) {
+  if (a->start != b->start) return a->start < b->start;
+  if (a->table != b->table) return a->table < b->table;
+  if (a->end != b->end) return a->end > b->end;
+  if (a->db != b->db) return a->db < b->db;
+  return a->row_id < b->row_id;
+}
+
 typedef struct cursor {
-  int db;
-  table_id table;
+  union { /* the heap key of the current row, by field or as one key */
+    hr_merge_key key;
+    struct {
+      int64_t start, end, row_id;
+      int32_t table, db; /* fixed for the cursor */
+    };
+  };
   sqlite3_stmt *st;
-  int64_t start, end, row_id; /* heap key of the current row */
   /* Its table's args in the cursor's order (hr_args_sql), stepped along
    * as events are read: no lookup per event. */
   sqlite3_stmt *args_st;
   int args_state;           /* 0 not prepared, 1 on a row, 2 done, 3 failed */
   int args_taken;           /* the current row's args were read */
-  int64_t a_start, a_end, a_row; /* key of the args row it is on */
+  hr_merge_key a_key; /* key of the args row it is on (same table and db) */
   hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
 } cursor;
 
+/* The reader's two ways of reading behind one table: a direct merge of
+ * the inputs' cursors (hr_direct_ops), or the merge in passes
+ * (hr_passes_ops, hub_reader_passes.c). Each public function of
+ * hub_reader.h that reads calls through r->ops. */
+typedef struct hr_ops {
+  int (*next)(hub_reader *r, hub_record *ev);
+  void (*args_begin)(hub_reader *r, int db, int64_t event_id);
+  int (*args_next)(hub_reader *r, hub_arg_view *a);
+  const char *(*track_name)(hub_reader *r, int db, int64_t track_id);
+  int (*time_span)(hub_reader *r, int64_t *min_start, int64_t *max_end);
+  /* pid of host (NULL: any; in passes always any) has a row */
+  int (*process_has_events)(hub_reader *r, const char *host, int64_t pid);
+  int64_t (*row_count)(hub_reader *r);
+  int (*category_counts)(hub_reader *r, hub_category_count **out, size_t *n);
+} hr_ops;
+extern const hr_ops hr_direct_ops, hr_passes_ops;
+
 struct hub_reader {
+  const hr_ops *ops;
   hub_db *dbs;
   size_t ndbs;
   cursor *cursors;
@@ -180,7 +224,7 @@ void hr_order_dbs(hub_reader *r);
 char *hr_file_order_key(const char *path);
 
 /* Columns every cursor query returns, in this order (hub_reader_sql.c
- * writes them, hub_reader.c reads them). */
+ * names each by these, hub_reader.c reads them). */
 enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
   C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
@@ -188,9 +232,18 @@ enum {
   /* only in the region query: the launch's GPU work (count, last start,
    * every start when more than one) */
   C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
+  C_NCOLS, /* the most any query returns */
   /* only in the copy query: its source and destination agents */
   C_SRC_AGENT = C_MANGLED, C_DST_AGENT
 };
+
+/* The direct reader's parts of hr_direct_ops (hub_reader.c,
+ * hub_reader_args.c, hub_reader_info.c). */
+int hr_direct_next(hub_reader *r, hub_record *ev);
+void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id);
+int hr_direct_args_next(hub_reader *r, hub_arg_view *a);
+int64_t hr_direct_row_count(hub_reader *r);
+int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
 
 /* hub_reader.c: the id of the arrow of correlation `id` in input `db`
  * (category `cat` for recorded flows, "" for launch links). */
@@ -211,7 +264,9 @@ void hr_name_processes(hub_reader *r);
 /* Marks the inputs the filter's host leaves out (hub_db.excluded). */
 void hr_exclude_hosts(hub_reader *r);
 /* Whether process pid of host (NULL: any) has a row in the inputs. */
-int hr_process_has_events(hub_reader *r, const char *host, int64_t pid);
+static inline int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  return r->ops->process_has_events(r, host, pid);
+}
 
 /* hub_reader_passes.c: more inputs than may be open at once (descriptors
  * under RLIMIT_NOFILE less a reserve, or HR_MAX_OPEN_INPUTS for memory)
@@ -231,14 +286,6 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
 /* A direct reader found a file of more than HR_MAX_HUBS_PER_CONN uuids:
  * closes it and reads the same paths in passes. */
 hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths);
-int hr_passes_next(hub_reader *r, hub_record *ev);
-void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id);
-int hr_passes_args_next(hub_reader *r, hub_arg_view *a);
-const char *hr_passes_track_name(hub_reader *r, int db, int64_t track_id);
-int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
-int hr_passes_pid_has_events(hub_reader *r, int64_t pid);
-int64_t hr_passes_row_count(hub_reader *r);
-int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
-void hr_passes_free(hub_reader *r);
+void hr_passes_free(hub_reader *r); /* its part of hub_reader_close */
 
 #endif

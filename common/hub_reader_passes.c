@@ -19,10 +19,9 @@
  * NUL-terminated strings: name, kernel_name, category, track name, link
  * starts, then name, type and value of each arg. */
 typedef struct disk_rec {
-  int64_t start, sort_end, row_id, event_id, end, pid, tid, agent_id, lane_id, track_id;
-  int64_t correlation_id, size, link_ts, link_id, link_count, link_index, link_last;
-  double value;
-  int32_t kind, db, table, clipped, lane_is_queue, flow_bind_enclosing, flow_phase, cls, copy_dir;
+  hr_merge_key key; /* key.db: the index in all inputs */
+  hub_record ev;    /* every field as read, db likewise; the strings NULL
+                     * (they are the payload) */
   uint32_t nargs, payload;
 } disk_rec;
 
@@ -109,14 +108,9 @@ static int stream_step(stream *s) {
   return 1;
 }
 
-/* The cursors' order (hub_reader.c cursor_less), on the records. */
+/* The cursors' order, on the records. */
 static int rec_less(const stream *a, const stream *b) {
-  const disk_rec *x = &a->rec, *y = &b->rec;
-  if (x->start != y->start) return x->start < y->start;
-  if (x->table != y->table) return x->table < y->table;
-  if (x->sort_end != y->sort_end) return x->sort_end > y->sort_end;
-  if (x->db != y->db) return x->db < y->db;
-  return x->row_id < y->row_id;
+  return hr_merge_less(&a->rec.key, &b->rec.key);
 }
 
 static void sift_down(stream **h, size_t len, size_t i) {
@@ -241,16 +235,13 @@ static hub_reader *group_reader(hub_reader *r, size_t i) {
   return hub_reader_open(paths, gr->npaths, &r->filter);
 }
 
-/* The raw sort key of the record g returned last (the reader of a group
- * may itself read in passes, for a file of many uuids among many files). */
-static void last_key(const hub_reader *g, int64_t *sort_end, int32_t *table) {
-  if (g->passes) {
-    *sort_end = g->passes->current->rec.sort_end;
-    *table = g->passes->current->rec.table;
-  } else {
-    *sort_end = g->to_advance->end;
-    *table = (int32_t)g->to_advance->table;
-  }
+/* The merge key of the record g returned last (the reader of a group may
+ * itself read in passes, for a file of many uuids among many files), its
+ * db moved by base. */
+static hr_merge_key last_key(const hub_reader *g, int base) {
+  hr_merge_key k = g->passes ? g->passes->current->rec.key : g->to_advance->key;
+  k.db += base;
+  return k;
 }
 
 /* Reads one group through a reader of its own into a new stream. */
@@ -275,36 +266,15 @@ static int write_group(hub_reader *r, size_t gi) {
   while (rc > 0 && (rc = hub_reader_next(g, &ev)) > 0) {
     disk_rec d;
     memset(&d, 0, sizeof d); /* no stray padding bytes on disk */
-    d.start = ev.start;
-    last_key(g, &d.sort_end, &d.table);
-    d.row_id = ev.row_id;
-    d.event_id = ev.event_id;
-    d.end = ev.end;
-    d.pid = ev.pid;
-    d.tid = ev.tid;
-    d.agent_id = ev.agent_id;
-    d.lane_id = ev.lane_id;
-    d.track_id = ev.track_id;
-    d.correlation_id = ev.correlation_id;
-    d.size = ev.size;
-    d.link_ts = ev.link_ts;
+    d.key = last_key(g, base);
+    /* Bytes as the reader left them (it zeroes each record first): no
+     * stray padding on disk. */
+    memcpy(&d.ev, &ev, sizeof ev);
+    d.ev.name = d.ev.kernel_name = d.ev.category = d.ev.link_starts = NULL;
+    d.ev.db += base;
     /* The arrow's id hashes its input's index: the index in all inputs. */
-    d.link_id = ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL
-                    ? hr_link_id(ev.db + base, ev.kind == HUB_FLOW ? ev.category : "",
-                                 ev.correlation_id)
-                    : ev.link_id;
-    d.link_count = ev.link_count;
-    d.link_index = ev.link_index;
-    d.link_last = ev.link_last;
-    d.value = ev.value;
-    d.kind = ev.kind;
-    d.cls = ev.cls;
-    d.copy_dir = ev.copy_dir;
-    d.db = ev.db + base;
-    d.clipped = (int32_t)ev.clipped;
-    d.lane_is_queue = ev.lane_is_queue;
-    d.flow_bind_enclosing = ev.flow_bind_enclosing;
-    d.flow_phase = ev.flow_phase;
+    if (ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL)
+      d.ev.link_id = hr_link_id(d.ev.db, ev.kind == HUB_FLOW ? ev.category : "", ev.correlation_id);
     tt_buf_clear(&pay);
     put_str(&pay, ev.name);
     put_str(&pay, ev.kernel_name);
@@ -354,6 +324,7 @@ static int cmp_ordered_path(const void *pa, const void *pb) {
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t group_size, const size_t *hubs_in) {
   hub_reader *r = tt_calloc(1, sizeof *r);
+  r->ops = &hr_passes_ops;
   r->filter = *f;
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
   p->paths = tt_calloc(npaths, sizeof *p->paths);
@@ -429,7 +400,7 @@ hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t np
   return p;
 }
 
-int hr_passes_next(hub_reader *r, hub_record *ev) {
+static int passes_next(hub_reader *r, hub_record *ev) {
   struct hr_passes *p = r->passes;
   if (p->failed) return -1;
   p->args_left = 0;
@@ -447,33 +418,7 @@ int hr_passes_next(hub_reader *r, hub_record *ev) {
   }
   if (!p->heap_len) return 0;
   stream *s = p->current = p->heap[0];
-  const disk_rec *d = &s->rec;
-  memset(ev, 0, sizeof *ev);
-  ev->kind = (hub_kind)d->kind;
-  ev->cls = (hub_class)d->cls;
-  ev->copy_dir = (hub_copy_dir)d->copy_dir;
-  ev->db = d->db;
-  ev->row_id = d->row_id;
-  ev->event_id = d->event_id;
-  ev->start = d->start;
-  ev->end = d->end;
-  ev->clipped = (unsigned)d->clipped;
-  ev->pid = d->pid;
-  ev->tid = d->tid;
-  ev->agent_id = d->agent_id;
-  ev->lane_id = d->lane_id;
-  ev->lane_is_queue = d->lane_is_queue;
-  ev->track_id = d->track_id;
-  ev->correlation_id = d->correlation_id;
-  ev->size = d->size;
-  ev->value = d->value;
-  ev->flow_phase = (char)d->flow_phase;
-  ev->flow_bind_enclosing = d->flow_bind_enclosing;
-  ev->link_ts = d->link_ts;
-  ev->link_id = d->link_id;
-  ev->link_count = d->link_count;
-  ev->link_index = d->link_index;
-  ev->link_last = d->link_last;
+  *ev = s->rec.ev;
   const char *at = s->payload.data;
   ev->name = at;
   at += strlen(at) + 1;
@@ -494,17 +439,17 @@ static const char *payload_str(const stream *s, unsigned k) {
   return at;
 }
 
-void hr_passes_args_begin(hub_reader *r, int db, int64_t event_id) {
+static void passes_args_begin(hub_reader *r, int db, int64_t event_id) {
   struct hr_passes *p = r->passes;
   p->args_left = 0;
   const stream *s = p->current;
   /* Args travel with their record: those of the record read last. */
-  if (!s || s->rec.db != db || s->rec.event_id != event_id || event_id == HUB_NULL) return;
+  if (!s || s->rec.ev.db != db || s->rec.ev.event_id != event_id || event_id == HUB_NULL) return;
   p->args_at = payload_str(s, 5);
   p->args_left = s->rec.nargs;
 }
 
-int hr_passes_args_next(hub_reader *r, hub_arg_view *a) {
+static int passes_args_next(hub_reader *r, hub_arg_view *a) {
   struct hr_passes *p = r->passes;
   if (!p->args_left) return 0;
   p->args_left--;
@@ -517,14 +462,14 @@ int hr_passes_args_next(hub_reader *r, hub_arg_view *a) {
   return 1;
 }
 
-const char *hr_passes_track_name(hub_reader *r, int db, int64_t track_id) {
+static const char *passes_track_name(hub_reader *r, int db, int64_t track_id) {
   const stream *s = r->passes->current;
-  if (!s || s->rec.db != db || s->rec.track_id != track_id) return "";
+  if (!s || s->rec.ev.db != db || s->rec.ev.track_id != track_id) return "";
   return payload_str(s, 3);
 }
 
 /* The questions about all inputs, asked group by group. */
-int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+static int passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   struct hr_passes *p = r->passes;
   if (p->span_any) {
     *min_start = p->span_lo;
@@ -533,7 +478,9 @@ int hr_passes_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
   return p->span_any;
 }
 
-int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
+/* Any host's pid (the groups' readers are opened per question). */
+static int passes_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  (void)host;
   int found = 0;
   for (size_t i = 0; !found && i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
@@ -543,7 +490,7 @@ int hr_passes_pid_has_events(hub_reader *r, int64_t pid) {
   return found;
 }
 
-int64_t hr_passes_row_count(hub_reader *r) {
+static int64_t passes_row_count(hub_reader *r) {
   int64_t total = 0;
   for (size_t i = 0; i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
@@ -560,7 +507,7 @@ static int cmp_category(const void *a, const void *b) {
 
 /* Sums the groups' counts; a category's kinds in the order first seen, as
  * a direct read lists them. */
-int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+static int passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
   *out = NULL;
   *n = 0;
   tt_strmap ix = {0};
@@ -601,6 +548,11 @@ int hr_passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n
   if (*n) qsort(*out, *n, sizeof **out, cmp_category);
   return 0;
 }
+
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_passes_ops = {passes_next, passes_args_begin, passes_args_next,
+                              passes_track_name, passes_time_span, passes_process_has_events,
+                              passes_row_count, passes_category_counts};
 
 void hr_passes_free(hub_reader *r) {
   struct hr_passes *p = r->passes;

@@ -2,6 +2,7 @@
  * user's filters pushed into it, launch->GPU links and flow anchors joined;
  * and of each table's args, in its cursor's order. */
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +81,24 @@ static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
   glob_any(b, name_expr, f->names, f->nnames);
 }
 
+/* The (correlation, pid, start) of the GPU work of one table (alias x,
+ * joined to its symbol or name table ja for `name`) the filters keep. */
+static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+                     const char *x, const char *jtable, const char *ja, const char *jcol,
+                     const char *name) {
+  tt_buf_printf(b,
+                "SELECT e2.correlation_id AS corr, %s.pid AS pid, %s.start AS start FROM "
+                "\"%s%s\" %s JOIN \"rocpd_event%s\" e2 ON e2.id = %s.event_id LEFT JOIN "
+                "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN \"%s%s\" %s ON %s.id = "
+                "%s.%s WHERE e2.correlation_id IS NOT NULL",
+                x, x, table, S, x, S, x, S, jtable, S, ja, ja, x, jcol);
+  char pid[16];
+  snprintf(pid, sizeof pid, "%s.pid", x);
+  pid_cond(b, pid, f);
+  category_filter(b, f, "COALESCE(c2.string,'')");
+  name_filter(b, f, name);
+}
+
 /* Start of the first and last GPU work sharing a launch's correlation (in
  * the same process, as correlation ids are per process), among the work
  * the filters keep, their number and every start (a graph launch has one
@@ -94,34 +113,33 @@ static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
                  "AS last, CASE WHEN count(*) > 1 THEN group_concat(start) END AS starts FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
-    tt_buf_printf(b,
-                  "SELECT e2.correlation_id AS corr, k2.pid AS pid, k2.start AS start FROM "
-                  "\"rocpd_kernel_dispatch%s\" k2 JOIN \"rocpd_event%s\" e2 ON e2.id = "
-                  "k2.event_id LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT "
-                  "JOIN \"rocpd_info_kernel_symbol%s\" ks2 ON ks2.id = k2.kernel_id WHERE "
-                  "e2.correlation_id IS NOT NULL",
-                  S, S, S, S);
-    pid_cond(b, "k2.pid", f);
-    category_filter(b, f, "COALESCE(c2.string,'')");
-    name_filter(b, f, KERNEL_NAME("ks2"));
+    gpu_work(b, f, S, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
+             "kernel_id", KERNEL_NAME("ks2"));
     first = 0;
   }
   if (d->has_table[T_COPY]) {
     if (!first) tt_buf_puts(b, " UNION ALL ");
-    tt_buf_printf(b,
-                  "SELECT e2.correlation_id AS corr, m2.pid AS pid, m2.start AS start FROM "
-                  "\"rocpd_memory_copy%s\" m2 JOIN \"rocpd_event%s\" e2 ON e2.id = m2.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN "
-                  "\"rocpd_string%s\" n2 ON n2.id = m2.name_id WHERE e2.correlation_id IS NOT "
-                  "NULL",
-                  S, S, S, S);
-    pid_cond(b, "m2.pid", f);
-    category_filter(b, f, "COALESCE(c2.string,'')");
-    name_filter(b, f, "COALESCE(n2.string,'')");
+    gpu_work(b, f, S, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
+             "COALESCE(n2.string,'')");
     first = 0;
   }
   if (first) tt_buf_puts(b, "SELECT NULL AS corr, NULL AS pid, NULL AS start");
   tt_buf_puts(b, ") GROUP BY corr, pid) g ON g.corr = e.correlation_id AND g.pid = r.pid");
+}
+
+/* EXISTS a slice of one table (alias x, joined to ja for `name`) that
+ * starts at ts where `on` says and that the filters keep. */
+static void anchor_exists(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+                          const char *x, const char *jtable, const char *ja, const char *jcol,
+                          const char *name, const char *ts, const char *on) {
+  tt_buf_printf(b,
+                "EXISTS(SELECT 1 FROM \"%s%s\" %s LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s LEFT JOIN "
+                "\"rocpd_event%s\" ea ON ea.id = %s.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
+                "ca.id = ea.category_id WHERE %s.start = %s AND %s",
+                table, S, x, jtable, S, ja, ja, x, jcol, S, x, S, x, ts, on);
+  category_filter(b, f, "COALESCE(ca.string,'')");
+  name_filter(b, f, name);
+  tt_buf_putc(b, ')');
 }
 
 /* Under a category or name filter, a recorded flow end is kept only when
@@ -137,15 +155,10 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
                    "'$.stream_id') END) IS NULL THEN ",
                 t, t);
   if (d->has_table[T_REGION]) {
-    tt_buf_printf(b,
-                  "EXISTS(SELECT 1 FROM \"rocpd_region%s\" ra LEFT JOIN \"rocpd_string%s\" na ON "
-                  "na.id = ra.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ra.event_id LEFT "
-                  "JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ra.start = %s AND "
-                  "ra.pid = %s.pid AND ra.tid IS %s.tid",
-                  S, S, S, S, ts, t, t);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, "COALESCE(na.string,'')");
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ra.pid = %s.pid AND ra.tid IS %s.tid", t, t);
+    anchor_exists(b, f, S, "rocpd_region", "ra", "rocpd_string", "na", "name_id",
+                  "COALESCE(na.string,'')", ts, on);
+    sqlite3_free(on);
   } else {
     tt_buf_puts(b, "0");
   }
@@ -154,26 +167,18 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
                                "'$.stream_id') END)",
                                t, t);
   if (d->has_table[T_KERNEL]) {
-    tt_buf_printf(b,
-                  " OR EXISTS(SELECT 1 FROM \"rocpd_kernel_dispatch%s\" ka LEFT JOIN "
-                  "\"rocpd_info_kernel_symbol%s\" ksa ON ksa.id = ka.kernel_id LEFT JOIN "
-                  "\"rocpd_event%s\" ea ON ea.id = ka.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
-                  "ca.id = ea.category_id WHERE ka.start = %s AND ka.stream_id = %s",
-                  S, S, S, S, ts, lane);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, KERNEL_NAME("ksa"));
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ka.stream_id = %s", lane);
+    tt_buf_puts(b, " OR ");
+    anchor_exists(b, f, S, "rocpd_kernel_dispatch", "ka", "rocpd_info_kernel_symbol", "ksa",
+                  "kernel_id", KERNEL_NAME("ksa"), ts, on);
+    sqlite3_free(on);
   }
   if (d->has_table[T_COPY]) {
-    tt_buf_printf(b,
-                  " OR EXISTS(SELECT 1 FROM \"rocpd_memory_copy%s\" ma LEFT JOIN \"rocpd_string%s\" "
-                  "na ON na.id = ma.name_id LEFT JOIN \"rocpd_event%s\" ea ON ea.id = ma.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" ca ON ca.id = ea.category_id WHERE ma.start = %s "
-                  "AND ma.stream_id = %s",
-                  S, S, S, S, ts, lane);
-    category_filter(b, f, "COALESCE(ca.string,'')");
-    name_filter(b, f, "COALESCE(na.string,'')");
-    tt_buf_putc(b, ')');
+    char *on = sqlite3_mprintf("ma.stream_id = %s", lane);
+    tt_buf_puts(b, " OR ");
+    anchor_exists(b, f, S, "rocpd_memory_copy", "ma", "rocpd_string", "na", "name_id",
+                  "COALESCE(na.string,'')", ts, on);
+    sqlite3_free(on);
   }
   sqlite3_free(lane);
   tt_buf_puts(b, ") END)");
@@ -194,45 +199,100 @@ static void gpu_only_regions(tt_buf *b, const hub_db *d) {
                 d->suffix);
 }
 
+/* A cursor query's select list, each expression set by its column's name
+ * (C_ID, C_NAME, ...); a column a table has no value for is NULL. */
+typedef struct select_list {
+  const char *col[C_NCOLS];
+} select_list;
+
+/* "SELECT e0, e1, ..." of the first n columns. */
+static void put_select(tt_buf *b, const select_list *s, int n) {
+  tt_buf_puts(b, "SELECT ");
+  for (int i = 0; i < n; i++) {
+    if (i) tt_buf_puts(b, ", ");
+    tt_buf_puts(b, s->col[i] ? s->col[i] : "NULL");
+  }
+}
+
+/* The columns of every table of events (not samples), from alias x: its
+ * row, the event's correlation (e) and category (c). */
+#define EVENT_COLUMNS(s, x)                                                                 \
+  ((s)->col[C_ID] = x ".id", (s)->col[C_START] = x ".start", (s)->col[C_END] = x ".end",  \
+   (s)->col[C_PID] = x ".pid", (s)->col[C_TID] = x ".tid",                                 \
+   (s)->col[C_CAT] = "COALESCE(c.string,'')", (s)->col[C_CORR] = "e.correlation_id",       \
+   (s)->col[C_EVENT] = x ".event_id")
+
+/* The GPU lane of a row of alias x: its stream, else its queue. */
+#define LANE_COLUMNS(s, x)                                                          \
+  ((s)->col[C_LANE] = "COALESCE(" x ".stream_id, " x ".queue_id)",                   \
+   (s)->col[C_LANE_IS_QUEUE] = "(" x ".stream_id IS NULL AND " x ".queue_id IS NOT NULL)")
+
+/* FROM an event table (alias x), the join of its own (jtable, alias ja,
+ * on x's column jcol; none when jtable is NULL), its event (e) and its
+ * category (c). */
+static void from_event_table(tt_buf *b, const char *S, const char *table, const char *x,
+                             const char *jtable, const char *ja, const char *jcol) {
+  tt_buf_printf(b, " FROM \"%s%s\" %s", table, S, x);
+  if (jtable) tt_buf_printf(b, " LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s", jtable, S, ja, ja, x, jcol);
+  tt_buf_printf(b,
+                " LEFT JOIN \"rocpd_event%s\" e ON e.id = %s.event_id LEFT JOIN \"rocpd_string%s\" c "
+                "ON c.id = e.category_id",
+                S, x, S);
+}
+
+/* The user's filters on an event table's rows (alias x; `name` the
+ * expression names are matched on). */
+static void event_filters(tt_buf *b, const hub_filter *f, const char *x, const char *name) {
+  char start[16], end[16], pid[16];
+  snprintf(start, sizeof start, "%s.start", x);
+  snprintf(end, sizeof end, "%s.end", x);
+  snprintf(pid, sizeof pid, "%s.pid", x);
+  common_filters(b, f, start, end, pid, name, "COALESCE(c.string,'')", 0);
+}
+
+/* The cursor's order (hr_merge_less within one table). */
+static void event_order(tt_buf *b, const char *x) {
+  tt_buf_printf(b, " ORDER BY %s.start, %s.end DESC, %s.id", x, x, x);
+}
+
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   const char *S = d->suffix;
   tt_buf b = {0};
+  select_list s = {{0}};
   switch (t) {
   case T_REGION: {
     /* --gpu writes no launch: no arrow to find. */
     int link = !d->has_flows && !f->gpu_only;
-    tt_buf_puts(&b, "SELECT r.id, r.start, r.end, r.pid, r.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, r.event_id, NULL, NULL, 0, NULL, "
-                    "NULL, NULL, NULL, NULL, NULL, ");
-    tt_buf_puts(&b, link ? "g.start, g.n, g.last, g.starts" : "NULL, NULL, NULL, NULL");
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_region%s\" r LEFT JOIN \"rocpd_string%s\" n ON n.id = "
-                  "r.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = r.event_id LEFT JOIN "
-                  "\"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
+    EVENT_COLUMNS(&s, "r");
+    s.col[C_NAME] = "COALESCE(n.string,'')";
+    s.col[C_LANE_IS_QUEUE] = "0";
+    if (link) {
+      s.col[C_LINK] = "g.start";
+      s.col[C_LINK_N] = "g.n";
+      s.col[C_LINK_LAST] = "g.last";
+      s.col[C_LINK_STARTS] = "g.starts";
+    }
+    put_select(&b, &s, C_LINK_STARTS + 1);
+    from_event_table(&b, S, "rocpd_region", "r", "rocpd_string", "n", "name_id");
     if (link) link_to_gpu(&b, d, f);
-    common_filters(&b, f, "r.start", "r.end", "r.pid", "COALESCE(n.string,'')",
-                   "COALESCE(c.string,'')", 0);
+    event_filters(&b, f, "r", "COALESCE(n.string,'')");
     if (f->gpu_only) gpu_only_regions(&b, d);
-    tt_buf_puts(&b, " ORDER BY r.start, r.end DESC, r.id");
+    event_order(&b, "r");
     break;
   }
   case T_KERNEL: {
     const char *kname = KERNEL_NAME("ks");
-    tt_buf_printf(&b,
-                  "SELECT k.id, k.start, k.end, k.pid, k.tid, %s, COALESCE(c.string,''), "
-                  "e.correlation_id, k.event_id, k.agent_id, COALESCE(k.stream_id, k.queue_id), "
-                  "(k.stream_id IS NULL AND k.queue_id IS NOT NULL), NULL, NULL, NULL, NULL, "
-                  "NULL, NULL, NULL, " /* link: the launch is found in memory (fill_event) */
-                  "COALESCE(ks.kernel_name, '')", /* C_MANGLED: kernels only */
-                  kname);
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_kernel_dispatch%s\" k LEFT JOIN \"rocpd_info_kernel_symbol%s\" "
-                  "ks ON ks.id = k.kernel_id LEFT JOIN \"rocpd_event%s\" e ON e.id = k.event_id "
-                  "LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
-    common_filters(&b, f, "k.start", "k.end", "k.pid", kname, "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY k.start, k.end DESC, k.id");
+    EVENT_COLUMNS(&s, "k");
+    s.col[C_NAME] = kname;
+    s.col[C_AGENT] = "k.agent_id";
+    LANE_COLUMNS(&s, "k");
+    /* C_LINK stays NULL: the launch is found in memory (fill_event) */
+    s.col[C_MANGLED] = "COALESCE(ks.kernel_name, '')";
+    put_select(&b, &s, C_MANGLED + 1);
+    from_event_table(&b, S, "rocpd_kernel_dispatch", "k", "rocpd_info_kernel_symbol", "ks",
+                     "kernel_id");
+    event_filters(&b, f, "k", kname);
+    event_order(&b, "k");
     break;
   }
   case T_COPY: {
@@ -240,56 +300,66 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     char *agents = hr_tname(d, "rocpd_info_agent");
     int typed = hr_table_exists(d, agents);
     sqlite3_free(agents);
-    tt_buf_puts(&b, "SELECT m.id, m.start, m.end, m.pid, m.tid, COALESCE(n.string,''), "
-                    "COALESCE(c.string,''), e.correlation_id, m.event_id, COALESCE(");
-    if (typed)
-      tt_buf_printf(&b,
-                    "(SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE ga.id = m.dst_agent_id "
-                    "AND ga.type = 'GPU'), (SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
-                    "ga.id = m.src_agent_id AND ga.type = 'GPU'), ",
-                    S, S);
-    tt_buf_puts(&b, "m.dst_agent_id, m.src_agent_id), COALESCE(m.stream_id, m.queue_id), "
-                    "(m.stream_id IS NULL AND m.queue_id IS NOT NULL), m.size, NULL, NULL, NULL, "
-                    "NULL, NULL, NULL, m.src_agent_id, m.dst_agent_id"); /* C_SRC_AGENT.. */
-    tt_buf_printf(&b,
-                  " FROM \"rocpd_memory_copy%s\" m LEFT JOIN \"rocpd_string%s\" n ON n.id = "
-                  "m.name_id LEFT JOIN \"rocpd_event%s\" e ON e.id = m.event_id LEFT JOIN "
-                  "\"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S, S);
-    common_filters(&b, f, "m.start", "m.end", "m.pid", "COALESCE(n.string,'')",
-                   "COALESCE(c.string,'')", 0);
-    tt_buf_puts(&b, " ORDER BY m.start, m.end DESC, m.id");
+    char *agent =
+        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+                                "ga.id = m.dst_agent_id AND ga.type = 'GPU'), (SELECT ga.id FROM "
+                                "\"rocpd_info_agent%s\" ga WHERE ga.id = m.src_agent_id AND "
+                                "ga.type = 'GPU'), m.dst_agent_id, m.src_agent_id)",
+                                S, S)
+              : sqlite3_mprintf("COALESCE(m.dst_agent_id, m.src_agent_id)");
+    EVENT_COLUMNS(&s, "m");
+    s.col[C_NAME] = "COALESCE(n.string,'')";
+    s.col[C_AGENT] = agent;
+    s.col[C_SRC_AGENT] = "m.src_agent_id"; /* its direction (hub_reader.c) */
+    s.col[C_DST_AGENT] = "m.dst_agent_id";
+    LANE_COLUMNS(&s, "m");
+    s.col[C_SIZE] = "m.size";
+    put_select(&b, &s, C_DST_AGENT + 1);
+    sqlite3_free(agent);
+    from_event_table(&b, S, "rocpd_memory_copy", "m", "rocpd_string", "n", "name_id");
+    event_filters(&b, f, "m", "COALESCE(n.string,'')");
+    event_order(&b, "m");
     break;
   }
   case T_ALLOC:
-    tt_buf_printf(&b,
-                  "SELECT a.id, a.start, a.end, a.pid, a.tid, COALESCE(a.type,'') || "
-                  "CASE WHEN a.level IS NOT NULL THEN ' ' || a.level ELSE '' END, "
-                  "COALESCE(c.string,''), e.correlation_id, a.event_id, a.agent_id, "
-                  "COALESCE(a.stream_id, a.queue_id), (a.stream_id IS NULL AND a.queue_id IS "
-                  "NOT NULL), a.size, NULL, NULL, NULL, NULL, NULL, NULL FROM "
-                  "\"rocpd_memory_allocate%s\" a LEFT JOIN \"rocpd_event%s\" e ON e.id = "
-                  "a.event_id LEFT JOIN \"rocpd_string%s\" c ON c.id = e.category_id",
-                  S, S, S);
-    common_filters(&b, f, "a.start", "a.end", "a.pid", "COALESCE(a.type,'')",
-                   "COALESCE(c.string,'')", 0);
+    EVENT_COLUMNS(&s, "a");
+    s.col[C_NAME] = "COALESCE(a.type,'') || CASE WHEN a.level IS NOT NULL THEN ' ' || a.level "
+                    "ELSE '' END";
+    s.col[C_AGENT] = "a.agent_id";
+    LANE_COLUMNS(&s, "a");
+    s.col[C_SIZE] = "a.size";
+    put_select(&b, &s, C_LINK + 1);
+    from_event_table(&b, S, "rocpd_memory_allocate", "a", NULL, NULL, NULL);
+    event_filters(&b, f, "a", "COALESCE(a.type,'')");
     if (f->gpu_only) tt_buf_puts(&b, " AND lower(COALESCE(a.type,'')) GLOB '*memset*'");
-    tt_buf_puts(&b, " ORDER BY a.start, a.end DESC, a.id");
+    event_order(&b, "a");
     break;
   case T_SAMPLE: {
-    const char *kind = JX("t.extdata", "$.kind");
-    tt_buf_printf(&b,
-                  "SELECT s.id, s.timestamp, s.timestamp, t.pid, t.tid, CASE %s WHEN '" HUB_WORD_FLOW "' THEN "
-                  "COALESCE(%s,'') WHEN '" HUB_WORD_COUNTER "' THEN COALESCE(tn.string,'') ELSE "
-                  "COALESCE(%s, tn.string, '') END, COALESCE(c.string,''), e.correlation_id, "
-                  "s.event_id, %s, %s, 0, NULL, s.track_id, %s, %s, %s, %s, ",
-                  kind, JX("e.extdata", "$.name"), JX("s.extdata", "$.name"),
-                  JX("t.extdata", "$.agent_id"), JX("t.extdata", "$.stream_id"),
-                  JX("s.extdata", "$.value"), kind, JX("e.extdata", "$.ph"),
-                  JX("e.extdata", "$.bp"));
+#define KIND JX("t.extdata", "$.kind")
+    const char *kind = KIND;
+    s.col[C_ID] = "s.id";
+    s.col[C_START] = s.col[C_END] = "s.timestamp";
+    s.col[C_PID] = "t.pid";
+    s.col[C_TID] = "t.tid";
+    s.col[C_NAME] = "CASE " KIND " WHEN '" HUB_WORD_FLOW "' THEN COALESCE("
+                    JX("e.extdata", "$.name") ",'') WHEN '" HUB_WORD_COUNTER "' THEN "
+                    "COALESCE(tn.string,'') ELSE COALESCE(" JX("s.extdata", "$.name")
+                    ", tn.string, '') END";
+#undef KIND
+    s.col[C_CAT] = "COALESCE(c.string,'')";
+    s.col[C_CORR] = "e.correlation_id";
+    s.col[C_EVENT] = "s.event_id";
+    s.col[C_AGENT] = JX("t.extdata", "$.agent_id");
+    s.col[C_LANE] = JX("t.extdata", "$.stream_id");
+    s.col[C_LANE_IS_QUEUE] = "0";
+    s.col[C_TRACK] = "s.track_id";
+    s.col[C_VALUE] = JX("s.extdata", "$.value");
+    s.col[C_TRACK_KIND] = kind;
+    s.col[C_PH] = JX("e.extdata", "$.ph");
+    s.col[C_BP] = JX("e.extdata", "$.bp");
     /* Split by process: the other end must be in the same part; under
      * filters it must have a slice that is written (flow_anchor). */
-    tt_buf pidjoin = {0}, pidcond = {0};
+    tt_buf pidjoin = {0}, pidcond = {0}, link = {0};
     if (f->pid != HUB_NULL || f->npids || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
     pid_cond(&pidcond, "t2.pid", f);
@@ -297,18 +367,20 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
       tt_buf_puts(&pidcond, " AND ");
       flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
     }
-    if (d->can_link && d->has_flows)
-      tt_buf_printf(&b,
+    if (d->can_link && d->has_flows) {
+      tt_buf_printf(&link,
                     "(CASE WHEN %s = '" HUB_WORD_FLOW "' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
                     "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
                     "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
                     kind, S, S, pidjoin.len ? pidjoin.data : "", JX("e2.extdata", "$.ph"),
                     JX("e.extdata", "$.ph"), pidcond.len ? pidcond.data : "");
-    else
-      tt_buf_puts(&b, "NULL");
+      s.col[C_LINK] = link.data;
+    }
+    put_select(&b, &s, C_LINK + 1);
     tt_buf_free(&pidjoin);
     tt_buf_free(&pidcond);
+    tt_buf_free(&link);
     tt_buf_printf(&b,
                   " FROM \"rocpd_sample%s\" s JOIN \"rocpd_track%s\" t ON t.id = s.track_id "
                   "LEFT JOIN \"rocpd_string%s\" tn ON tn.id = t.name_id LEFT JOIN "

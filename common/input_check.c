@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -126,4 +127,55 @@ int tt_input_refuse_foreign(const char *path, const char *tool) {
   if (!tools || strstr(tools, tool)) return 0;
   tt_error("%s: this is %s, not an input of %s: use %s", path, tt_input_kind_name(k), tool, tools);
   return -1;
+}
+
+static uint32_t be32(const unsigned char *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int tt_sqlite_check_header(const char *file, const char *name) {
+  if (!name) name = file;
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    tt_error("%s: cannot open: %s", name, strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  int have_size = fstat(fileno(f), &st) == 0;
+  if (have_size && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    tt_error("%s: is a directory, not a database", name);
+    return -1;
+  }
+  unsigned char head[100] = {0};
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (n < 16 || memcmp(head, "SQLite format 3", 16) != 0) {
+    tt_input_kind k = tt_input_kind_of(file);
+    const char *tools = tt_input_kind_tools(k);
+    if (tools)
+      tt_error("%s: not a SQLite database: this is %s; import it with %s first", name,
+               tt_input_kind_name(k), tools);
+    else
+      tt_error("%s: not a SQLite database (byte 0: no SQLite header)", name);
+    return -1;
+  }
+  if (n < sizeof head) {
+    tt_error("%s: truncated: %zu bytes, shorter than the SQLite header (100)", name, n);
+    return -1;
+  }
+  /* A half-copied file: the header's page count (valid when its
+   * version-valid-for number matches the change counter) says how long the
+   * file must be; SQLite itself notices only when it reads a missing page.
+   * In WAL mode (byte 18 is 2) newer pages may live in the -wal: not
+   * checked then. */
+  uint32_t psz = (uint32_t)head[16] << 8 | head[17];
+  unsigned long long page = psz == 1 ? 65536 : psz, pages = be32(head + 28);
+  if (head[18] != 2 && have_size && pages > 0 && be32(head + 24) == be32(head + 92) &&
+      (unsigned long long)st.st_size < page * pages) {
+    tt_error("%s: truncated: %lld bytes, the SQLite header says %llu (%llu pages of %llu)", name,
+             (long long)st.st_size, page * pages, pages, page);
+    return -1;
+  }
+  return 0;
 }

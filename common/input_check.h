@@ -37,4 +37,17 @@ const char *tt_input_kind_tools(tt_input_kind k);
  * reads, prints "PATH: this is X, not Y: use Z" and returns -1. */
 int tt_input_refuse_foreign(const char *path, const char *tool);
 
+/* The check every SQLite input gets before SQLite opens it, with a clear
+ * message naming `name` (the file itself when NULL: a decompressed copy is
+ * reported by its original's name), where SQLite would say "file is not a
+ * database" or read a cut file until it needs a missing page:
+ *   "NAME: is a directory, not a database";
+ *   "NAME: not a SQLite database (byte 0: no SQLite header)", or "...: this
+ *   is JSON or gzip (a Kineto trace?); import it with kineto2db first";
+ *   "NAME: truncated: N bytes, shorter than the SQLite header (100)";
+ *   "NAME: truncated: N bytes, the SQLite header says M (P pages of S)"
+ *   (not in WAL mode, where pages may live in the -wal).
+ * Returns 0 when the file passes, else -1. */
+int tt_sqlite_check_header(const char *file, const char *name);
+
 #endif

@@ -1,4 +1,5 @@
 #include "source_db.h"
+#include "input_check.h"
 #include "sqlite_setup.h"
 
 #include <ctype.h>

@@ -1,8 +1,8 @@
-/* Process-wide SQLite settings, applied once before the first connection
- * (and the header check done before opening a file as SQLite):
+/* Process-wide SQLite settings, applied once before the first connection:
  * a single-threaded tool has no use for SQLite's mutexes, and memory
  * statistics are pure overhead on the per-row hot paths. And the one way inputs are
- * opened, so that nothing an input carries ever runs. */
+ * opened, so that nothing an input carries ever runs (the header check
+ * done before a file is opened as SQLite is input_check.h's). */
 #ifndef TT_SQLITE_SETUP_H
 #define TT_SQLITE_SETUP_H
 #include <sqlite3.h>
@@ -17,18 +17,6 @@ int tt_sqlite_threads(int n);
 /* Whether setup kept the mutexes (SQLite built thread-safe). */
 int tt_sqlite_threaded(void);
 
-/* The check every SQLite input gets before SQLite opens it, with a clear
- * message naming `name` (the file itself when NULL: a decompressed copy is
- * reported by its original's name), where SQLite would say "file is not a
- * database" or read a cut file until it needs a missing page:
- *   "NAME: is a directory, not a database";
- *   "NAME: not a SQLite database (byte 0: no SQLite header)", or "...: this
- *   is JSON or gzip (a Kineto trace?); import it with kineto2db first";
- *   "NAME: truncated: N bytes, shorter than the SQLite header (100)";
- *   "NAME: truncated: N bytes, the SQLite header says M (P pages of S)"
- *   (not in WAL mode, where pages may live in the -wal).
- * Returns 0 when the file passes, else -1. */
-int tt_sqlite_check_header(const char *file, const char *name);
 /* SQLite's hard heap limit for the whole process (bytes), set by the first
  * tt_sqlite_open_input; TT_SQLITE_HEAP_LIMIT in the environment overrides it. */
 #define TT_SQLITE_HEAP_LIMIT (1024LL * 1024 * 1024)

@@ -17,7 +17,8 @@ int64_t tt_lane_number(const char *name, int64_t fallback) {
 }
 
 void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
-  static char gpu_name[64];
+  /* per thread: a size split planned ahead runs two sinks at once */
+  static _Thread_local char gpu_name[64];
   memset(t, 0, sizeof *t);
   int gpu_work = ev->lane_id != HUB_NULL ||
                  (ev->kind == HUB_KERNEL) ||

@@ -2,11 +2,10 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "atomic_output.h"
 
 static const char *progname = "tracetools";
 
@@ -45,12 +44,18 @@ void tt_warn(const char *fmt, ...) {
   va_end(ap);
 }
 
+static void (*die_hook)(void);
+void tt_set_die_hook(void (*hook)(void)) { die_hook = hook; }
+static _Thread_local int die_ends_thread;
+void tt_die_ends_thread(void) { die_ends_thread = 1; }
+
 void tt_die(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vmessage("error: ", fmt, ap);
   va_end(ap);
-  tt_output_abort_all();
+  if (die_ends_thread) pthread_exit(NULL);
+  if (die_hook) die_hook();
   exit(code);
 }
 

@@ -42,6 +42,13 @@ void tt_set_message_hook(void (*hook)(void));
  *   no error to check, and their headers say so.
  * tt_error, then run the exit hooks (temp-file cleanup) and exit(code). */
 TT_NORETURN void tt_die(int code, const char *fmt, ...) TT_PRINTF(2, 3);
+/* The exit hook tt_die runs before exit: atomic_output.c sets it at its
+ * first output (removing every pending one), so util needs no part of it. */
+void tt_set_die_hook(void (*hook)(void));
+/* On a helper thread (the size split's planner): its tt_die prints and
+ * ends that thread only (pthread_exit, running its cleanup handlers), so
+ * the thread that owns the outputs fails and removes them itself. */
+void tt_die_ends_thread(void);
 
 void *tt_malloc(size_t n);
 void *tt_calloc(size_t n, size_t size);

@@ -104,10 +104,31 @@ expect_fail "the same uuid twice" "h100.db: uuid 00001000_aaaa_4bbb_8ccc_ddddddd
 cp "$TMP/h300.db" "$TMP/copy300.db"
 expect_fail "the same uuid in two files (a copy)" "copy300.db: uuid 00003000_aaaa_4bbb_8ccc_dddddddddddd is already merged" \
   dbmerge "$TMP/h300.db" "$TMP/copy300.db" -o "$TMP/bad2.db"
-$PY "$ROOT/tests/make_rocprof_hub.py" "$TMP/v2.db" "22220000-aaaa-4bbb-8ccc-dddddddddddd" 22 22 5
-sqlite3 "$TMP/v2.db" "UPDATE rocpd_metadata_22220000_aaaa_4bbb_8ccc_dddddddddddd SET value = '2' WHERE tag = 'schema_version'"
-expect_fail "mixed schema versions" "v2.db: rocpd schema version 2, but .*h100.db has version 3: mixed schema versions" \
-  dbmerge "$TMP/h100.db" "$TMP/v2.db" -o "$TMP/bad3.db"
+$PY "$ROOT/tests/make_rocprof_hub.py" "$TMP/v31.db" "22220000-aaaa-4bbb-8ccc-dddddddddddd" 22 22 5
+V22=rocpd_metadata_22220000_aaaa_4bbb_8ccc_dddddddddddd
+sqlite3 "$TMP/v31.db" "UPDATE $V22 SET value = '3.1' WHERE tag = 'schema_version'"
+expect_fail "mixed schema versions" "v31.db: rocpd schema version 3.1, but .*h100.db has version 3: mixed schema versions" \
+  dbmerge "$TMP/h100.db" "$TMP/v31.db" -o "$TMP/bad3.db"
+expect_ok "... one 3.x version throughout is merged" dbmerge -q "$TMP/v31.db" -o "$TMP/v31m.db"
+# The exporters' rule (common/hub_catalog.h): what they refuse, dbmerge
+# refuses too, instead of merging it into a file no exporter reads.
+cp "$TMP/v31.db" "$TMP/v4.db"
+sqlite3 "$TMP/v4.db" "UPDATE $V22 SET value = '4' WHERE tag = 'schema_version'"
+expect_fail "schema version 4 alone is refused, as db2json refuses it" \
+  "v4.db: rocpd schema_version '4' in $V22: these tools read version 3.x only" \
+  dbmerge "$TMP/v4.db" -o "$TMP/bad3b.db"
+expect_fail "... the same message from db2json" \
+  "v4.db: rocpd schema_version '4' in $V22: these tools read version 3.x only" \
+  db2json -q "$TMP/v4.db" -o "$TMP/bad3b.json"
+cp "$TMP/v31.db" "$TMP/lz4.db"
+sqlite3 "$TMP/lz4.db" "INSERT INTO $V22(tag, value) VALUES ('extdata_compression', 'lz4')"
+expect_fail "compressed rocpd data is refused" \
+  "lz4.db: extdata_compression = 'lz4' in $V22: compressed rocpd data is not supported" \
+  dbmerge "$TMP/h100.db" "$TMP/lz4.db" -o "$TMP/bad3c.db"
+cp "$TMP/v31.db" "$TMP/nometa.db"
+sqlite3 "$TMP/nometa.db" "DROP VIEW IF EXISTS rocpd_metadata; DROP TABLE $V22"
+expect_fail "a hub without rocpd_metadata is refused" "nometa.db: no $V22 table: schema version unknown" \
+  dbmerge "$TMP/nometa.db" -o "$TMP/bad3d.db"
 sum100=$(sha256sum <"$TMP/h100.db")
 expect_fail "the output may not be one of the inputs" "h100.db: output would overwrite the input" \
   dbmerge "$TMP/h100.db" "$TMP/h200.db" -o "$TMP/h100.db"
@@ -125,6 +146,9 @@ expect_fail "a SQLite file that is not a hub" "other.db: not a rocpd hub databas
 sed -e 's/{{uuid}}//g' -e 's/{{guid}}/x/g' "$ROOT/schema/rocpd_v3.sql" | sqlite3 "$TMP/plain.db" 2>/dev/null
 expect_fail "tables without a uuid suffix" "plain.db: its rocpd tables have no uuid suffix" \
   dbmerge "$TMP/plain.db" -o "$TMP/bad7.db"
+sqlite3 "$TMP/plain.db" "INSERT INTO rocpd_metadata(tag, value) VALUES ('schema_version', '3')"
+expect_ok "... which the exporters read (the same hub, its tables plainly named)" \
+  db2json -q "$TMP/plain.db" -o "$TMP/plain.json"
 expect_fail "no output to stdout" "cannot be written to stdout" dbmerge "$TMP/h100.db" -o -
 expect_fail "-o is required" "missing -o" dbmerge "$TMP/h100.db"
 expect_eq "nothing left by any refused merge" 0 "$(left)"

@@ -115,6 +115,7 @@ typedef struct o2_archive {
   int64_t ts_min, ts_max;
   uint64_t events;
   tt_buf text;
+  tt_buf clean; /* o2_string's UTF-8 repair, per archive (two at once: the size planner) */
   /* The size model (db2otf2_size.c): event bytes so far, and the
    * attribute list being built for the next Enter. */
   uint64_t model_events, model_attr_n, model_attr_payload;

@@ -30,8 +30,7 @@
 
 uint32_t o2_string(o2_archive *a, const char *s) {
   /* Hub text may hold any bytes; OTF2 readers decode strings as UTF-8. */
-  static tt_buf clean;
-  s = tt_utf8_clean(s, &clean);
+  s = tt_utf8_clean(s, &a->clean);
   int64_t *v = tt_strmap_get(&a->strings, s);
   if (v) return (uint32_t)*v;
   tt_strmap_put(&a->strings, s, a->nstrings);
@@ -594,4 +593,5 @@ void o2_defs_free(o2_archive *a) {
   free(a->attrv);
   free(a->metrics);
   tt_buf_free(&a->text);
+  tt_buf_free(&a->clean);
 }

@@ -24,6 +24,7 @@
 #include "atomic_output.h"
 #include "cli.h"
 #include "hashmap.h"
+#include "hub_catalog.h"
 #include "input_check.h"
 #include "progress.h"
 #include "sqlite_setup.h"
@@ -124,59 +125,26 @@ static void add_to_view(merge *m, const char *base, const char *table) {
   b->tables[b->ntables++] = tt_strdup(table);
 }
 
-/* One text column of a query on the output connection (NULL if none). */
-static char *query_text(merge *m, const char *sql) {
-  sqlite3_stmt *st;
-  char *v = NULL;
-  if (sqlite3_prepare_v2(m->out, sql, -1, &st, NULL) != SQLITE_OK) return NULL;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    v = tt_strdup((const char *)sqlite3_column_text(st, 0));
-  sqlite3_finalize(st);
-  return v;
-}
-
-/* The uuid suffixes of the attached input "src" ("_<uuid>" of every
- * rocpd_event_<uuid> table that has its rocpd_string table). */
-static int input_suffixes(merge *m, const char *path, char ***out, size_t *nout) {
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(m->out,
-                         "SELECT substr(e.name, 12) FROM src.sqlite_master e WHERE e.type = 'table' "
-                         "AND e.name GLOB 'rocpd_event_?*' AND EXISTS (SELECT 1 FROM "
-                         "src.sqlite_master s WHERE s.type = 'table' AND s.name = 'rocpd_string' "
-                         "|| substr(e.name, 12)) ORDER BY e.name",
-                         -1, &st, NULL) != SQLITE_OK) {
+/* The hubs of the attached input "src" (hub_catalog.h): each with its
+ * uuid in its table names (the output holds them side by side). */
+static int input_suffixes(merge *m, const char *path, tt_hub_catalog *cat) {
+  if (tt_hub_catalog_list(m->out, "src", cat) != 0) {
     tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(m->out));
     return -1;
   }
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-    *out = tt_realloc(*out, (*nout + 1) * sizeof **out);
-    (*out)[(*nout)++] = tt_strdup((const char *)sqlite3_column_text(st, 0));
-  }
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) {
-    tt_error("%s: not a readable SQLite database: %s", path, sqlite3_errmsg(m->out));
+  if (cat->n == 0) {
+    tt_hub_catalog_refuse_empty(path);
     return -1;
   }
-  if (*nout == 0) {
-    char *plain = query_text(m, "SELECT name FROM src.sqlite_master WHERE type = 'table' AND "
-                                "name = 'rocpd_event'");
-    tt_input_kind foreign = plain ? TT_INPUT_HUB : tt_input_kind_of(path); /* a profiler's file */
-    if (plain)
-      tt_error("%s: its rocpd tables have no uuid suffix (rocpd_event): cannot be merged", path);
-    else if (foreign == TT_INPUT_RPD || foreign == TT_INPUT_NVPROF || foreign == TT_INPUT_NSYS)
-      tt_error("%s: not a rocpd hub database: this is %s; import it with %s first", path,
-               tt_input_kind_name(foreign), tt_input_kind_tools(foreign));
-    else
-      tt_error("%s: not a rocpd hub database (no rocpd_event_<uuid>/rocpd_string_<uuid> "
-               "tables)", path);
-    free(plain);
+  if (!cat->suffixes[0][0]) {
+    tt_error("%s: its rocpd tables have no uuid suffix (rocpd_event): cannot be merged", path);
     return -1;
   }
   return 0;
 }
 
-/* Refuses a uuid seen before and a schema version unlike the first's. */
+/* Refuses a uuid seen before, a hub the catalog's rule refuses, and a
+ * schema version unlike the first's. */
 static int check_uuid(merge *m, size_t in, const char *sfx) {
   const char *path = m->inputs[in];
   int64_t *owner = tt_strmap_get(&m->uuid_owner, sfx);
@@ -186,15 +154,8 @@ static int check_uuid(merge *m, size_t in, const char *sfx) {
     return -1;
   }
   tt_strmap_put(&m->uuid_owner, sfx, (int64_t)in);
-  char *sql = sqlite3_mprintf("SELECT value FROM src.\"rocpd_metadata%w\" WHERE tag = "
-                              "'schema_version' ORDER BY id DESC LIMIT 1", sfx);
-  char *v = query_text(m, sql);
-  sqlite3_free(sql);
-  if (!v) {
-    tt_error("%s: no schema_version in rocpd_metadata%s: refused (rocpd merges only equal "
-             "schema versions)", path, sfx);
-    return -1;
-  }
+  char *v = NULL;
+  if (tt_hub_catalog_check(m->out, "src", path, sfx, &v) != 0) return -1;
   if (!m->schema_version) {
     m->schema_version = v;
     m->version_from = in;
@@ -211,9 +172,10 @@ static int check_uuid(merge *m, size_t in, const char *sfx) {
 /* Copies the attached input's tables, rows and indexes. */
 static int copy_input(merge *m, size_t in) {
   const char *path = m->inputs[in];
-  char **sfx = NULL;
-  size_t nsfx = 0;
-  int rc = input_suffixes(m, path, &sfx, &nsfx);
+  tt_hub_catalog cat = {0};
+  int rc = input_suffixes(m, path, &cat);
+  char **sfx = cat.suffixes;
+  size_t nsfx = cat.n;
   for (size_t i = 0; rc == 0 && i < nsfx; i++) rc = check_uuid(m, in, sfx[i]);
   sqlite3_stmt *st = NULL;
   if (rc == 0 && sqlite3_prepare_v2(m->out,
@@ -267,8 +229,7 @@ static int copy_input(merge *m, size_t in) {
   tt_strmap_free(&copied);
   if (rc == 0) rc = exec_out(m, path, "COMMIT");
   else sqlite3_exec(m->out, "ROLLBACK", NULL, NULL, NULL);
-  for (size_t i = 0; i < nsfx; i++) free(sfx[i]);
-  free(sfx);
+  tt_hub_catalog_free(&cat);
   return rc;
 }
 

@@ -11,6 +11,7 @@
 
 #include "atomic_output.h"
 #include "import_cli.h"
+#include "input_check.h"
 #include "progress.h"
 #include "rpd2db.h"
 #include "rpd2db_parts.h"
