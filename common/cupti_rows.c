@@ -157,7 +157,7 @@ int64_t cupti_nvtx_event(cupti_rows *b, const char *ext) {
 
 void cupti_nvtx_instant(cupti_rows *b, int64_t pid, int64_t tid, int64_t ts, int64_t event) {
   hub_touch_thread(b->w, pid, tid, ts, ts);
-  int64_t track = hub_track(b->w, pid, tid, "NVTX", "{\"kind\":\"nvtx\"}");
+  int64_t track = hub_track(b->w, pid, tid, "NVTX", HUB_TRACK_NVTX);
   hub_sample(b->w, track, ts, event, NULL);
 }
 

@@ -1,15 +1,79 @@
-/* The hub's model shared by its readers and tools: what a record is, as
- * one classifier decides it once (hub_reader.c, from the hub table a row
- * comes from and its category), whatever name the importer gave the
- * category. Filters (--gpu) and tools' groupings use this class instead of
- * matching category names of their own. */
+/* The hub's model, shared by its writer and its readers: the values that
+ * mean "none" and the time limits, the words the hub stores for a track's
+ * and a synthetic thread's kind and for an arg's type (each enum names its
+ * strings in one table, hub.c, so writer and reader use the same bytes),
+ * and what a record is as one classifier decides it once (hub_reader.c,
+ * from the hub table a row comes from and its category), whatever name
+ * the importer gave the category. Filters (--gpu) and tools' groupings
+ * use this class instead of matching category names of their own. */
 #ifndef TT_HUB_H
 #define TT_HUB_H
+#include <stdint.h>
+
+/* Value that means "no value" for optional integer columns (stored NULL). */
+#define HUB_NULL INT64_MIN
+
+/* Times are ns within +-HUB_TIME_LIMIT (146 years), so end - start and
+ * the exporters' unit conversions cannot overflow: the hub reader refuses
+ * any other, so importers refuse them first, naming the source's place. */
+#define HUB_TIME_LIMIT ((int64_t)1 << 62)
+
+/* The words the hub stores, for hub.c's tables and for SQL the reader
+ * builds at compile time (json_extract(extdata,'$.kind') = 'flow'). */
+#define HUB_WORD_COUNTER "counter"
+#define HUB_WORD_INSTANT "instant"
+#define HUB_WORD_MARKER "marker"
+#define HUB_WORD_NVTX "nvtx"
+#define HUB_WORD_CUDA_EVENT "cuda_event"
+#define HUB_WORD_FLOW "flow"
+#define HUB_WORD_GPU_LANE "gpu_lane"
+#define HUB_WORD_PROCESS_TRACKS "process_tracks"
+
+/* rocpd_track.extdata's "kind": what a sample track holds. */
+typedef enum hub_track_kind {
+  HUB_TRACK_COUNTER,    /* "counter": samples with {"value":V} */
+  HUB_TRACK_INSTANT,    /* "instant": zero-length events (Kineto's i, ETDump's debug) */
+  HUB_TRACK_MARKER,     /* "marker": a user's instant marker (rpd's UserMarker) */
+  HUB_TRACK_NVTX,       /* "nvtx": NVTX instant markers */
+  HUB_TRACK_CUDA_EVENT, /* "cuda_event": CUDA event records */
+  HUB_TRACK_FLOW,       /* "flow": recorded flow ends (Kineto's s/t/f) */
+  HUB_TRACK_KIND_COUNT
+} hub_track_kind;
+const char *hub_track_kind_name(hub_track_kind k);
+
+/* rocpd_info_thread.extdata's "kind" of the threads the writer makes up
+ * for rocpd's thread-keyed views (hub_gpu_lane_thread): no OS thread. */
+typedef enum hub_thread_kind {
+  HUB_THREAD_GPU_LANE,       /* "gpu_lane": stands for a GPU stream (or agent) */
+  HUB_THREAD_PROCESS_TRACKS, /* "process_tracks": a process's own sample tracks */
+  HUB_THREAD_KIND_COUNT
+} hub_thread_kind;
+const char *hub_thread_kind_name(hub_thread_kind k);
+
+/* rocpd_arg.type: how an arg's value (always stored as text) reads. */
+typedef enum hub_arg_type {
+  HUB_ARG_INT,    /* "int": a decimal integer */
+  HUB_ARG_DOUBLE, /* "double": a number */
+  HUB_ARG_STRING, /* "string" */
+  HUB_ARG_JSON,   /* "json": JSON text (object, array, or a scalar kept as written) */
+  HUB_ARG_BOOL,   /* "bool": "true" or "false" */
+  HUB_ARG_NULL,   /* "null": a JSON null (Kineto's args) */
+  HUB_ARG_TYPE_COUNT,
+  HUB_ARG_OTHER = HUB_ARG_TYPE_COUNT /* read from a hub: a type of another tool's */
+} hub_arg_type;
+const char *hub_arg_type_name(hub_arg_type t);
+/* The type a stored word names (HUB_ARG_OTHER for any other word). */
+hub_arg_type hub_arg_type_of(const char *word);
 
 typedef enum hub_class {
   HUB_CLS_OTHER,          /* none of the below */
-  HUB_CLS_API,            /* a region on a CPU thread: API call, operator, range */
-  HUB_CLS_MARKER,         /* a user's marker on a CPU thread (NVTX, roctx, annotation), an instant */
+  HUB_CLS_API,            /* a runtime or driver API call on a CPU thread (its category
+                           * names an API, runtime or driver: CUDA, HIP, HSA, rpd's api) */
+  HUB_CLS_MARKER,         /* a user's marker or range on a CPU thread (NVTX, roctx, a
+                           * framework's user annotation), or an instant */
+  HUB_CLS_REGION,         /* any other range on a CPU thread: a framework's operator, a
+                           * profiler step, the profiler's own overhead */
+  HUB_CLS_SYNC,           /* a host thread waiting for the GPU (CUDA_SYNC rows) */
   HUB_CLS_KERNEL,         /* GPU: a kernel dispatch, whatever the source calls its GPU work */
   HUB_CLS_MEMCPY,         /* GPU: a memory copy */
   HUB_CLS_MEMSET,         /* GPU: a memset or fill (a dispatch, or an allocate row of that kind) */
@@ -27,5 +91,15 @@ static inline int hub_class_is_gpu(hub_class c) {
   return c == HUB_CLS_KERNEL || c == HUB_CLS_MEMCPY || c == HUB_CLS_MEMSET ||
          c == HUB_CLS_GPU_ANNOTATION;
 }
+
+/* A copy's direction, from the types of its source and destination
+ * agents (rocpd_info_agent.type, CPU or GPU). */
+typedef enum hub_copy_dir {
+  HUB_COPY_UNKNOWN, /* not a copy, or an agent's type is not recorded */
+  HUB_COPY_HTOD,
+  HUB_COPY_DTOH,
+  HUB_COPY_DTOD,
+  HUB_COPY_HTOH
+} hub_copy_dir;
 
 #endif

@@ -290,13 +290,6 @@ int64_t hub_record_links_before(const hub_record *ev, int64_t t) {
   return n;
 }
 
-const char *hub_class_name(hub_class c) {
-  static const char *const names[HUB_CLS_COUNT] = {
-      "other", "api", "marker", "kernel", "memcpy", "memset", "gpu_annotation", "alloc",
-      "counter", "flow"};
-  return c < HUB_CLS_COUNT ? names[c] : "?";
-}
-
 /* Whether `s` holds `word`, ASCII case ignored. */
 static int has_word(const char *s, const char *word) {
   size_t n = strlen(word);
@@ -306,29 +299,79 @@ static int has_word(const char *s, const char *word) {
   return 0;
 }
 
+/* Whether the category holds any of the words. */
+static int has_any(const char *category, const char *const *words) {
+  for (; *words; words++)
+    if (has_word(category, *words)) return 1;
+  return 0;
+}
+
 /* The one classifier of records: from the table a row comes from (its
  * kind), where it is drawn (a region on a GPU lane's thread) and, within
- * a table, what its category or type says (memsets are dispatches or
- * allocate rows; markers are regions). */
+ * a table, the words its category holds, whatever case or form the source
+ * gave it (NVTX, roctx, MARKER_CORE_API, Kineto's user_annotation;
+ * CUDA_SYNC, Kineto's cuda_sync; CUDA_RUNTIME_API, cuda_driver, Runtime,
+ * HIP_RUNTIME_API_EXT, rpd's api). Memsets are dispatches or allocate
+ * rows of that kind. */
+static hub_class classify_by_category(hub_kind kind, const char *category) {
+  static const char *const memset_words[] = {"memset", "fillbuffer", NULL};
+  static const char *const marker_words[] = {"marker", "nvtx", "roctx", "annotation", NULL};
+  static const char *const api_words[] = {"api", "runtime", "driver", NULL};
+  if (kind == HUB_KERNEL) {
+    if (has_any(category, memset_words)) return HUB_CLS_MEMSET;
+    return has_word(category, "sync") ? HUB_CLS_SYNC : HUB_CLS_KERNEL;
+  }
+  if (has_any(category, marker_words)) return HUB_CLS_MARKER;
+  if (has_word(category, "sync")) return HUB_CLS_SYNC;
+  return has_any(category, api_words) ? HUB_CLS_API : HUB_CLS_REGION;
+}
+
+/* A trace has a handful of categories: the class of each of the last few
+ * per table (kernels, regions), per thread (exporters' parts may read on
+ * several). */
+#define CLASS_CACHE 8
+static hub_class class_of_category(hub_kind kind, const char *category) {
+  static _Thread_local struct {
+    char category[48];
+    hub_class cls;
+  } cache[2][CLASS_CACHE];
+  static _Thread_local unsigned next[2];
+  int k = kind == HUB_KERNEL;
+  for (int i = 0; i < CLASS_CACHE && cache[k][i].category[0]; i++)
+    if (strcmp(cache[k][i].category, category) == 0) return cache[k][i].cls;
+  hub_class cls = classify_by_category(kind, category);
+  if (category[0] && strlen(category) < sizeof cache[k][0].category) {
+    unsigned i = next[k]++ % CLASS_CACHE;
+    strcpy(cache[k][i].category, category);
+    cache[k][i].cls = cls;
+  }
+  return cls;
+}
+
 static hub_class classify(const hub_record *ev) {
   switch (ev->kind) {
-  case HUB_KERNEL:
-    return has_word(ev->category, "memset") || has_word(ev->category, "fillbuffer")
-               ? HUB_CLS_MEMSET
-               : HUB_CLS_KERNEL;
+  case HUB_KERNEL: return class_of_category(HUB_KERNEL, ev->category);
   case HUB_COPY: return HUB_CLS_MEMCPY;
   case HUB_ALLOC: return has_word(ev->name, "memset") ? HUB_CLS_MEMSET : HUB_CLS_ALLOC;
   case HUB_REGION:
     if (ev->lane_id != HUB_NULL) return HUB_CLS_GPU_ANNOTATION;
-    return has_word(ev->category, "marker") || has_word(ev->category, "nvtx") ||
-                   has_word(ev->category, "roctx") || has_word(ev->category, "annotation")
-               ? HUB_CLS_MARKER
-               : HUB_CLS_API;
+    return class_of_category(HUB_REGION, ev->category);
   case HUB_INSTANT: return HUB_CLS_MARKER;
   case HUB_COUNTER: return HUB_CLS_COUNTER;
   case HUB_FLOW: return HUB_CLS_FLOW;
   default: return HUB_CLS_OTHER;
   }
+}
+
+/* A copy's direction from its agents' types (the reader's agent table). */
+static hub_copy_dir copy_direction(const hub_reader *r, int db, int64_t src, int64_t dst) {
+  const hub_agent_view *s = src == HUB_NULL ? NULL : hub_reader_find_agent(r, db, src);
+  const hub_agent_view *d = dst == HUB_NULL ? NULL : hub_reader_find_agent(r, db, dst);
+  if (!s || !d) return HUB_COPY_UNKNOWN;
+  int sg = strcmp(s->type, "GPU") == 0, dg = strcmp(d->type, "GPU") == 0;
+  if (!sg && strcmp(s->type, "CPU") != 0) return HUB_COPY_UNKNOWN;
+  if (!dg && strcmp(d->type, "CPU") != 0) return HUB_COPY_UNKNOWN;
+  return sg ? (dg ? HUB_COPY_DTOD : HUB_COPY_DTOH) : (dg ? HUB_COPY_HTOD : HUB_COPY_HTOH);
 }
 
 /* A region written on a GPU lane's thread (Kineto's GPU annotations) is
@@ -372,16 +415,20 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
     if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
     break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
-  case T_COPY: ev->kind = HUB_COPY; break;
+  case T_COPY:
+    ev->kind = HUB_COPY;
+    ev->copy_dir = copy_direction(r, ev->db, hr_col_i64_or_null(st, C_SRC_AGENT),
+                                  hr_col_i64_or_null(st, C_DST_AGENT));
+    break;
   case T_ALLOC: ev->kind = HUB_ALLOC; break;
   default: {
     const char *k = hr_col_text(st, C_TRACK_KIND);
-    if (strcmp(k, "flow") == 0) {
+    if (strcmp(k, HUB_WORD_FLOW) == 0) {
       ev->kind = HUB_FLOW;
       const char *ph = hr_col_text(st, C_PH);
       ev->flow_phase = ph[0] ? ph[0] : 's';
       ev->flow_bind_enclosing = strcmp(hr_col_text(st, C_BP), "e") == 0;
-    } else if (strcmp(k, "counter") == 0) {
+    } else if (strcmp(k, HUB_WORD_COUNTER) == 0) {
       ev->kind = HUB_COUNTER;
       ev->value = sqlite3_column_double(st, C_VALUE);
     } else {
@@ -417,7 +464,7 @@ int hr_direct_next(hub_reader *r, hub_record *ev) {
   int rc;
   /* --gpu: the cursors' SQL keeps GPU rows only; the classifier is the
    * rule, a row it puts elsewhere is stepped over. */
-  while ((rc = next_direct(r, ev)) > 0 && r->filter.gpu_only && !hub_class_is_gpu(ev->cls)) {
+  while ((rc = next_direct(r, ev)) > 0 && r->filter.gpu_only && !hub_record_is_gpu(ev)) {
   }
   return rc;
 }

@@ -11,8 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hub.h"        /* hub_class */
-#include "hub_writer.h" /* HUB_NULL */
+#include "hub.h" /* HUB_NULL, hub_class, the hub's words */
 
 typedef enum hub_kind {
   HUB_REGION,  /* CPU interval on a thread (API call, op, NVTX range) */
@@ -33,6 +32,7 @@ const char *hub_kind_name(hub_kind k);
 typedef struct hub_record {
   hub_kind kind;
   hub_class cls;    /* what it is, whatever its category's name (hub.h) */
+  hub_copy_dir copy_dir; /* copies: host to device, ..., from its agents' types */
   int db;           /* index of the input database */
   int64_t row_id;   /* id in its table */
   int64_t event_id; /* rocpd_event id (args), or HUB_NULL */
@@ -72,6 +72,12 @@ typedef struct hub_record {
   const char *link_starts;
 } hub_record;
 
+/* The GPU side of a trace (--gpu): hub_class_is_gpu, and waits drawn on
+ * a GPU stream (Kineto's cuda_sync; nvvp2db's are on the host thread). */
+static inline int hub_record_is_gpu(const hub_record *ev) {
+  return hub_class_is_gpu(ev->cls) || (ev->cls == HUB_CLS_SYNC && ev->lane_id != HUB_NULL);
+}
+
 /* A record kept past the next hub_reader_next (a window split's carried
  * events, the size planner's): its strings (name, category, kernel_name,
  * link_starts) copied into one buffer it owns. Moved by value freely. */
@@ -101,7 +107,7 @@ typedef struct hub_filter {
   const char **exclude_categories; size_t nexclude;  /* globs; none matches */
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
-  int gpu_only; /* the GPU side only: records hub_class_is_gpu (--gpu) */
+  int gpu_only; /* the GPU side only: records hub_record_is_gpu (--gpu) */
   /* With pid: only the process of that pid on this host (its
    * hub_process_info.hostname; "" for none), so two hosts' pid 1234 are
    * two processes. NULL: any host. Kept by the caller while open. */

@@ -149,10 +149,10 @@ void hr_load_info(hub_reader *r) {
     sqlite3_finalize(host_st);
     st = info_query(d, "rocpd_info_thread",
                     "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
-                    JX("extdata", "$.kind") " = 'gpu_lane' THEN " JX("extdata", "$.agent_id")
-                    " END, CASE WHEN " JX("extdata", "$.kind") " = 'gpu_lane' THEN "
+                    JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN " JX("extdata", "$.agent_id")
+                    " END, CASE WHEN " JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN "
                     JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
-                    " IN ('gpu_lane', 'process_tracks'), id");
+                    " IN ('" HUB_WORD_GPU_LANE "', '" HUB_WORD_PROCESS_TRACKS "'), id");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
       hub_thread_info *t = &r->threads[r->nthreads];
@@ -326,7 +326,7 @@ int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n
                                 "JOIN \"rocpd_track%s\" k ON k.id = x.track_id LEFT JOIN "
                                 "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
                                 "\"rocpd_string%s\" c ON c.id = e.category_id WHERE "
-                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != 'flow' GROUP BY 1",
+                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != '" HUB_WORD_FLOW "' GROUP BY 1",
                                 S, S, S, S)
               : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%s%s\" x LEFT JOIN "
                                 "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "

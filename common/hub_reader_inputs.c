@@ -97,7 +97,7 @@ static void setup_db(hub_db *d) {
   if (d->has_table[T_SAMPLE]) {
     char *sql = sqlite3_mprintf(
         "SELECT 1 FROM \"rocpd_track%s\" WHERE json_valid(extdata) AND "
-        "json_extract(extdata,'$.kind')='flow' LIMIT 1",
+        "json_extract(extdata,'$.kind')='" HUB_WORD_FLOW "' LIMIT 1",
         d->suffix);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK) {

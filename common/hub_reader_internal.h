@@ -232,7 +232,9 @@ enum {
   /* only in the region query: the launch's GPU work (count, last start,
    * every start when more than one) */
   C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
-  C_NCOLS /* the most any query returns */
+  C_NCOLS, /* the most any query returns */
+  /* only in the copy query: its source and destination agents */
+  C_SRC_AGENT = C_MANGLED, C_DST_AGENT
 };
 
 /* The direct reader's parts of hr_direct_ops (hub_reader.c,

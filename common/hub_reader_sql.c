@@ -195,7 +195,7 @@ static int has_event_filter(const hub_filter *f) {
 static void gpu_only_regions(tt_buf *b, const hub_db *d) {
   tt_buf_printf(b,
                 " AND r.tid IN (SELECT tid FROM \"rocpd_info_thread%s\" WHERE " JX("extdata", "$.kind")
-                " = 'gpu_lane')",
+                " = '" HUB_WORD_GPU_LANE "')",
                 d->suffix);
 }
 
@@ -310,9 +310,11 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     EVENT_COLUMNS(&s, "m");
     s.col[C_NAME] = "COALESCE(n.string,'')";
     s.col[C_AGENT] = agent;
+    s.col[C_SRC_AGENT] = "m.src_agent_id"; /* its direction (hub_reader.c) */
+    s.col[C_DST_AGENT] = "m.dst_agent_id";
     LANE_COLUMNS(&s, "m");
     s.col[C_SIZE] = "m.size";
-    put_select(&b, &s, C_LINK + 1);
+    put_select(&b, &s, C_DST_AGENT + 1);
     sqlite3_free(agent);
     from_event_table(&b, S, "rocpd_memory_copy", "m", "rocpd_string", "n", "name_id");
     event_filters(&b, f, "m", "COALESCE(n.string,'')");
@@ -339,9 +341,10 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     s.col[C_START] = s.col[C_END] = "s.timestamp";
     s.col[C_PID] = "t.pid";
     s.col[C_TID] = "t.tid";
-    s.col[C_NAME] = "CASE " KIND " WHEN 'flow' THEN COALESCE(" JX("e.extdata", "$.name") ",'') "
-                    "WHEN 'counter' THEN COALESCE(tn.string,'') ELSE COALESCE(" JX("s.extdata",
-                    "$.name") ", tn.string, '') END";
+    s.col[C_NAME] = "CASE " KIND " WHEN '" HUB_WORD_FLOW "' THEN COALESCE("
+                    JX("e.extdata", "$.name") ",'') WHEN '" HUB_WORD_COUNTER "' THEN "
+                    "COALESCE(tn.string,'') ELSE COALESCE(" JX("s.extdata", "$.name")
+                    ", tn.string, '') END";
 #undef KIND
     s.col[C_CAT] = "COALESCE(c.string,'')";
     s.col[C_CORR] = "e.correlation_id";
@@ -366,7 +369,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     }
     if (d->can_link && d->has_flows) {
       tt_buf_printf(&link,
-                    "(CASE WHEN %s = 'flow' THEN (SELECT min(s2.timestamp) FROM "
+                    "(CASE WHEN %s = '" HUB_WORD_FLOW "' THEN (SELECT min(s2.timestamp) FROM "
                     "\"rocpd_event%s\" e2 JOIN \"rocpd_sample%s\" s2 ON s2.event_id = e2.id "
                     "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
                     "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
@@ -397,7 +400,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
         tt_buf_puts(&b2, " AND ");
         glob_any(&b2, "COALESCE(tn.string,'')", f->names, f->nnames);
       }
-      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = 'flow' THEN ", kind);
+      tt_buf_printf(&b, " AND (CASE WHEN COALESCE(%s,'') = '" HUB_WORD_FLOW "' THEN ", kind);
       flow_anchor(&b, d, f, "s.timestamp", "t");
       tt_buf_printf(&b, " ELSE (1%s) END)", b2.data ? b2.data : "");
       tt_buf_free(&b2);

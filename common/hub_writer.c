@@ -477,8 +477,10 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name,
   return row;
 }
 
-int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
-                  const char *extdata) {
+/* The track (pid, tid, name), made on first use with extdata {"kind":K}
+ * and, for a GPU lane's (lane != NULL: agent, stream), the lane's ids. */
+static int64_t track_row(hub_writer *w, int64_t pid, int64_t tid, const char *name,
+                         hub_track_kind kind, const int64_t *lane) {
   tt_buf_clear(&w->key);
   key_num(w, pid);
   key_num(w, tid);
@@ -493,6 +495,12 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   else if (pid != HUB_NULL)
     process_entity(w, pid);
   int64_t name_id = hub_string(w, name);
+  char extdata[128];
+  if (lane)
+    snprintf(extdata, sizeof extdata, "{\"kind\":\"%s\",\"agent_id\":%lld,\"stream_id\":%lld}",
+             hub_track_kind_name(kind), (long long)lane[0], (long long)lane[1]);
+  else
+    snprintf(extdata, sizeof extdata, "{\"kind\":\"%s\"}", hub_track_kind_name(kind));
   hw_row st = hw_row_begin(&w->bs, ST_TRACK);
   bind_i64(st, 1, hub_node(w, NULL));
   bind_i64(st, 2, pid);
@@ -503,6 +511,11 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   tt_strmap_put(&w->tracks, key, row);
   free(key);
   return row;
+}
+
+int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
+                  hub_track_kind kind) {
+  return track_row(w, pid, tid, name, kind, NULL);
 }
 
 int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
@@ -522,12 +535,12 @@ int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,
   return hub_event_stack(w, category, correlation_id, correlation_id, HUB_NULL, extdata);
 }
 
-void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
+void hub_arg(hub_writer *w, int64_t event_id, int position, hub_arg_type type,
              const char *name, const char *value) {
   hw_row st = hw_row_begin(&w->bs, ST_ARG);
   bind_i64(st, 1, event_id);
   bind_i64(st, 2, position);
-  bind_text(st, 3, type);
+  bind_text(st, 3, hub_arg_type_name(type));
   bind_text(st, 4, name);
   bind_text(st, 5, value);
   hw_row_commit(&w->bs, st);
@@ -536,7 +549,7 @@ void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
 void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v) {
   char text[TT_I64_CHARS + 1];
   *tt_format_i64(text, v) = '\0';
-  hub_arg(w, event_id, position, "int", name, text);
+  hub_arg(w, event_id, position, HUB_ARG_INT, name, text);
 }
 
 /* rocpd's views INNER JOIN every row's rocpd_event: a row written without
@@ -732,7 +745,7 @@ static void flow_sample(hub_writer *w, int64_t track, int64_t ts, char phase,
 void hub_flow_end(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, char phase,
                   const char *category, const char *name, int64_t id, int bind_enclosing) {
   hub_touch_thread(w, pid, tid, ts, ts);
-  int64_t track = hub_track(w, pid, tid, "flow", "{\"kind\":\"flow\"}");
+  int64_t track = hub_track(w, pid, tid, "flow", HUB_TRACK_FLOW);
   flow_sample(w, track, ts, phase, category, name, id, bind_enclosing);
 }
 
@@ -740,17 +753,16 @@ void hub_flow_end_gpu(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stre
                       char phase, const char *category, const char *name, int64_t id,
                       int bind_enclosing) {
   hub_touch_process(w, pid, ts, ts);
-  char track_name[64], ext[128];
+  char track_name[64];
   snprintf(track_name, sizeof track_name, "flow (stream row %lld)", (long long)stream_id);
-  snprintf(ext, sizeof ext, "{\"kind\":\"flow\",\"agent_id\":%lld,\"stream_id\":%lld}",
-           (long long)agent_id, (long long)stream_id);
-  int64_t track = hub_track(w, pid, HUB_NULL, track_name, ext);
+  int64_t lane[2] = {agent_id, stream_id};
+  int64_t track = track_row(w, pid, HUB_NULL, track_name, HUB_TRACK_FLOW, lane);
   flow_sample(w, track, ts, phase, category, name, id, bind_enclosing);
 }
 
 int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name) {
   hub_touch_process(w, pid, HUB_NULL, HUB_NULL);
-  return hub_track(w, pid, HUB_NULL, name, "{\"kind\":\"counter\"}");
+  return hub_track(w, pid, HUB_NULL, name, HUB_TRACK_COUNTER);
 }
 
 void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double value,
@@ -948,9 +960,10 @@ int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   lane_label(w, &label, agent_id, stream_id);
   e->name = tt_strdup(label.data);
   tt_buf_free(&label);
-  tt_buf_puts(&e->extdata, agent_id == HUB_NULL && stream_id == HUB_NULL
-                               ? "\"kind\":\"process_tracks\""
-                               : "\"kind\":\"gpu_lane\"");
+  tt_buf_printf(&e->extdata, "\"kind\":\"%s\"",
+                hub_thread_kind_name(agent_id == HUB_NULL && stream_id == HUB_NULL
+                                         ? HUB_THREAD_PROCESS_TRACKS
+                                         : HUB_THREAD_GPU_LANE));
   if (agent_id != HUB_NULL) tt_buf_printf(&e->extdata, ",\"agent_id\":%lld", (long long)agent_id);
   if (stream_id != HUB_NULL)
     tt_buf_printf(&e->extdata, ",\"stream_id\":%lld", (long long)stream_id);

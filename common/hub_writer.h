@@ -15,15 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hub.h" /* HUB_NULL, HUB_TIME_LIMIT, the kinds and types rows take */
+
 typedef struct hub_writer hub_writer;
-
-/* Value that means "no value" for optional integer columns (stored NULL). */
-#define HUB_NULL INT64_MIN
-
-/* Times are ns within +-HUB_TIME_LIMIT (146 years), so end - start and
- * the exporters' unit conversions cannot overflow: the hub reader refuses
- * any other, so importers refuse them first, naming the source's place. */
-#define HUB_TIME_LIMIT ((int64_t)1 << 62)
 
 /* Creates the schema in a new database at `path` (normally the temporary
  * path of a tt_output). Dies with a message on failure. */
@@ -95,8 +89,9 @@ int64_t hub_kernel_symbol(hub_writer *w, int64_t pid, const char *kernel_name, c
 #define HUB_LANE_TID_BASE 0x7e000000LL
 int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stream_id);
 
-/* Tracks for samples, deduplicated on (pid, tid, name). */
-int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name, const char *extdata);
+/* Tracks for samples, deduplicated on (pid, tid, name); extdata
+ * {"kind":K}, K the kind's word (hub.h). */
+int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name, hub_track_kind kind);
 
 /* rocpd_event: category (string), correlation (HUB_NULL for none),
  * extdata JSON text or NULL. Returns the event id for args and rows. */
@@ -104,8 +99,8 @@ int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id, c
 int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
                         int64_t stack_id, int64_t parent_stack_id, const char *extdata);
 
-/* rocpd_arg: type is "int", "double", "string" or "json" (value as text). */
-void hub_arg(hub_writer *w, int64_t event_id, int position, const char *type,
+/* rocpd_arg: the value as text, read as its type says (hub.h). */
+void hub_arg(hub_writer *w, int64_t event_id, int position, hub_arg_type type,
              const char *name, const char *value);
 void hub_arg_int(hub_writer *w, int64_t event_id, int position, const char *name, int64_t v);
 

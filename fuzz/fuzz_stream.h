@@ -45,7 +45,7 @@ static int fuzz_hub(const char *path, const uint8_t *data, size_t size) {
     name[5] = '\0';
     if (kind == 0) {
       int64_t ev = hub_event(w, "cpu_op", corr ? corr : HUB_NULL, NULL);
-      if (r[11] & 1) hub_arg(w, ev, 0, "string", name, name);
+      if (r[11] & 1) hub_arg(w, ev, 0, HUB_ARG_STRING, name, name);
       hub_region(w, pid, tid, t, t + dur, name, ev, NULL);
     } else if (kind == 1) {
       if (agent == HUB_NULL) {

@@ -283,3 +283,42 @@ host=$(q "$TMP/canon.db" "SELECT hostname FROM rocpd_info_node LIMIT 1")
 [ "$host" = unknown ] && host=node
 expect_eq "the system-tree node is named after the hub's host" "1" \
   "$(otf2-print -G "$TMP/canon.otf2/traces.otf2" | grep -c "^SYSTEM_TREE_NODE .*Name: \"$host\" .*Class: \"node\"")"
+
+# ---- one classifier (hub.h): copy direction and API calls -----------------
+# A copy's direction comes from its agents' types, not from its name:
+# rocprofv3 names its copies MEMORY_COPY_HOST_TO_DEVICE, which no name
+# pattern caught (no RMA records were written for them).
+$PY "$ROOT/tests/make_rocprof_hub.py" "$TMP/v3.db" "0000ab00-aaaa-4bbb-8ccc-dddddddddddd" 77 7 60
+expect_ok "rocprofv3 shape: db2otf2" "$O" -q "$TMP/v3.db" -o "$TMP/v3.otf2"
+st=$("$PY" "$STATS" "$TMP/v3.otf2/traces.otf2")
+v3q() { q "$TMP/v3.db" "$(sed 's/__/_0000ab00_aaaa_4bbb_8ccc_dddddddddddd/g' <<<"$1")"; }
+expect_eq "rocprofv3 shape: RmaGet per CPU -> GPU copy (by agent types)" \
+  "$(v3q "SELECT count(*) FROM rocpd_memory_copy__ m JOIN rocpd_info_agent__ s ON s.id = m.src_agent_id
+          JOIN rocpd_info_agent__ d ON d.id = m.dst_agent_id WHERE s.type = 'CPU' AND d.type = 'GPU'")" \
+  "$(js "$st" 'd["rma_get"]')"
+expect_eq "rocprofv3 shape: the copies are host -> device ones (the count is not 0)" 1 \
+  "$(js "$st" 'int(d["rma_get"] > 0 and d["rma_put"] == 0 and d["rma_complete"] == d["rma_get"])')"
+# API calls are the records whose category names an API, whatever their
+# name: a CUDA runtime call named __cuda* is a CUDA wrapper, an NVTX range
+# named cuda* is not.
+cp "$TMP/nsys.db" "$TMP/nsys_names.db"
+S=$(q "$TMP/nsys_names.db" "SELECT substr(name, 13) FROM sqlite_master WHERE type = 'table' AND name GLOB 'rocpd_string_*'")
+api_named() { # CATEGORY NAME: the first region of CATEGORY renamed NAME
+  q "$TMP/nsys_names.db" "INSERT INTO rocpd_string$S(id, guid, string) SELECT max(id) + 1, min(guid), '$2' FROM rocpd_string$S;
+    UPDATE rocpd_region$S SET name_id = (SELECT id FROM rocpd_string$S WHERE string = '$2')
+    WHERE id = (SELECT min(r.id) FROM rocpd_region$S r JOIN rocpd_event$S e ON e.id = r.event_id
+                JOIN rocpd_string$S c ON c.id = e.category_id WHERE c.string = '$1')"
+}
+api_named CUDA_RUNTIME_API __cudaPushCallConfiguration
+api_named NVTX cudaLooksLikeAnApiCall
+expect_ok "nsys, renamed calls: db2otf2" "$O" -q "$TMP/nsys_names.db" -o "$TMP/nsys_names.otf2"
+st=$("$PY" "$STATS" "$TMP/nsys_names.otf2/traces.otf2")
+expect_eq "CUDA wrappers = distinct names of CUDA_*_API regions" \
+  "$(q "$TMP/nsys_names.db" "SELECT count(DISTINCT s.string) FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id
+     JOIN rocpd_event e ON e.id = r.event_id JOIN rocpd_string c ON c.id = e.category_id WHERE c.string GLOB 'CUDA_*_API'")" \
+  "$(js "$st" 'd["regions"].get("CUDA/WRAPPER", 0)')"
+defs=$(otf2-print -G "$TMP/nsys_names.otf2/traces.otf2")
+expect_eq "a CUDA_RUNTIME_API call named __cuda* is a CUDA wrapper" 1 \
+  "$(grep -c '^REGION .*Name: "__cudaPushCallConfiguration".*Role: WRAPPER, Paradigm: [^,]*CUDA' <<<"$defs")"
+expect_eq "an NVTX range named cuda* is a user function" 1 \
+  "$(grep -c '^REGION .*Name: "cudaLooksLikeAnApiCall".*Role: FUNCTION, Paradigm: USER' <<<"$defs")"

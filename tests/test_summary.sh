@@ -284,3 +284,17 @@ expect_fail "split output needs a file name" "split output needs a file name" \
   db2summary --split process "${HUBS[@]}"
 expect_eq "--help lists db2summary's own options" 2 \
   "$(db2summary --help | grep -c -e '--format FMT' -e '--by-process')"
+
+# --- one classifier (hub.h): a record's table is its class, not its category's
+# spelling. Kineto's user annotations (record_function ranges) are markers,
+# as NVTX and roctx ranges are: in the markers table, not a table of their own.
+"$BIN/kineto2db" -q "$FIX/kineto/hta_alexnet_trace.json.gz" -o "$TMP/alexnet.db"
+db2summary -q --format csv --top 0 "$TMP/alexnet.db" -o "$TMP/alexnet.csv"
+expect_eq "Kineto user annotations: the markers table (name, calls, total)" \
+  "$(q "$TMP/alexnet.db" "SELECT n.string, count(*), sum(r.end - r.start) FROM rocpd_region r
+     JOIN rocpd_string n ON n.id = r.name_id JOIN rocpd_event e ON e.id = r.event_id
+     JOIN rocpd_string c ON c.id = e.category_id WHERE c.string = 'user_annotation'
+     GROUP BY n.string ORDER BY sum(r.end - r.start) DESC, count(*) DESC, n.string")" \
+  "$(csvcols "$TMP/alexnet.csv" markers name calls total_ns)"
+expect_eq "Kineto user annotations: no table of their own" "" \
+  "$(csvcols "$TMP/alexnet.csv" region:user_annotation name)"

@@ -27,7 +27,7 @@ static void make_db(const char *path, int d, int n) {
     int64_t t = 1000 + (int64_t)(3 * i + d) * 10;
     int64_t ev = hub_event(w, "cuda_runtime", i + 1, NULL);
     hub_arg_int(w, ev, 0, "index", i);
-    hub_arg(w, ev, 1, "string", "label", "a\"b\\c\n");
+    hub_arg(w, ev, 1, HUB_ARG_STRING, "label", "a\"b\\c\n");
     hub_region(w, pid, pid, t, t + 5, "cudaLaunchKernel", ev, NULL);
     hub_kernel_row k;
     hub_kernel_row_init(&k);

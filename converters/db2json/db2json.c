@@ -173,16 +173,18 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   return jp;
 }
 
+/* The value as its type says (hub.h), when it reads so; else a string. */
 static void put_arg_value(tt_buf *b, const hub_arg_view *a) {
-  if ((strcmp(a->type, "int") == 0 || strcmp(a->type, "double") == 0) &&
-      tt_json_is_number(a->value))
-    tt_buf_puts(b, a->value);
-  else if (strcmp(a->type, "bool") == 0 &&
-           (strcmp(a->value, "true") == 0 || strcmp(a->value, "false") == 0))
-    tt_buf_puts(b, a->value);
-  else if (strcmp(a->type, "null") == 0)
-    PUT_LIT(b, "null");
-  else if (strcmp(a->type, "json") == 0 && tt_json_valid(a->value, strlen(a->value)))
+  int as_is = 0;
+  switch (hub_arg_type_of(a->type)) {
+  case HUB_ARG_INT:
+  case HUB_ARG_DOUBLE: as_is = tt_json_is_number(a->value); break;
+  case HUB_ARG_BOOL: as_is = strcmp(a->value, "true") == 0 || strcmp(a->value, "false") == 0; break;
+  case HUB_ARG_NULL: PUT_LIT(b, "null"); return;
+  case HUB_ARG_JSON: as_is = tt_json_valid(a->value, strlen(a->value)); break;
+  default: break;
+  }
+  if (as_is)
     tt_buf_puts(b, a->value);
   else
     put_str(b, a->value);

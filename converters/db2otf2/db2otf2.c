@@ -73,7 +73,8 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
     hub_args_begin(r, ev->db, ev->event_id);
     while (hub_args_next(r, &v)) {
       char *end;
-      if (strcmp(v.type, "int") == 0) {
+      hub_arg_type type = hub_arg_type_of(v.type);
+      if (type == HUB_ARG_INT) {
         long long x = strtoll(v.value, &end, 10);
         if (v.value[0] && !*end) {
           if (strcmp(v.name, "correlation") == 0) has_corr = 1;
@@ -82,7 +83,7 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
           OTF2_AttributeList_AddInt64(a->attrs, ref, x);
           continue;
         }
-      } else if (strcmp(v.type, "double") == 0) {
+      } else if (type == HUB_ARG_DOUBLE) {
         double x = strtod(v.value, &end);
         if (v.value[0] && !*end) {
           uint32_t ref = o2_attribute(a, v.name, OTF2_TYPE_DOUBLE);
@@ -105,14 +106,17 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
   }
 }
 
-static int is_api(const hub_record *ev) {
-  static const char *const cats[] = {"cuda_runtime", "cuda_driver", "runtime", "driver",
-                                     "Runtime", "Driver", "cuda_api", "hip_api", NULL};
-  for (const char *const *c = cats; *c; c++)
-    if (strcmp(ev->category, *c) == 0) return 1;
+/* An API call's paradigm: HIP for hip* and hsa_* calls (or a HIP or HSA
+ * category), CUDA for cuda* and cu[A-Z]* ones (or a CUDA category), else
+ * none known (rpd's own calls, RCCL's): then it is a plain function. */
+static OTF2_Paradigm api_paradigm(const hub_record *ev) {
   const char *n = ev->name;
-  return strncmp(n, "cuda", 4) == 0 || (n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z') ||
-         strncmp(n, "hip", 3) == 0 || strncmp(n, "hsa_", 4) == 0;
+  if (strncmp(n, "hip", 3) == 0 || strncmp(n, "hsa_", 4) == 0) return OTF2_PARADIGM_HIP;
+  if (strncmp(n, "cuda", 4) == 0 || (n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z'))
+    return OTF2_PARADIGM_CUDA;
+  if (strcasestr(ev->category, "hip") || strcasestr(ev->category, "hsa")) return OTF2_PARADIGM_HIP;
+  if (strcasestr(ev->category, "cuda")) return OTF2_PARADIGM_CUDA;
+  return OTF2_PARADIGM_USER;
 }
 
 static OTF2_Paradigm vendor_paradigm(o2_vendor v) {
@@ -130,11 +134,9 @@ static uint32_t region_of(o2_archive *a, hub_reader *r, const hub_record *ev,
   if (gpu_work) {
     p = vendor_paradigm(o2_gpu_vendor(a, r, ev));
     if (ev->kind == HUB_COPY) role = OTF2_REGION_ROLE_DATA_TRANSFER;
-  } else if (ev->kind == HUB_REGION && !t->is_gpu && is_api(ev)) {
+  } else if (ev->cls == HUB_CLS_API && !t->is_gpu && (p = api_paradigm(ev)) != OTF2_PARADIGM_USER) {
     role = OTF2_REGION_ROLE_WRAPPER;
-    int hip = strncmp(ev->name, "hip", 3) == 0 || strncmp(ev->name, "hsa_", 4) == 0;
-    p = hip ? OTF2_PARADIGM_HIP : OTF2_PARADIGM_CUDA;
-    if (hip)
+    if (p == OTF2_PARADIGM_HIP)
       a->api_hip = 1;
     else
       a->api_cuda = 1;
@@ -146,12 +148,8 @@ static uint32_t region_of(o2_archive *a, hub_reader *r, const hub_record *ev,
 }
 
 /* Host -> device copies are RmaGet, device -> host RmaPut (Score-P). */
-static int copy_direction(const char *name) {
-  if (strcasestr(name, "htod") || strcasestr(name, "hosttodevice") || strcasestr(name, "h2d"))
-    return 'G';
-  if (strcasestr(name, "dtoh") || strcasestr(name, "devicetohost") || strcasestr(name, "d2h"))
-    return 'P';
-  return 0;
+static int copy_rma(hub_copy_dir dir) {
+  return dir == HUB_COPY_HTOD ? 'G' : dir == HUB_COPY_DTOH ? 'P' : 0;
 }
 
 static int64_t rank_of(o2_archive *a, o2_loc *l) {
@@ -165,7 +163,7 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
   uint32_t region = region_of(a, r, ev, t);
   /* The copy's host side, found before the stream's location (adding a
    * location may move the array). */
-  int dir = ev->kind == HUB_COPY && t->is_gpu ? copy_direction(ev->name) : 0;
+  int dir = ev->kind == HUB_COPY && t->is_gpu ? copy_rma(ev->copy_dir) : 0;
   OTF2_Paradigm cp = vendor_paradigm(o2_gpu_vendor(a, r, ev));
   /* One window: copies of another (known) paradigm get no RMA records.
    * OTF2_PARADIGM_USER stands for an unknown vendor, resolved at the end. */

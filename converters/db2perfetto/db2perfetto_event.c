@@ -60,7 +60,8 @@ static void ann_int(pf_annotation *d, int64_t v) {
 /* Typed value: ints, doubles and bools as such, everything else as text. */
 static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a, size_t value_len) {
   char *end;
-  if (strcmp(a->type, "int") == 0 && a->value[0]) {
+  hub_arg_type type = hub_arg_type_of(a->type);
+  if (type == HUB_ARG_INT && a->value[0]) {
     errno = 0;
     long long v = strtoll(a->value, &end, 10);
     if (!*end && errno == 0) return ann_int(d, v);
@@ -71,14 +72,14 @@ static void ann_value(pf_ctx *c, pf_annotation *d, const hub_arg_view *a, size_t
       d->uint_value = u;
       return;
     }
-  } else if (strcmp(a->type, "double") == 0 && a->value[0]) {
+  } else if (type == HUB_ARG_DOUBLE && a->value[0]) {
     double v = strtod(a->value, &end);
     if (!*end) {
       d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_DOUBLE_VALUE;
       d->double_value = v;
       return;
     }
-  } else if (strcmp(a->type, "bool") == 0 &&
+  } else if (type == HUB_ARG_BOOL &&
              (strcmp(a->value, "true") == 0 || strcmp(a->value, "false") == 0)) {
     d->value_case = PERFETTO__PROTOS__DEBUG_ANNOTATION__VALUE_BOOL_VALUE;
     d->bool_value = a->value[0] == 't';

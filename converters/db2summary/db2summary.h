@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "executorch_tax.h"
 #include "hashmap.h"
 #include "hub_reader.h"
 #include "util.h"
@@ -116,17 +117,14 @@ typedef struct sm_latency {
 } sm_latency;
 
 /* ExecuTorch framework tax of one block (one thread of an etprof2db hub),
- * per iteration as ExecuTorch's own tools compute it: E = the longest
- * event named "*Method::execute*" of the iteration, K = the summed
- * durations of events named "*native_call*" or "*delegate_execute*",
- * tax = (E - K) / E. Iterations follow one another on a block, so only the
- * current one is held. */
+ * per iteration as ExecuTorch's own tools compute it (executorch_tax.h).
+ * Iterations follow one another on a block, so only the current one is
+ * held. */
 typedef struct sm_et_block {
   int db;
   int64_t pid, tid;
   int64_t iteration; /* the one being read */
-  int has_exec;
-  int64_t exec_max, kernel_sum;
+  tt_et_iteration it;
   uint64_t iterations;
   double tax_sum, tax_min, tax_max; /* percent */
   int64_t exec_total, kernel_total;

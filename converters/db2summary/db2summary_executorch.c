@@ -22,17 +22,17 @@ static sm_et_block *block_of(sm_summary *s, const hub_record *ev) {
 
 /* The iteration just read is complete: its tax joins the block's. */
 static void end_iteration(sm_et_block *b) {
-  if (b->has_exec && b->exec_max > 0) {
-    double tax = 100.0 * (double)(b->exec_max - b->kernel_sum) / (double)b->exec_max;
+  double tax;
+  if (tt_et_iteration_tax(&b->it, &tax)) {
+    tax *= 100.0;
     if (b->iterations == 0 || tax < b->tax_min) b->tax_min = tax;
     if (b->iterations == 0 || tax > b->tax_max) b->tax_max = tax;
     b->iterations++;
     b->tax_sum += tax;
-    b->exec_total += b->exec_max;
-    b->kernel_total += b->kernel_sum;
+    b->exec_total += b->it.exec_max;
+    b->kernel_total += b->it.kernel_sum;
   }
-  b->has_exec = 0;
-  b->exec_max = b->kernel_sum = 0;
+  b->it = (tt_et_iteration){0};
 }
 
 void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev) {
@@ -52,12 +52,7 @@ void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev) {
     end_iteration(b);
     b->iteration = iteration;
   }
-  int64_t d = ev->end - ev->start;
-  if (strstr(ev->name, "Method::execute")) {
-    if (!b->has_exec || d > b->exec_max) b->exec_max = d;
-    b->has_exec = 1;
-  }
-  if (strstr(ev->name, "native_call") || strstr(ev->name, "delegate_execute")) b->kernel_sum += d;
+  tt_et_iteration_add(&b->it, ev->name, ev->end - ev->start);
 }
 
 void sm_et_finish(sm_summary *s) {

@@ -68,7 +68,8 @@ void sm_hist_free(sm_hist *h) {
 
 /* --- sections -------------------------------------------------------- */
 
-/* API families by category (matched lowercased), in table order. */
+/* API calls' families by category (matched lowercased), in table order;
+ * the markers (the reader's class) after them. */
 static const struct {
   const char *glob, *key, *title;
 } families[] = {
@@ -77,11 +78,9 @@ static const struct {
     {"hip_*", "hip_api", "HIP API"},
     {"hsa_*", "hsa_api", "HSA API"},
     {"*ccl*", "ccl_api", "RCCL/NCCL API"},
-    {"marker*", "markers", "Markers (ROCTX/NVTX)"},
-    {"roctx*", "markers", "Markers (ROCTX/NVTX)"},
-    {"nvtx*", "markers", "Markers (ROCTX/NVTX)"},
 };
 #define FAMILY_ORDER 3
+#define NFAMILIES (int)(sizeof families / sizeof *families)
 
 static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_kind kind,
                       int order) {
@@ -94,14 +93,17 @@ static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_
   return (int)s->nsections++;
 }
 
-static int region_section(sm_summary *s, const char *category) {
+static int region_section(sm_summary *s, const hub_record *ev) {
+  const char *category = ev->category;
+  if (ev->cls == HUB_CLS_MARKER)
+    return section_of(s, "markers", "Markers (ROCTX/NVTX)", SEC_API, FAMILY_ORDER + NFAMILIES);
   tt_buf *low = &s->tmp;
   tt_buf_clear(low);
   for (const char *p = category; *p; p++) tt_buf_putc(low, (char)tolower((unsigned char)*p));
   const char *lc = low->data ? low->data : "";
-  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+  for (int i = 0; ev->cls == HUB_CLS_API && i < NFAMILIES; i++)
     if (tt_glob_match(families[i].glob, lc))
-      return section_of(s, families[i].key, families[i].title, SEC_API, FAMILY_ORDER + (int)i);
+      return section_of(s, families[i].key, families[i].title, SEC_API, FAMILY_ORDER + i);
   /* Any other category: a table of its own, after the families. */
   tt_buf_clear(&s->key);
   tt_buf_puts(&s->key, "region:");
@@ -256,7 +258,7 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
     break;
   case HUB_REGION: {
     if (strncmp(ev->category, "executorch", 10) == 0) sm_et_event(s, r, ev);
-    int sec = region_section(s, ev->category);
+    int sec = region_section(s, ev);
     row_add(row_of(s, sec, ev, ev->name), dur, HUB_NULL);
     break;
   }

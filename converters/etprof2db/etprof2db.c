@@ -90,7 +90,7 @@ etp_block *etp_block_get(etp *c, const char *name) {
 static void int_arg(hub_writer *w, int64_t ev, int pos, const char *name, int64_t v) {
   char text[TT_I64_CHARS + 1];
   *tt_format_i64(text, v) = 0;
-  hub_arg(w, ev, pos, "int", name, text);
+  hub_arg(w, ev, pos, HUB_ARG_INT, name, text);
 }
 
 static void hex_arg(etp *c, int64_t ev, int pos, const char *name, const uint8_t *p, size_t n) {
@@ -102,7 +102,7 @@ static void hex_arg(etp *c, int64_t ev, int pos, const char *name, const uint8_t
     c->tmp.data[c->tmp.len++] = digits[p[i] & 15];
   }
   c->tmp.data[c->tmp.len] = 0;
-  hub_arg(c->w, ev, pos, "string", name, c->tmp.data);
+  hub_arg(c->w, ev, pos, HUB_ARG_STRING, name, c->tmp.data);
 }
 
 void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const etp_ev *e) {
@@ -120,10 +120,10 @@ void etp_emit_event(etp *c, etp_block *b, int64_t iteration, int64_t run, const 
   if (e->has_delegate_int) int_arg(c->w, ev, pos++, "delegate_debug_id_int", e->delegate_int);
   if (e->delegate_str) {
     char *s = tt_strndup(e->delegate_str, e->delegate_str_len);
-    hub_arg(c->w, ev, pos++, "string", "delegate_debug_id_str", s);
+    hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "delegate_debug_id_str", s);
     free(s);
   }
-  if (e->orig_name) hub_arg(c->w, ev, pos++, "string", "event_name", e->orig_name);
+  if (e->orig_name) hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "event_name", e->orig_name);
   if (e->meta) hex_arg(c, ev, pos++, "delegate_debug_metadata", e->meta, e->meta_len);
   if (e->unfinished) int_arg(c->w, ev, pos++, "unfinished", 1);
   if (e->wrapped) int_arg(c->w, ev, pos++, "wrapped_32bit", 1);
@@ -138,7 +138,7 @@ void etp_emit_alloc(etp *c, etp_block *b, int64_t iteration, int64_t run, int64_
   if (!c->w) return;
   int64_t ev = hub_event(c->w, "executorch_allocation", HUB_NULL, NULL);
   int pos = 0;
-  hub_arg(c->w, ev, pos++, "string", "allocator", allocator);
+  hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "allocator", allocator);
   hub_arg_int(c->w, ev, pos++, "allocator_id", allocator_id);
   hub_arg_int(c->w, ev, pos++, "iteration", iteration);
   if (run >= 0) hub_arg_int(c->w, ev, pos++, "run", run);

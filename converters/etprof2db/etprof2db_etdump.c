@@ -284,29 +284,33 @@ static int debug_event(etdump *d, const fb_table *de, const char *what, etp_bloc
   if (dint != -1) hub_arg_int(c->w, ev, pos++, "delegate_debug_id_int", dint);
   if (dstr) {
     char *s = tt_strndup(dstr, dlen);
-    hub_arg(c->w, ev, pos++, "string", "delegate_debug_id_str", s);
+    hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "delegate_debug_id_str", s);
     free(s);
   }
-  hub_arg(c->w, ev, pos++, "string", "value_type",
+  hub_arg(c->w, ev, pos++, HUB_ARG_STRING, "value_type",
           type < sizeof VALUE_TYPES / sizeof *VALUE_TYPES ? VALUE_TYPES[type] : "unknown");
   if (d->json.len) {
     const char *vt = type == 5 ? "tensor" : type == 6 ? "tensors" : "value";
-    hub_arg(c->w, ev, pos++, type == 5 || type == 6 || !scalar ? "json" : type == 1 ? "int" : type == 2 ? "bool" : "double", vt, d->json.data);
+    hub_arg_type vtype = type == 5 || type == 6 || !scalar ? HUB_ARG_JSON
+                         : type == 1                      ? HUB_ARG_INT
+                         : type == 2                      ? HUB_ARG_BOOL
+                                                          : HUB_ARG_DOUBLE;
+    hub_arg(c->w, ev, pos++, vtype, vt, d->json.data);
   }
-  if (has_output) hub_arg(c->w, ev, pos++, "bool", "output", output ? "true" : "false");
+  if (has_output) hub_arg(c->w, ev, pos++, HUB_ARG_BOOL, "output", output ? "true" : "false");
   hub_arg_int(c->w, ev, pos++, "synthetic_time", 1);
   hub_touch_thread(c->w, c->pid, blk->tid, ts, ts);
   if (scalar) {
     char ext[64];
     snprintf(ext, sizeof ext, "{\"value\":%.17g}", value);
     /* on the block's thread (not process-wide): rocpd's samples view joins threads */
-    hub_sample(c->w, hub_track(c->w, c->pid, blk->tid, key, "{\"kind\":\"counter\"}"), ts, ev, ext);
+    hub_sample(c->w, hub_track(c->w, c->pid, blk->tid, key, HUB_TRACK_COUNTER), ts, ev, ext);
   } else {
     tt_buf ext = {0};
     tt_buf_puts(&ext, "{\"name\":");
     tt_json_string(&ext, key, strlen(key));
     tt_buf_putc(&ext, '}');
-    hub_sample(c->w, hub_track(c->w, c->pid, blk->tid, "debug", "{\"kind\":\"instant\"}"), ts, ev,
+    hub_sample(c->w, hub_track(c->w, c->pid, blk->tid, "debug", HUB_TRACK_INSTANT), ts, ev,
                ext.data);
     tt_buf_free(&ext);
   }

@@ -2,12 +2,10 @@
  *   event  block iteration index name chain instr start_ns duration_ns
  *     (parse_profiler_results.py's per-iteration table, one row per entry)
  *   tax    block iteration execute_ns kernel_ns tax_percent
- *     E = the longest event of the iteration whose name contains
- *     "Method::execute", K = the summed durations of events whose names
- *     contain "native_call" or "delegate_execute"; tax = round((E-K)/E, 4)
- *     x 100 (Python's round, half-even on the exact binary value, as
- *     printf's %.4f does); iterations without such an event (or E = 0)
- *     have no row.
+ *     E, K and (E-K)/E as executorch_tax.h computes them; tax =
+ *     round((E-K)/E, 4) x 100 (Python's round, half-even on the exact
+ *     binary value, as printf's %.4f does); iterations without a
+ *     Method::execute event (or E = 0) have no row.
  *   stat   block name count min p10 p50 p90 avg max   (microseconds, 3
  *     decimals; percentiles by linear interpolation like numpy's default)
  *   alloc  block allocator count total_bytes
@@ -21,6 +19,7 @@
 #include <string.h>
 
 #include "etprof2db.h"
+#include "executorch_tax.h"
 
 typedef struct group {
   char *block, *name;
@@ -40,9 +39,7 @@ struct etp_summary {
   size_t ngroups, capgroups;
   agroup *agroups;
   size_t nagroups, capagroups;
-  /* the iteration being read */
-  int64_t exec_max, kernel_sum;
-  int has_exec;
+  tt_et_iteration it; /* the iteration being read */
 };
 
 etp_summary *etp_summary_new(void) {
@@ -85,11 +82,7 @@ void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, con
   }
   int64_t d = e->end - e->start;
   tt_buf_printf(b, "%lld\n", (long long)d);
-  if (strstr(e->name, "Method::execute")) {
-    if (!s->has_exec || d > s->exec_max) s->exec_max = d;
-    s->has_exec = 1;
-  }
-  if (strstr(e->name, "native_call") || strstr(e->name, "delegate_execute")) s->kernel_sum = add_sat(s->kernel_sum, d);
+  tt_et_iteration_add(&s->it, e->name, d);
   const char *k = key2(s, block, e->name);
   int64_t *gi = tt_strmap_get(&s->gindex, k);
   if (!gi) {
@@ -134,18 +127,17 @@ void etp_summary_alloc(etp_summary *s, const char *block, const char *allocator,
 }
 
 void etp_summary_iteration_end(etp_summary *s, const char *block, int64_t iteration) {
-  if (s->has_exec && s->exec_max > 0) {
-    double x = (double)(s->exec_max - s->kernel_sum) / (double)s->exec_max;
+  double x;
+  if (tt_et_iteration_tax(&s->it, &x)) {
     char r[64];
     snprintf(r, sizeof r, "%.4f", x); /* Python's round(x, 4) */
     double tax = strtod(r, NULL) * 100;
     tt_buf_puts(&s->taxes, "tax\t");
     put_field(&s->taxes, block);
     tt_buf_printf(&s->taxes, "\t%lld\t%lld\t%lld\t%.2f\n", (long long)iteration,
-                  (long long)s->exec_max, (long long)s->kernel_sum, tax);
+                  (long long)s->it.exec_max, (long long)s->it.kernel_sum, tax);
   }
-  s->has_exec = 0;
-  s->exec_max = s->kernel_sum = 0;
+  s->it = (tt_et_iteration){0};
 }
 
 static int cmp_i64(const void *a, const void *b) {

@@ -64,32 +64,32 @@ static void json_of(tt_buf *b, const kv *v) {
 }
 
 /* The type of a number no int64 or double may hold (an id beyond int64,
- * 1e400): "string" when none does, counted; it is kept as written. */
-static const char *number_type(kineto *k, const kv *v) {
+ * 1e400): a string when none does, counted; it is kept as written. */
+static hub_arg_type number_type(kineto *k, const kv *v) {
   const char *t = v->text.data;
   if (!strpbrk(t, ".eE")) {
     int64_t x;
-    if (tt_decimal_to_int_scaled(t, v->text.len, 1, &x) == 0) return "int";
+    if (tt_decimal_to_int_scaled(t, v->text.len, 1, &x) == 0) return HUB_ARG_INT;
   } else if (isfinite(strtod(t, NULL))) {
-    return "double";
+    return HUB_ARG_DOUBLE;
   }
   k->warn_big_number++;
-  return "string";
+  return HUB_ARG_STRING;
 }
 
-static const char *arg_type(kineto *k, const kv *v) {
+static hub_arg_type arg_type(kineto *k, const kv *v) {
   switch (v->type) {
-  case KV_STRING: return "string";
+  case KV_STRING: return HUB_ARG_STRING;
   case KV_NUMBER: {
     /* short integers and plain decimals, the common case, need no check */
     const char *x = strpbrk(v->text.data, ".eE");
     if (!x ? v->text.len < 19 : *x == '.' && v->text.len < 300 && !strpbrk(x + 1, "eE"))
-      return x ? "double" : "int";
+      return x ? HUB_ARG_DOUBLE : HUB_ARG_INT;
     return number_type(k, v);
   }
-  case KV_BOOL: return "bool";
-  case KV_NULL: return "null";
-  default: return "json";
+  case KV_BOOL: return HUB_ARG_BOOL;
+  case KV_NULL: return HUB_ARG_NULL;
+  default: return HUB_ARG_JSON;
   }
 }
 
@@ -438,7 +438,7 @@ static void instant_event(kineto *k, int other) {
   struct k_track *slot = &k->tracks[(uint64_t)(pid ^ tid * 31) % 8];
   if (!slot->used || slot->pid != pid || slot->tid != tid)
     *slot = (struct k_track){pid, tid,
-                             hub_track(k->w, pid, tid, "instants", "{\"kind\":\"instant\"}"), 1};
+                             hub_track(k->w, pid, tid, "instants", HUB_TRACK_INSTANT), 1};
   int64_t track = slot->track;
   const char *cat = field_text(k, F_CAT);
   int64_t ev = hub_event(k->w, cat ? cat : "instant", correlation(k), NULL);

@@ -140,13 +140,13 @@ int ns_nvtx(ns *c) {
     if (sqlite3_column_type(st, N_DOMAIN) != SQLITE_NULL && sqlite3_column_int64(st, N_DOMAIN)) {
       key_of(key, sizeof key, ns_pid(g), st, 0);
       const char *d = names_get(&domains, key);
-      if (d) hub_arg(c->b.w, ev, pos++, "string", "domain", d);
+      if (d) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "domain", d);
       else hub_arg_int(c->b.w, ev, pos++, "domain", sqlite3_column_int64(st, N_DOMAIN));
     }
     if (sqlite3_column_type(st, N_CATEGORY) != SQLITE_NULL) {
       key_of(key, sizeof key, ns_pid(g), st, 1);
       const char *cn = names_get(&categories, key);
-      if (cn) hub_arg(c->b.w, ev, pos++, "string", "category", cn);
+      if (cn) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "category", cn);
       else hub_arg_int(c->b.w, ev, pos++, "category", sqlite3_column_int64(st, N_CATEGORY));
     }
     if (sqlite3_column_type(st, N_COLOR) != SQLITE_NULL)

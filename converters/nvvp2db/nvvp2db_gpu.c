@@ -169,7 +169,7 @@ int nvp_cuda_events(nvp *c) {
     int64_t pid, tid, ts = sqlite3_column_int64(st, 1);
     nvp_launch_decode(c, st, 2, &pid, &tid, 0);
     hub_touch_thread(c->b.w, pid, tid, ts, ts);
-    int64_t track = hub_track(c->b.w, pid, tid, "CUDA events", "{\"kind\":\"cuda_event\"}");
+    int64_t track = hub_track(c->b.w, pid, tid, "CUDA events", HUB_TRACK_CUDA_EVENT);
     nv_json_begin(&c->b.ext);
     nv_json_str(&c->b.ext, "name", "CUDA event record");
     nv_rest_json(st, 3, &c->b.ext);

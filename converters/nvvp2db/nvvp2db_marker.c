@@ -44,16 +44,16 @@ static void payload_arg(hub_writer *w, int64_t ev, int pos, const pending *p) {
   uint64_t v = 0;
   for (int i = p->payload_len - 1; i >= 0; i--) v = v << 8 | p->payload[i];
   char text[64];
-  const char *type = "int";
+  hub_arg_type type = HUB_ARG_INT;
   if (p->pkind == 0 || p->pkind == 2) {
     double d;
     memcpy(&d, &v, sizeof d);
     if (isfinite(d)) {
       snprintf(text, sizeof text, "%.17g", d);
-      type = "double";
+      type = HUB_ARG_DOUBLE;
     } else { /* an unset payload holds arbitrary bits */
       snprintf(text, sizeof text, "0x%016llx", (unsigned long long)v);
-      type = "string";
+      type = HUB_ARG_STRING;
     }
   } else if (p->pkind == 4) {
     snprintf(text, sizeof text, "%lld", (long long)v);
@@ -68,7 +68,7 @@ static void payload_arg(hub_writer *w, int64_t ev, int pos, const pending *p) {
 static int64_t marker_event(nvp *c, const pending *p) {
   int64_t ev = cupti_nvtx_event(&c->b, p->ext);
   int pos = 0;
-  if (p->domain) hub_arg(c->b.w, ev, pos++, "string", "domain", p->domain);
+  if (p->domain) hub_arg(c->b.w, ev, pos++, HUB_ARG_STRING, "domain", p->domain);
   if (p->has_data) {
     hub_arg_int(c->b.w, ev, pos++, "color", p->color);
     hub_arg_int(c->b.w, ev, pos++, "category", p->category);

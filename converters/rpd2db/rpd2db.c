@@ -105,7 +105,7 @@ void rpd_progress(rpd *c) {
 /* One arg of event ev. The same name may come from two sources (the args
  * string and the kernelapi row both name the stream): an equal value is
  * written once, a different one as "name#2". */
-void rpd_arg(rpd *c, int64_t ev, int *pos, const char *type, const char *name, const char *value) {
+void rpd_arg(rpd *c, int64_t ev, int *pos, hub_arg_type type, const char *name, const char *value) {
   if (ev != c->arg_event) {
     c->arg_event = ev;
     tt_buf_clear(&c->arg_seen);
@@ -145,21 +145,21 @@ void rpd_arg_value(rpd *c, int64_t ev, int *pos, const char *name, sqlite3_value
   switch (sqlite3_value_type(v)) {
   case SQLITE_INTEGER:
     *tt_format_i64(num, sqlite3_value_int64(v)) = '\0';
-    rpd_arg(c, ev, pos, "int", name, num);
+    rpd_arg(c, ev, pos, HUB_ARG_INT, name, num);
     break;
   case SQLITE_FLOAT:
     snprintf(num, sizeof num, "%.17g", sqlite3_value_double(v));
-    rpd_arg(c, ev, pos, "double", name, num);
+    rpd_arg(c, ev, pos, HUB_ARG_DOUBLE, name, num);
     break;
   case SQLITE_TEXT: /* '' (v2 writes it in unused integer columns) says nothing */
     if (sqlite3_value_bytes(v) > 0)
-      rpd_arg(c, ev, pos, "string", name, (const char *)sqlite3_value_text(v));
+      rpd_arg(c, ev, pos, HUB_ARG_STRING, name, (const char *)sqlite3_value_text(v));
     break;
   case SQLITE_BLOB: { /* hex, as nv_rest_json writes blobs */
     tt_buf_clear(&c->name);
     const unsigned char *b = sqlite3_value_blob(v);
     for (int i = 0, n = sqlite3_value_bytes(v); i < n; i++) tt_buf_printf(&c->name, "%02x", b[i]);
-    rpd_arg(c, ev, pos, "string", name, c->name.data ? c->name.data : "");
+    rpd_arg(c, ev, pos, HUB_ARG_STRING, name, c->name.data ? c->name.data : "");
     break;
   }
   default: break;
@@ -169,7 +169,7 @@ void rpd_arg_value(rpd *c, int64_t ev, int *pos, const char *name, sqlite3_value
 void rpd_arg_int(rpd *c, int64_t ev, int *pos, const char *name, int64_t v) {
   char num[TT_I64_CHARS + 1];
   *tt_format_i64(num, v) = '\0';
-  rpd_arg(c, ev, pos, "int", name, num);
+  rpd_arg(c, ev, pos, HUB_ARG_INT, name, num);
 }
 
 /* Most of these columns are NULL (the other table of a LEFT JOIN) or ''

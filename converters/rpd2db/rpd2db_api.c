@@ -47,7 +47,7 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
   }
   free(copy);
   if (!ok || n == 0) {
-    rpd_arg(c, ev, pos, "string", "args", text);
+    rpd_arg(c, ev, pos, HUB_ARG_STRING, "args", text);
     return;
   }
   copy = tt_strdup(text);
@@ -57,7 +57,7 @@ static void args_string(rpd *c, int64_t ev, int *pos, const char *text) {
     char *eq = strchr(p, '=');
     *eq = '\0';
     const char *key = trim(p, NULL), *value = trim(eq + 1, NULL);
-    rpd_arg(c, ev, pos, "string", key, value);
+    rpd_arg(c, ev, pos, HUB_ARG_STRING, key, value);
     p = bar ? bar + 1 : NULL;
   }
   free(copy);
@@ -167,7 +167,7 @@ int rpd_apis(rpd *c) {
     int launches = rpd_side_at(&linked, id);
     int64_t ev = hub_event(c->w, cat, launches ? id : HUB_NULL, NULL);
     int pos = 0;
-    if (category && *category) rpd_arg(c, ev, &pos, "string", "category", category);
+    if (category && *category) rpd_arg(c, ev, &pos, HUB_ARG_STRING, "category", category);
     if (!marker) args_string(c, ev, &pos, args);
     rpd_args_from(c, ev, &pos, st, C_REST, own_end);
     /* A call's kernelapi / copyapi row describes the work it launched: it
@@ -190,7 +190,7 @@ int rpd_apis(rpd *c) {
     }
     if (marker && start == end) {
       hub_touch_thread(c->w, pid, tid, start, end);
-      int64_t track = hub_track(c->w, pid, tid, "markers", "{\"kind\":\"marker\"}");
+      int64_t track = hub_track(c->w, pid, tid, "markers", HUB_TRACK_MARKER);
       nv_json_begin(&c->ext);
       nv_json_str(&c->ext, "name", args && *args ? args : name);
       hub_sample(c->w, track, start, ev, nv_json_end(&c->ext));

@@ -254,9 +254,10 @@ int rpd_ops(rpd *c) {
      * without description; otherwise it is said here. */
     const char *name = *desc ? desc : type;
     if ((is_kernel && *desc == '\0') || (is_copy && *desc))
-      rpd_arg(c, ev, &pos, "string", "opType", type);
+      rpd_arg(c, ev, &pos, HUB_ARG_STRING, "opType", type);
     const char *kname = text(st, C_KNAME);
-    if (*kname && strcmp(kname, name) != 0) rpd_arg(c, ev, &pos, "string", "kernelName", kname);
+    if (*kname && strcmp(kname, name) != 0)
+      rpd_arg(c, ev, &pos, HUB_ARG_STRING, "kernelName", kname);
     if (linked && sqlite3_column_int64(st, C_NLINKS) > 1)
       rpd_arg_int(c, ev, &pos, "api_ops", sqlite3_column_int64(st, C_NLINKS));
     if (!linked && sqlite3_column_type(st, C_API) != SQLITE_NULL) /* a link to a missing call */

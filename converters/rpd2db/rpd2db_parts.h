@@ -79,7 +79,7 @@ void rpd_progress(rpd *c);
 
 /* One arg (names already given to this event with the same value are
  * skipped, with another value renamed name#2). */
-void rpd_arg(rpd *c, int64_t ev, int *pos, const char *type, const char *name, const char *value);
+void rpd_arg(rpd *c, int64_t ev, int *pos, hub_arg_type type, const char *name, const char *value);
 void rpd_arg_int(rpd *c, int64_t ev, int *pos, const char *name, int64_t v);
 /* Appends a column's value as an arg (int, double or string; NULL: none). */
 void rpd_arg_value(rpd *c, int64_t ev, int *pos, const char *name, sqlite3_value *v);
