@@ -48,7 +48,7 @@ LIBS_ALL = $(PKG_LIBS) -lm
 TOOLS := $(notdir $(patsubst %/,%,$(wildcard converters/*/)))
 BINS := $(addprefix $(BUILD)/bin/,$(TOOLS))
 
-COMMON_SRCS := $(wildcard common/*.c)
+COMMON_SRCS := $(wildcard common/*/*.c)
 PROTOS := $(wildcard proto/*.proto)
 # Generated sources are all built here from what they are generated from,
 # never committed (docs/hub.md, "Generated sources").
@@ -56,8 +56,8 @@ GEN_SRCS := $(BUILD)/gen/hub_schema_sql.c $(BUILD)/gen/cupti_cbid_table.c \
             $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.c,$(PROTOS))
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
                $(patsubst $(BUILD)/gen/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
-UNIT_SRCS := $(wildcard tests/unit_*.c)
-UNIT_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/unit_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 
 .SECONDARY:
@@ -84,7 +84,7 @@ $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Wno-unused-parameter -c $< -o $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h converters/*/*.h fuzz/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
+$(BUILD)/obj/%.o: %.c $(wildcard common/*/*.h converters/*/*.h fuzz/*.h tests/unit/*.h) $(patsubst proto/%.proto,$(BUILD)/gen/%.pb-c.h,$(PROTOS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
@@ -98,7 +98,7 @@ $(BUILD)/bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libcommon.a
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
@@ -136,8 +136,8 @@ check: deps
 # rocprofv3 database at 4x the calls (200k).
 check-long: deps
 	$(MAKE) all
-	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/test_memory.sh
-	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/test_rocprofv3_read.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/tools/test_memory.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/tools/test_rocprofv3_read.sh
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares

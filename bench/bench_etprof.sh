@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # etprof2db throughput on a legacy ExecuTorch profiler buffer: N events in
 # blocks of 1000 (iterations of "Execute", the runtime's default capacity
-# of 1024 slots), written by tests/etprof_gen.py. Each event is a region,
+# of 1024 slots), written by tests/data/etprof_gen.py. Each event is a region,
 # its event row and 3 args (iteration, chain_idx, instruction_idx). The
 # ceiling is SQLite itself writing the same rows into an empty hub with
 # INSERT ... SELECT from a recursive CTE (no C code), as bench_nvprof.sh
@@ -18,8 +18,8 @@ DIR="$WORK/etprof"
 mkdir -p "$DIR"
 IN="$DIR/prof_result.bin"
 SMALL="$DIR/prof_result_small.bin"
-$PY "$ROOT/tests/etprof_gen.py" bench "$N" "$IN"
-$PY "$ROOT/tests/etprof_gen.py" bench $((N / 2 / 1000 * 1000)) "$SMALL"
+$PY "$ROOT/tests/data/etprof_gen.py" bench "$N" "$IN"
+$PY "$ROOT/tests/data/etprof_gen.py" bench $((N / 2 / 1000 * 1000)) "$SMALL"
 "$TOOL" -q "$IN" -o "$DIR/out.db" # the schema for the ceiling below
 
 U=$(sqlite3 "$DIR/out.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")

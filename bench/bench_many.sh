@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Many processes: BENCH_HUBS (default 1000) rocprofv3-shaped hubs
-# (tests/make_rocprof_hub.py --many, BENCH_LAUNCHES launches each, default
+# (tests/data/make_rocprof_hub.py --many, BENCH_LAUNCHES launches each, default
 # 20: about 46 intervals per hub) read as one stream under `ulimit -n 1024`:
 # db2json and db2summary (events/s, peak RSS), and dbmerge of all of them
 # into one file. Issue 13's target: peak RSS <= 256 MB at 1000 hubs.
@@ -16,7 +16,7 @@ DIR="$WORK/many_${HUBS}x$LAUNCHES"
 if [ ! -s "$DIR/h0000.db" ]; then
   echo "bench_many: writing $HUBS hubs into $DIR..." >&2
   mkdir -p "$DIR"
-  $PY tests/make_rocprof_hub.py --many "$DIR" "$HUBS" "$LAUNCHES"
+  $PY tests/data/make_rocprof_hub.py --many "$DIR" "$HUBS" "$LAUNCHES"
 fi
 events=$($PY - "$DIR" <<'EOF'
 import glob, sqlite3, sys

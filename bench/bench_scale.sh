@@ -6,7 +6,7 @@
 # db2summary and dbmerge), and at BENCH_SCALE x the events within 10% of
 # the figure at BENCH_EVENTS, for every exporter and dbmerge on gen_hub
 # hubs, and for the importers whose inputs a generator writes here
-# (etprof2db: tests/etprof_gen.py; kineto2db: bench/kineto_gen.py, about
+# (etprof2db: tests/data/etprof_gen.py; kineto2db: bench/kineto_gen.py, about
 # 4.4 GB of JSON at 10M events). Needs about 18 GB of disk at 10M.
 # db2otf2 holds one 4 MiB event chunk per location, touched as the
 # location's events fill it: on the shared hubs (8 threads and a GPU
@@ -78,9 +78,9 @@ scale_rows dbmerge "gen_hub hub" "$ks" "$kb" "$sb"
 
 # Importers: inputs written here at both sizes, each removed once measured.
 n=$(( EVENTS < 2000 ? 2000 : EVENTS / 1000 * 1000 )) # etprof: whole iterations of 1000
-$PY "$ROOT/tests/etprof_gen.py" bench "$n" "$WORK/scale.bin"
+$PY "$ROOT/tests/data/etprof_gen.py" bench "$n" "$WORK/scale.bin"
 rss "$BIN/etprof2db" -q "$WORK/scale.bin" -o "$OUT.db"; ks=$KIB
-$PY "$ROOT/tests/etprof_gen.py" bench $((n * SCALE)) "$WORK/scale.bin"
+$PY "$ROOT/tests/data/etprof_gen.py" bench $((n * SCALE)) "$WORK/scale.bin"
 rss "$BIN/etprof2db" -q "$WORK/scale.bin" -o "$OUT.db"; kb=$KIB sb=$SECS
 rm -f "$WORK/scale.bin"
 SMALL_EVENTS=$n BIG=$((n * SCALE)) scale_rows etprof2db "ExecuTorch legacy buffer" "$ks" "$kb" "$sb"

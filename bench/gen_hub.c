@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_writer.h"
-#include "util.h"
+#include "hub/hub_writer.h"
+#include "base/util.h"
 
 int main(int argc, char **argv) {
   tt_set_progname(argv[0]);

@@ -1,5 +1,5 @@
 /* Writes a database shaped as rocprofv3 writes it, the input of the
- * rocprofv3-shape benches and of tests/test_reader_args.sh:
+ * rocprofv3-shape benches and of tests/tools/test_reader_args.sh:
  *   gen_rocprof OUT.db N [SEED] [--position-major]
  * N events (about 61% HIP API regions, 35% kernel dispatches, 4% memory
  * copies), with rocprofv3's column set and no index at all.
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_schema.h"
-#include "util.h"
+#include "hub/hub_schema.h"
+#include "base/util.h"
 
 #define NTHREADS 4
 #define NQUEUES 4

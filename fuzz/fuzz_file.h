@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hub_writer.h"
-#include "import_cli.h"
-#include "progress.h"
-#include "util.h"
+#include "hub/hub_writer.h"
+#include "cli/import_cli.h"
+#include "base/progress.h"
+#include "base/util.h"
 
 /* The input file of this process (in /dev/shm when there is one: no disk
  * writes per run), rewritten with data; NULL when it cannot be written. */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub_writer.h"
+#include "hub/hub_writer.h"
 #include "../converters/kineto2db/kineto2db.h"
-#include "progress.h"
-#include "util.h"
+#include "base/progress.h"
+#include "base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static int init;

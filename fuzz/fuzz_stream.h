@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hub_writer.h"
-#include "progress.h"
-#include "util.h"
+#include "hub/hub_writer.h"
+#include "base/progress.h"
+#include "base/util.h"
 
 static size_t take(const uint8_t **p, size_t *n, size_t k, uint8_t *out) {
   size_t got = *n < k ? *n : k;

@@ -1,6 +1,6 @@
 /* stream_hub INPUT OUT.db: the hub an exporter harness (fuzz_db2json,
  * fuzz_db2perfetto, fuzz_db2otf2) builds from a fuzzer input, written to
- * OUT.db, so scripts/fuzz-to-case.sh can turn a finding into a tests/bad
+ * OUT.db, so scripts/fuzz-to-case.sh can turn a finding into a tests/data/bad
  * case on the exporter itself. Built with the tools (`make all`). */
 #include <stdlib.h>
 

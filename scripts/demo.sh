@@ -44,10 +44,10 @@ for db in "$OUT"/*.db; do
 done
 
 echo
-echo "== ranks side by side: 8 rocprofv3-shaped per-rank hubs (made by tests/make_rocprof_hub.py), read as one"
+echo "== ranks side by side: 8 rocprofv3-shaped per-rank hubs (made by tests/data/make_rocprof_hub.py), read as one"
 if have db2summary && command -v python3 >/dev/null; then
   mkdir -p "$OUT/ranks"
-  run python3 tests/make_rocprof_hub.py --many "$OUT/ranks" 8 300
+  run python3 tests/data/make_rocprof_hub.py --many "$OUT/ranks" 8 300
   run "$BIN/db2summary" -q --format html "$OUT"/ranks/h*.db -o "$OUT/ranks.summary.html"
 fi
 

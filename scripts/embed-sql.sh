@@ -10,6 +10,6 @@ emit() {
 echo '/* Generated from the schema/ SQL files by scripts/embed-sql.sh. Do not edit.'
 echo ' * Built by make, never committed, like every generated source: a committed'
 echo ' * copy could drift from the schema it comes from (docs/hub.md). */'
-echo '#include "hub_schema.h"'
+echo '#include "hub/hub_schema.h"'
 emit hub_schema_sql "$1"
 emit hub_index_sql "$2"

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Turns a fuzzer finding into a tests/bad case, once the defect is fixed:
+# Turns a fuzzer finding into a tests/data/bad case, once the defect is fixed:
 #   scripts/fuzz-to-case.sh ARTIFACT [HARNESS]
 # ARTIFACT is an input libFuzzer saved (build-fuzz/artifacts/<harness>-crash-
 # ..., -leak-, -timeout-); HARNESS defaults to the part of its name before
 # the first '-'. The input (for the exporter harnesses: the hub their event
 # stream builds, via $BUILD/fuzz/stream_hub, repacked in 1 KiB pages) is
-# copied to tests/bad/fuzz/<harness>-<sha1:8>.<ext>, the tool of $BUILD/bin
+# copied to tests/data/bad/fuzz/<harness>-<sha1:8>.<ext>, the tool of $BUILD/bin
 # is run on it as the harness runs it, and one line
 #   bad TOOL[,OPTIONS] NAME EXIT PATTERN copy_of "$BAD/fuzz/NAME"
-# is appended to tests/bad/fuzz.cases, with the exit code it gave and its
+# is appended to tests/data/bad/fuzz.cases, with the exit code it gave and its
 # first message as the expected place. A tool that still crashes (signal,
 # sanitizer report, 120 s timeout) gives no case: fix it first.
-# Environment: BUILD (build), FUZZ_CASES_DIR (tests/bad: where fuzz.cases
+# Environment: BUILD (build), FUZZ_CASES_DIR (tests/data/bad: where fuzz.cases
 # and fuzz/ go), TT_BIN (the tools' directory, $BUILD/bin).
 set -u
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-: "${BUILD:=build}" "${FUZZ_CASES_DIR:=$ROOT/tests/bad}"
+: "${BUILD:=build}" "${FUZZ_CASES_DIR:=$ROOT/tests/data/bad}"
 BIN="${TT_BIN:-$ROOT/$BUILD/bin}"
 die() { echo "fuzz-to-case: $*" >&2; exit 1; }
 
@@ -70,7 +70,7 @@ mkdir -p "$FUZZ_CASES_DIR/fuzz"
 cp "$tmp/in/$name" "$FUZZ_CASES_DIR/fuzz/$name"
 cases="$FUZZ_CASES_DIR/fuzz.cases"
 [ -f "$cases" ] || printf '%s\n' "# Inputs the fuzzers (fuzz/, make fuzz) found defects with, each made a case" \
-  "# by scripts/fuzz-to-case.sh once fixed. Sourced by tests/test_bad_inputs.sh." >"$cases"
+  "# by scripts/fuzz-to-case.sh once fixed. Sourced by tests/tools/test_bad_inputs.sh." >"$cases"
 grep -qF " $name " "$cases" && die "$name: already a case in $cases"
 printf 'bad %s %s %s %q copy_of "$BAD/fuzz/%s"\n' "$spec" "$name" "$rc" "$pattern" "$name" >>"$cases"
 echo "fuzz-to-case: $cases: $(tail -n 1 "$cases")" >&2

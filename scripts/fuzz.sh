@@ -29,7 +29,7 @@ for h in "$@"; do
       done ;;
     fuzz_etprof2db_legacy)
       for c in main unfinished; do
-        python3 tests/etprof_gen.py "$c" "$corpus/seed-$c.bin" >/dev/null
+        python3 tests/data/etprof_gen.py "$c" "$corpus/seed-$c.bin" >/dev/null
       done ;;
     fuzz_etprof2db_etdump)
       for f in fixtures/executorch/*.etdp; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;

@@ -28,7 +28,7 @@ cat <<HDR
  * comes from, and sh and awk are all it needs (docs/hub.md). */
 #include <stddef.h>
 
-#include "cupti_names.h"
+#include "sources/cupti_names.h"
 
 HDR
 emit tt_cupti_runtime_names "$dir/cupti_runtime_cbid.tsv"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Rewrites the SEE ALSO section of every man/<tool>.1 to name every other
 # tool under converters/, so the pages stay consistent as tools are added.
-# Run after adding a tool; tests/test_newuser.sh checks the result.
+# Run after adding a tool; tests/tools/test_newuser.sh checks the result.
 set -eu
 cd "$(dirname "$0")/.."
 tools=$(ls converters)

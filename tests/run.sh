@@ -6,7 +6,7 @@
 # Tests run TEST_JOBS at a time (default: the number of cores), each into
 # its own log; results are printed in a fixed order, with each test's
 # seconds, whatever order they finish in. Each test has its own temporary
-# directory (tests/lib.sh), so they do not share files.
+# directory (tests/tools/lib.sh), so they do not share files.
 set -u
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}"
@@ -19,7 +19,7 @@ names=() cmds=()
 for t in "$BUILD"/tests/unit_*; do
   [ -x "$t" ] && { names+=("$(basename "$t")"); cmds+=("$t"); }
 done
-for t in tests/test_*.sh; do
+for t in tests/tools/test_*.sh; do
   [ -f "$t" ] && { names+=("$(basename "$t" .sh)"); cmds+=("bash $t"); }
 done
 

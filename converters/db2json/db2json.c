@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "json_check.h"
-#include "tracks.h"
-#include "util.h"
+#include "cli/export.h"
+#include "base/json_check.h"
+#include "cli/tracks.h"
+#include "base/util.h"
 
 typedef struct json_part {
   FILE *fp;

@@ -6,12 +6,12 @@
  * later than its end, or when the part ends, so records are time-ordered
  * per location and strictly nested. Intervals that overlap without
  * nesting go to overflow locations ("CUDA[0:7] overlap 1"), placed by
- * common/tracks.c as db2perfetto does, so none is dropped. */
+ * common/cli/tracks.c as db2perfetto does, so none is dropped. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "db2otf2.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Event chunk per location: OTF2 flushes a full chunk to its file (the
  * pre-flush callback says so), so memory is one chunk per location. 4 MiB

@@ -10,10 +10,10 @@
 #include <otf2/otf2.h>
 #include <stdint.h>
 
-#include "export.h"
-#include "hashmap.h"
-#include "tracks.h"
-#include "util.h"
+#include "cli/export.h"
+#include "base/hashmap.h"
+#include "cli/tracks.h"
+#include "base/util.h"
 
 /* Vendor of a device, from its agent name: decides CUDA[..] or HIP[..]. */
 typedef enum { O2_GENERIC, O2_CUDA, O2_HIP } o2_vendor;

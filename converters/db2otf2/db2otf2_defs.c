@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "db2otf2.h"
-#include "util.h"
+#include "base/util.h"
 
 #define O2_NONE UINT32_MAX
 #define NODE_MACHINE 0

@@ -1,5 +1,5 @@
 /* The archive is a directory (traces.otf2, traces.def, traces/), so the
- * single-file temporary of common/atomic_output.h is not enough: the
+ * single-file temporary of common/base/atomic_output.h is not enough: the
  * archive is written into a staging directory beside the final one and
  * renamed once complete. A failure, tt_die or a signal removes the staging
  * directory, so nothing half-written is ever left. An existing path is
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "db2otf2.h"
-#include "util.h"
+#include "base/util.h"
 
 /* Staging directories of this run. One that replaces an existing archive
  * is put in place at exit, and only when the run succeeded: the driver

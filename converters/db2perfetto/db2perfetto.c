@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "db2perfetto.h"
-#include "progress.h"
+#include "base/progress.h"
 
 static int pf_end(void *state, hub_reader *r);
 

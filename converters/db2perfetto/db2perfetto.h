@@ -16,12 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "export.h"
-#include "hashmap.h"
-#include "hub_reader.h"
-#include "tracks.h"
+#include "cli/export.h"
+#include "base/hashmap.h"
+#include "hub/hub_reader.h"
+#include "cli/tracks.h"
 #include "perfetto_trace_subset.pb-c.h"
-#include "util.h"
+#include "base/util.h"
 
 typedef Perfetto__Protos__TracePacket pf_packet;
 typedef Perfetto__Protos__TrackEvent pf_event;

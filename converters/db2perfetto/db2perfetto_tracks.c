@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "db2perfetto.h"
-#include "tracks.h"
+#include "cli/tracks.h"
 
 /* Track keys are hashed twice per event (lane, then track): word by
  * word, not bytewise over 32 bytes (~200 instructions each time). */

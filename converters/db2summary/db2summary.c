@@ -2,7 +2,7 @@
  * allocations, one table per API category, GPU busy time, launch latency)
  * as text, csv, markdown or json, or as one self-contained html report with
  * charts (busy over time per device and per process, launch latency
- * histogram). A sink on common/export.h, so every
+ * histogram). A sink on common/cli/export.h, so every
  * shared filter, --start/--end and --split apply; the output defaults to
  * stdout. */
 #include <getopt.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "db2summary.h"
-#include "export.h"
+#include "cli/export.h"
 
 static sm_options opts = {.format = SM_TEXT, .top = 20};
 
@@ -56,7 +56,7 @@ static int summary_end(void *state, hub_reader *r) {
 }
 
 /* --- db2summary's own options ---------------------------------------- *
- * Parsed with the shared ones by common/cli.h (tt_exporter.options). */
+ * Parsed with the shared ones by common/cli/cli.h (tt_exporter.options). */
 
 static const char *const summary_help =
     "\ndb2summary options (the output defaults to stdout):\n"

@@ -18,10 +18,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "executorch_tax.h"
-#include "hashmap.h"
-#include "hub_reader.h"
-#include "util.h"
+#include "sources/executorch_tax.h"
+#include "base/hashmap.h"
+#include "hub/hub_reader.h"
+#include "base/util.h"
 
 typedef enum { SM_TEXT, SM_CSV, SM_MARKDOWN, SM_JSON, SM_HTML } sm_format;
 

@@ -10,7 +10,7 @@
  *
  * Inputs are attached one at a time (SQLite's attach limit and memory do
  * not grow with the number of inputs), read-only as every input is opened
- * (common/sqlite_setup.h: immutable when a WAL file holds all its pages,
+ * (common/base/sqlite_setup.h: immutable when a WAL file holds all its pages,
  * so no -wal/-shm appears beside it). The output is built under
  * a temporary name with its journal in memory (the rename is what makes
  * it atomic; a failed or interrupted run leaves nothing) and ends in
@@ -21,14 +21,14 @@
 #include <string.h>
 #include <strings.h>
 
-#include "atomic_output.h"
-#include "cli.h"
-#include "hashmap.h"
-#include "hub_catalog.h"
-#include "input_check.h"
-#include "progress.h"
-#include "sqlite_setup.h"
-#include "util.h"
+#include "base/atomic_output.h"
+#include "cli/cli.h"
+#include "base/hashmap.h"
+#include "hub/hub_catalog.h"
+#include "base/input_check.h"
+#include "base/progress.h"
+#include "base/sqlite_setup.h"
+#include "base/util.h"
 
 /* SQLite refuses compound SELECTs of more than 500 terms: views over more
  * inputs nest groups of this many. */

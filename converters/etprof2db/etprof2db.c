@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "etprof2db.h"
-#include "progress.h"
+#include "base/progress.h"
 
 const char *const etp_scale_names[4] = {"ns", "us", "ms", "cycles"};
 

@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hashmap.h"
-#include "hub_writer.h"
-#include "import_cli.h"
-#include "util.h"
+#include "base/hashmap.h"
+#include "hub/hub_writer.h"
+#include "cli/import_cli.h"
+#include "base/util.h"
 
 typedef enum etp_scale { ETP_NS, ETP_US, ETP_MS, ETP_CYCLES } etp_scale;
 

@@ -15,7 +15,7 @@
 
 #include "etprof2db.h"
 #include "etprof2db_fb.h"
-#include "progress.h"
+#include "base/progress.h"
 
 static uint32_t le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "util.h"
+#include "base/util.h"
 
 static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t rd32(const uint8_t *p) {

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "etprof2db.h"
-#include "progress.h"
+#include "base/progress.h"
 
 #define HDR_SIZE 64u
 #define EV_SIZE 56u

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "etprof2db.h"
-#include "executorch_tax.h"
+#include "sources/executorch_tax.h"
 
 typedef struct group {
   char *block, *name;

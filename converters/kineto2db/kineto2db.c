@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "import_cli.h"
+#include "cli/import_cli.h"
 #include "kineto2db.h"
-#include "progress.h"
+#include "base/progress.h"
 
 #define GZ_BUFFER (256 * 1024)
 #define READ_SIZE (64 * 1024) /* small enough that error offsets are close */

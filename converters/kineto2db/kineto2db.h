@@ -15,10 +15,10 @@
 #include <stdint.h>
 #include <yajl/yajl_parse.h>
 
-#include "hashmap.h"
-#include "hub_writer.h"
-#include "import_cli.h"
-#include "util.h"
+#include "base/hashmap.h"
+#include "hub/hub_writer.h"
+#include "cli/import_cli.h"
+#include "base/util.h"
 
 /* ---- the import as a component (kineto2db.c) ---- */
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <yajl/yajl_tree.h>
 
-#include "progress.h"
+#include "base/progress.h"
 #include "kineto2db.h"
 
 /* Non-numeric pid/tid strings ("Spans", "stream 7") get ids from here on,

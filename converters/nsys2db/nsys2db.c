@@ -7,7 +7,7 @@
 
 #include "nsys2db.h"
 #include "nsys2db_parts.h"
-#include "progress.h"
+#include "base/progress.h"
 
 /* Tables read; other non-empty tables are reported (ENUM_* are lookups). */
 static const char HANDLED[] =

@@ -7,7 +7,7 @@
 
 #include "nvvp2db.h"
 #include "nvvp2db_parts.h"
-#include "progress.h"
+#include "base/progress.h"
 
 /* Tables this importer reads; any other non-empty table is reported. */
 static const char HANDLED[] =

@@ -3,8 +3,8 @@
  * the command line around it; the fuzz harness calls it directly. */
 #ifndef NVVP2DB_H
 #define NVVP2DB_H
-#include "hub_writer.h"
-#include "import_cli.h"
+#include "hub/hub_writer.h"
+#include "cli/import_cli.h"
 
 /* Reads opts->input (opts->output is not used) and writes it through w;
  * ctx is unused. A tt_import_fn: 0 imported, 1 after a message naming

@@ -6,12 +6,12 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "cupti_names.h"
-#include "cupti_rows.h"
-#include "source_db.h"
-#include "hashmap.h"
-#include "hub_writer.h"
-#include "util.h"
+#include "sources/cupti_names.h"
+#include "sources/cupti_rows.h"
+#include "sources/source_db.h"
+#include "base/hashmap.h"
+#include "hub/hub_writer.h"
+#include "base/util.h"
 
 #define NVP_TABLE(kind) "CUPTI_ACTIVITY_KIND_" kind
 

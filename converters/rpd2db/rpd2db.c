@@ -9,13 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "atomic_output.h"
-#include "import_cli.h"
-#include "input_check.h"
-#include "progress.h"
+#include "base/atomic_output.h"
+#include "cli/import_cli.h"
+#include "base/input_check.h"
+#include "base/progress.h"
 #include "rpd2db.h"
 #include "rpd2db_parts.h"
-#include "sqlite_setup.h"
+#include "base/sqlite_setup.h"
 
 /* Tables this importer reads; any other non-empty table is reported. */
 static const char HANDLED[] =

@@ -3,8 +3,8 @@
  * fuzz harness calls it directly. */
 #ifndef RPD2DB_H
 #define RPD2DB_H
-#include "hub_writer.h"
-#include "import_cli.h"
+#include "hub/hub_writer.h"
+#include "cli/import_cli.h"
 
 /* Reads opts->input and writes it through w; ctx is unused. A .rpd.gz is
  * unpacked beside opts->output (a temporary name, always removed). A

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "rpd2db_parts.h"
-#include "sqlite_setup.h"
+#include "base/sqlite_setup.h"
 
 enum {
   C_ID, C_GPU, C_QUEUE, C_SEQ, C_START, C_END, C_DESC_ID, C_DESC, C_TYPE, C_API, C_NLINKS,

@@ -10,10 +10,10 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "hashmap.h"
-#include "hub_writer.h"
-#include "source_db.h"
-#include "util.h"
+#include "base/hashmap.h"
+#include "hub/hub_writer.h"
+#include "sources/source_db.h"
+#include "base/util.h"
 
 /* The process that owns GPU work no call launched, when the GPU's own
  * process is not known: pid 0 is never a user process on Linux. */

@@ -83,7 +83,7 @@ if sinfo -h -o %T | grep -q idle; then pass "a one-node Slurm is up ($host)"; el
 # 200 hubs, a 9-window split, 4 array tasks at most 2 running, the summary afterok.
 W="$D/work"
 mkdir "$W/hubs" "$W/serial" "$W/array"
-/usr/bin/python3 tests/make_rocprof_hub.py --many "$W/hubs" 200 8
+/usr/bin/python3 tests/data/make_rocprof_hub.py --many "$W/hubs" 200 8
 db2json -q "$W"/hubs/h*.db --split window --windows 9 -o "$W/serial/run.json"
 db2summary -q "$W"/hubs/h*.db -o "$W/serial/run.summary.txt"
 out=$(cd "$W" && bash "$ROOT/scripts/slurm/convert-array.sbatch" --submit --tasks 4 --max-running 2 \

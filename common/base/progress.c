@@ -1,0 +1,79 @@
+#include "base/progress.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/util.h"
+
+static int enabled, quiet, drawn;
+static double last, started;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void tt_progress_init(int mode) {
+  quiet = mode < 0;
+  enabled = mode > 0 || (mode == 0 && isatty(STDERR_FILENO));
+  tt_set_quiet(quiet);
+  tt_set_message_hook(tt_progress_done);
+  last = 0;
+  started = now();
+}
+
+int tt_progress_quiet(void) { return quiet; }
+int tt_progress_enabled(void) { return enabled && !quiet; }
+
+static void draw(const char *what, uint64_t done, uint64_t total, double t) {
+  double secs = t - started;
+  double rate = secs > 0 ? (double)done / secs : 0;
+  if (total) {
+    /* Totals are counted before filters and windows: never past 99%
+     * until the end says 100%. */
+    double pct = 100.0 * (double)done / (double)total;
+    if (pct > 99) pct = 99;
+    fprintf(stderr, "\r%s: %llu of %llu %s (%.0f%%), %.0f %s/s   ", tt_progname(),
+            (unsigned long long)done, (unsigned long long)total, what, pct, rate, what);
+  } else {
+    fprintf(stderr, "\r%s: %llu %s, %.0f %s/s   ", tt_progname(), (unsigned long long)done, what,
+            rate, what);
+  }
+  drawn = 1;
+}
+
+void tt_progress(const char *what, uint64_t done, uint64_t total) {
+  if (!enabled || quiet) return;
+  double t = now();
+  if (t - last < 0.25) return;
+  last = t;
+  draw(what, done, total, t);
+}
+
+void tt_progress_finish(const char *what, uint64_t done) {
+  if (!enabled || quiet) return;
+  double t = now(), secs = t - started;
+  fprintf(stderr, "\r%s: %llu %s (100%%) in %.1f s, %.0f %s/s   ", tt_progname(),
+          (unsigned long long)done, what, secs, secs > 0 ? (double)done / secs : 0, what);
+  drawn = 1;
+  tt_progress_done();
+}
+
+void tt_progress_done(void) {
+  if (drawn) fputc('\n', stderr);
+  drawn = 0;
+}
+
+void tt_info(const char *fmt, ...) {
+  if (quiet) return;
+  tt_progress_done();
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, "%s: ", tt_progname());
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}

@@ -1,0 +1,1156 @@
+#include "cli/export.h"
+
+#include <ftw.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/export_split.h"
+#include "base/gzip_file.h"
+#include "base/hashmap.h"
+#include "base/input_check.h"
+#include "base/progress.h"
+#include "base/sqlite_setup.h"
+#include "base/threads.h"
+#include "base/util.h"
+
+/* --- command line ----------------------------------------------------- */
+
+/* The usage; an option the tool refuses is left out (--no-args without
+ * event arguments, --max-part-size without part_bytes). */
+static void usage(FILE *f, const void *ctx) {
+  const tt_exporter *ex = ctx;
+  fprintf(f,
+          "Usage: %s [options] DB... -o OUTPUT%s\n"
+          "%s\n\n"
+          "  DB...                    rocpd hub databases, read as one time-ordered stream\n"
+          "  -o, --output FILE        output file, replaced if it exists%s%s\n"
+          "      --split MODE         process: one output per process (FILE.pPID%s)\n"
+          "                           window: consecutive time windows (FILE.wNNN%s)\n"
+          "      --windows N          with --split window: N windows of equal length\n"
+          "      --window-size DUR    with --split window: windows of DUR, with its unit\n"
+          "                           (ns, us, ms, s: 250ms, 1.5s)\n",
+          tt_progname(), ex->extension, ex->description,
+          ex->stdout_ok ? " ('-' for stdout)" : "",
+          ex->no_gzip ? ""
+                      : "; a name\n"
+                        "                           ending in .gz is written gzip-compressed",
+          ex->extension, ex->extension);
+  if (ex->part_bytes)
+    fprintf(f,
+            "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
+            "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
+            "                           process: whole processes packed into parts of SIZE.\n"
+            "                           'auto': %s. Alone, it means --split window\n",
+            ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
+  fprintf(f,
+          "      --part K             write only part K (from 0) of the split\n"
+          "      --start T, --end T   time range: absolute ns, a duration from the\n"
+          "                           trace start (10ms), or a percentage (25%%)\n"
+          "      --category GLOB      keep only events whose category matches (repeatable;\n"
+          "                           case-insensitive; see --list-categories)\n"
+          "      --exclude-category GLOB  drop events whose category matches (repeatable)\n"
+          "      --name GLOB          keep only events whose name matches (repeatable,\n"
+          "                           case-insensitive)\n"
+          "      --gpu                keep only GPU work: kernels, copies, memsets and GPU\n"
+          "                           annotations, whatever their category's name\n"
+          "%s"
+          "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
+          "      --count-parts        print the number of parts the split makes, write nothing\n"
+          "      --list-categories    print each category in the inputs with its event count\n",
+          ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
+}
+
+int tt_parse_duration(const char *s, int64_t *ns) {
+  static const struct {
+    const char *unit;
+    int64_t scale;
+  } units[] = {{"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}, {"", 1}};
+  size_t n = strlen(s);
+  for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+    size_t u = strlen(units[i].unit);
+    if (n <= u || strcmp(s + n - u, units[i].unit) != 0) continue;
+    /* "1ms" must not be read as "1m" + "s": the number part must parse. */
+    if (tt_decimal_to_int_scaled(s, n - u, units[i].scale, ns) == 0 && *ns >= 0) return 0;
+  }
+  return -1;
+}
+
+char *tt_part_path(const char *output, const char *tag) {
+  const char *base = strrchr(output, '/');
+  base = base ? base + 1 : output;
+  const char *dot = strrchr(base, '.');
+  /* "t.json.gz": the tag goes before ".json.gz", not before ".gz". */
+  if (dot && dot > base && strcmp(dot, ".gz") == 0) {
+    const char *inner = dot;
+    while (inner > base && inner[-1] != '.') inner--;
+    if (inner - 1 > base) dot = inner - 1;
+  }
+  tt_buf b = {0};
+  if (!dot || dot == base) {
+    tt_buf_puts(&b, output);
+    tt_buf_puts(&b, tag);
+  } else {
+    tt_buf_append(&b, output, (size_t)(dot - output));
+    tt_buf_puts(&b, tag);
+    tt_buf_puts(&b, dot);
+  }
+  return b.data;
+}
+
+static void push(const char ***list, size_t *n, const char *s) {
+  *list = tt_realloc((void *)*list, (*n + 1) * sizeof **list);
+  (*list)[(*n)++] = s;
+}
+
+static int64_t parse_count(const char *opt, const char *s) {
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || v < 0) tt_die(2, "%s: not a count: '%s'", opt, s);
+  return v;
+}
+
+/* The format's viewer limit (--max-part-size auto); TT_AUTO_MAX_PART_SIZE
+ * (bytes) lowers it for tests, as a 200 MB trace would take too long. */
+static uint64_t auto_limit(const tt_exporter *ex) {
+  const char *env = getenv("TT_AUTO_MAX_PART_SIZE");
+  if (ex->auto_max_part_size && env && *env) return strtoull(env, NULL, 10);
+  return ex->auto_max_part_size;
+}
+
+/* --max-part-size SIZE|auto. Like --window-size, a bare number is
+ * refused: the unit is required. */
+static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
+  if (!ex->part_bytes) tt_die(2, "--max-part-size: not for this tool");
+  if (strcmp(arg, "auto") == 0) {
+    if (!ex->auto_max_part_size)
+      tt_die(2, "--max-part-size auto: this format has no automatic limit (%s); give a size "
+             "such as 2G",
+             ex->viewer_limit ? ex->viewer_limit : "no viewer limit is known");
+    o->max_part_size = auto_limit(ex);
+    o->max_part_auto = 1;
+    return;
+  }
+  size_t n = strlen(arg);
+  if (n == 0 || (arg[n - 1] >= '0' && arg[n - 1] <= '9') || arg[n - 1] == '.')
+    tt_die(2, "--max-part-size: give a unit (K, M or G, powers of 1024), e.g. 200M: '%s'", arg);
+  if (tt_parse_size(arg, &o->max_part_size) != 0)
+    tt_die(2, "--max-part-size: not a positive size: '%s' (e.g. 200M, 1.5G, 'auto')", arg);
+  if (o->max_part_size < 1024)
+    tt_die(2, "--max-part-size: %s is less than 1K: no part could hold a trace", arg);
+}
+
+/* The exporters' own options, added to the shared ones (cli.h). */
+enum { O_SPLIT, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME, O_NOARGS,
+       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE };
+static const struct option export_longopts[] = {
+    {"split", required_argument, NULL, O_SPLIT},
+    {"windows", required_argument, NULL, O_WINDOWS},
+    {"window-size", required_argument, NULL, O_WSIZE},
+    {"part", required_argument, NULL, O_PART},
+    {"max-part-size", required_argument, NULL, O_MAXPARTSIZE},
+    {"start", required_argument, NULL, O_START},
+    {"end", required_argument, NULL, O_END},
+    {"category", required_argument, NULL, O_CAT},
+    {"exclude-category", required_argument, NULL, O_XCAT},
+    {"name", required_argument, NULL, O_NAME},
+    {"gpu", no_argument, NULL, O_GPU},
+    {"no-args", no_argument, NULL, O_NOARGS},
+    {"max-parts", required_argument, NULL, O_MAXPARTS},
+    {"count-parts", no_argument, NULL, O_COUNTPARTS},
+    {"list-categories", no_argument, NULL, O_LISTCAT},
+    {NULL, 0, NULL, 0}};
+
+typedef struct export_parse {
+  const tt_exporter *ex;
+  tt_export_opts *o;
+} export_parse;
+
+/* One exporter option; a wrong value exits with status 2. */
+static int export_option(int val, const char *optarg, void *ctx) {
+  const tt_exporter *ex = ((export_parse *)ctx)->ex;
+  tt_export_opts *o = ((export_parse *)ctx)->o;
+  switch (val) {
+  case O_SPLIT:
+    if (strcmp(optarg, "process") == 0) o->split = TT_SPLIT_PROCESS;
+    else if (strcmp(optarg, "window") == 0) o->split = TT_SPLIT_WINDOW;
+    else tt_die(2, "--split: expected 'process' or 'window', got '%s'", optarg);
+    break;
+  case O_WINDOWS:
+    o->windows = parse_count("--windows", optarg);
+    if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
+    break;
+  case O_WSIZE: {
+    /* A bare number once meant ns and split a 43 s trace into 4 million
+     * files: the unit is required. */
+    size_t n = strlen(optarg);
+    if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
+      tt_die(2, "--window-size: give a unit (ns, us, ms or s), e.g. 250ms: '%s'", optarg);
+    if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
+      tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
+    break;
+  }
+  case O_PART: o->part = parse_count("--part", optarg); break;
+  case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
+  case O_START: o->start_text = optarg; break;
+  case O_END: o->end_text = optarg; break;
+  case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
+  case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
+  case O_NAME: push(&o->names, &o->nnames, optarg); break;
+  case O_GPU: o->gpu_only = 1; break;
+  case O_NOARGS:
+    if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
+    o->no_args = 1;
+    break;
+  case O_MAXPARTS:
+    o->max_parts = parse_count("--max-parts", optarg);
+    if (o->max_parts < 1) tt_die(2, "--max-parts: must be at least 1");
+    break;
+  case O_COUNTPARTS: o->count_parts = 1; break;
+  case O_LISTCAT: o->list_categories = 1; break;
+  }
+  return 0;
+}
+
+static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->part = -1;
+  o->max_parts = 10000;
+  export_parse ctx = {ex, o};
+  const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
+  tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
+  tt_cli_parse(argc, argv, &cli);
+  o->output = cli.output;
+  o->progress_mode = cli.progress_mode;
+  o->inputs = cli.inputs;
+  o->ninputs = cli.ninputs;
+  for (size_t i = 0; i < o->ninputs; i++)
+    if (tt_input_check(o->inputs[i]) != 0) exit(1);
+  if (o->list_categories || o->count_parts) {
+    if (o->list_categories && o->count_parts) tt_die(2, "give --list-categories or --count-parts, not both");
+  } else if (!o->output && !(o->output = ex->default_output)) {
+    tt_die(2, "missing -o OUTPUT");
+  }
+  if (o->output && ex->no_gzip && tt_path_is_gz(o->output))
+    tt_die(2, "%s: this format is not written compressed: give a name without .gz", o->output);
+  if (o->output && strcmp(o->output, "-") == 0) {
+    if (!ex->stdout_ok || o->split != TT_SPLIT_NONE)
+      tt_die(2, "-o -: %s",
+             ex->stdout_ok ? "split output needs a file name" : "this format cannot go to stdout");
+    if (ex->binary && isatty(STDOUT_FILENO))
+      tt_die(2, "-o -: standard output is a terminal; redirect it to a file or a pipe");
+  }
+  if (o->max_part_size && o->split == TT_SPLIT_NONE) {
+    if (o->output && strcmp(o->output, "-") == 0) tt_die(2, "-o -: split output needs a file name");
+    o->split = TT_SPLIT_WINDOW;
+  }
+  if (o->max_part_size && (o->windows || o->window_size))
+    tt_die(2, "give --windows, --window-size or --max-part-size, not two of them");
+  if (o->split == TT_SPLIT_WINDOW && !o->windows && !o->window_size && !o->max_part_size)
+    tt_die(2, "--split window needs --windows N, --window-size DURATION or --max-part-size SIZE");
+  if (o->split != TT_SPLIT_WINDOW && (o->windows || o->window_size))
+    tt_die(2, "--windows/--window-size need --split window");
+  if (o->windows && o->window_size) tt_die(2, "give --windows or --window-size, not both");
+  if (o->part >= 0 && o->split == TT_SPLIT_NONE) tt_die(2, "--part needs --split");
+  if (o->count_parts && o->split == TT_SPLIT_NONE) tt_die(2, "--count-parts needs --split");
+}
+
+/* --start/--end: absolute ns, a duration after the trace start, or N%. */
+static int64_t resolve_time(const char *opt, const char *s, int64_t lo, int64_t hi) {
+  size_t n = strlen(s);
+  int64_t v;
+  if (n > 1 && s[n - 1] == '%') {
+    int64_t permille; /* percent with 6 decimals, exact */
+    if (tt_decimal_to_int_scaled(s, n - 1, 1000000, &permille) != 0)
+      tt_die(2, "%s: not a percentage: '%s'", opt, s);
+    if (permille < 0 || permille > 100000000)
+      tt_die(2, "%s: '%s' is out of the 0-100%% range", opt, s);
+    return lo + (int64_t)((__int128)(hi - lo) * permille / 100000000);
+  }
+  int all_digits = 1;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] < '0' || s[i] > '9') all_digits = 0;
+  if (all_digits && n > 0) {
+    if (tt_decimal_to_int_scaled(s, n, 1, &v) != 0) tt_die(2, "%s: bad time '%s'", opt, s);
+    return v;
+  }
+  if (tt_parse_duration(s, &v) != 0)
+    tt_die(2, "%s: expected ns, a duration (10ms) or a percentage (25%%): '%s'", opt, s);
+  return lo + v;
+}
+
+/* --- running the parts ------------------------------------------------ */
+
+int tt_part_has_pid(const tt_part *p, int64_t pid) {
+  if (p->npids) {
+    size_t lo = 0, hi = p->npids;
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (p->pids[mid] < pid) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < p->npids && p->pids[lo] == pid;
+  }
+  return p->pid == HUB_NULL || p->pid == pid;
+}
+
+typedef struct run {
+  const tt_exporter *ex;
+  const tt_export_opts *o;
+  hub_reader *r;
+  void *state;
+  tt_output *out;
+  tt_part part;      /* the part being read; begun lazily (see ensure_begun) */
+  int begun;         /* the sink has been given this part */
+  int tag_width;     /* digits of the part numbers, so names sort */
+  char tag[48];
+  char *path;
+  uint64_t events, progress_total;
+  int64_t parts_written, parts_empty;
+  uint64_t bytes_written;
+  int bytes_unknown;       /* a part went to stdout or a device: not counted */
+  int64_t range[2], span[2]; /* --start/--end resolved; the inputs' time span */
+  int span_any;              /* the inputs hold an event */
+  hub_held_record *carry;
+  size_t ncarry, cap_carry;
+  /* Window w covers [win_at(w), win_at(w + 1)): equal windows from t0,
+   * or the size split's planned cuts. */
+  int64_t win_t0, win_size;
+  const int64_t *cuts;
+  uint64_t part_bytes;  /* bytes of the part last written */
+  uint64_t *part_sizes; /* size split: each part's bytes (--part: unused) */
+  size_t nsizes;        /* planned ahead: part_sizes grows as parts are written */
+  tt_cut_plan plan;     /* size split: the planned cuts */
+  /* The size split planned on a second thread (plan_ahead set before the
+   * first reader opens): the writer takes each cut as it is decided;
+   * `ahead` until the planner has ended. */
+  int plan_ahead;
+  tt_cuts_ahead *ahead;
+} run;
+
+static int64_t win_at(const run *ru, int64_t w) {
+  return ru->cuts ? ru->cuts[w] : ru->win_t0 + w * ru->win_size;
+}
+
+static void clip(hub_record *ev, int64_t a, int64_t b) {
+  if (ev->start < a) {
+    ev->start = a;
+    ev->clipped |= HUB_CLIP_START;
+  }
+  if (ev->end > b) {
+    ev->end = b;
+    ev->clipped |= HUB_CLIP_END;
+  }
+  if (ev->end < ev->start) ev->end = ev->start;
+}
+
+static char *part_path_of(const run *ru, int64_t count, const char *tag) {
+  return count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+}
+
+static void window_tag(const run *ru, int64_t w, char *tag, size_t n) {
+  int width = ru->tag_width < 3 ? 3 : ru->tag_width > 19 ? 19 : ru->tag_width;
+  snprintf(tag, n, ".w%0*lld", width, (long long)w);
+}
+
+/* Names the next part; the sink sees it only when its first event comes,
+ * so a part without events writes no file. */
+static void set_part(run *ru, int64_t index, int64_t count, int64_t start, int64_t end,
+                     int64_t pid, const char *tag) {
+  free(ru->path);
+  ru->path = part_path_of(ru, count, tag);
+  ru->part = (tt_part){.index = index, .count = count, .start = start, .end = end, .pid = pid,
+                       .path = ru->path};
+  ru->begun = 0;
+}
+
+static int ensure_begun(run *ru) {
+  if (ru->begun) return 0;
+  ru->out = tt_output_begin(ru->path);
+  ru->state = ru->ex->begin_part(ru->r, ru->o, &ru->part, ru->out);
+  if (!ru->state) {
+    tt_output_abort(ru->out);
+    ru->out = NULL;
+    return -1;
+  }
+  ru->begun = 1;
+  return 0;
+}
+
+/* Bytes of the regular files under a directory output (an OTF2 archive). */
+static uint64_t dir_total;
+static int add_file(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)path, (void)ftw;
+  if (flag == FTW_F && S_ISREG(st->st_mode)) dir_total += (uint64_t)st->st_size;
+  return 0;
+}
+static uint64_t dir_bytes(const char *dir) {
+  dir_total = 0;
+  nftw(dir, add_file, 16, FTW_PHYS);
+  return dir_total;
+}
+
+/* Planned ahead, the part count comes last: the sizes array grows. */
+static void note_part_size(run *ru, int64_t index) {
+  size_t need = (size_t)index + 1;
+  if (need <= ru->nsizes) return;
+  size_t n = ru->nsizes ? ru->nsizes : 16;
+  while (n < need) n *= 2;
+  ru->part_sizes = tt_realloc(ru->part_sizes, n * sizeof *ru->part_sizes);
+  memset(ru->part_sizes + ru->nsizes, 0, (n - ru->nsizes) * sizeof *ru->part_sizes);
+  ru->nsizes = n;
+}
+
+static int end_part(run *ru) {
+  if (!ru->begun) {
+    ru->parts_empty++;
+    return 0;
+  }
+  int rc = ru->ex->end_part(ru->state, ru->r);
+  ru->state = NULL;
+  ru->begun = 0;
+  if (rc != 0) {
+    tt_output_abort(ru->out);
+    ru->out = NULL;
+    return -1;
+  }
+  /* Written in place (stdout, a device, a directory a sink replaces at
+   * exit): what is at the path now is not what this run wrote. */
+  int in_place = strcmp(tt_output_tmp_path(ru->out), tt_output_final_path(ru->out)) == 0;
+  rc = tt_output_commit_part(ru->out);
+  ru->out = NULL;
+  if (rc == 0) {
+    ru->parts_written++;
+    struct stat st;
+    ru->part_bytes = 0;
+    if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
+        (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
+      if (in_place) {
+        ru->bytes_unknown = 1;
+      } else {
+        ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+        ru->bytes_written += ru->part_bytes;
+        if (ru->plan_ahead) note_part_size(ru, ru->part.index);
+        if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
+      }
+      /* planned ahead: said once the count is known (run_size_ahead) */
+      if (ru->part.count <= 16 && !ru->plan_ahead) tt_info("wrote %s", ru->path);
+    } else {
+      ru->bytes_unknown = 1;
+    }
+  }
+  return rc;
+}
+
+static int emit(run *ru, hub_record *ev) {
+  if (ensure_begun(ru) != 0) return -1;
+  clip(ev, ru->part.start, ru->part.end);
+  ru->events++;
+  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, ru->progress_total);
+  return ru->ex->event(ru->state, ru->r, ev);
+}
+
+static void carry_push(run *ru, const hub_record *ev) {
+  if (ru->ncarry == ru->cap_carry) {
+    ru->cap_carry = ru->cap_carry ? 2 * ru->cap_carry : 16;
+    ru->carry = tt_realloc(ru->carry, ru->cap_carry * sizeof *ru->carry);
+  }
+  hub_held_record *c = &ru->carry[ru->ncarry++];
+  hub_record_hold(c, ev);
+  c->ev.link_starts = ""; /* re-emitted clipped: no arrow starts there */
+}
+
+/* Opens the next window: re-emits, clipped, what the last one carried. */
+static int carry_into(run *ru) {
+  size_t kept = 0;
+  int rc = 0;
+  for (size_t i = 0; i < ru->ncarry; i++) {
+    hub_held_record c = ru->carry[i];
+    if (rc == 0 && c.ev.end > ru->part.start) {
+      hub_record ev = c.ev;
+      rc = emit(ru, &ev);
+      if (c.ev.end > ru->part.end) {
+        ru->carry[kept++] = c;
+        continue;
+      }
+    }
+    hub_record_release(&c);
+  }
+  ru->ncarry = kept;
+  return rc;
+}
+
+static void carry_free(run *ru) {
+  for (size_t i = 0; i < ru->ncarry; i++) hub_record_release(&ru->carry[i]);
+  free(ru->carry);
+  ru->carry = NULL;
+  ru->ncarry = ru->cap_carry = 0;
+}
+
+static hub_filter base_filter(const tt_export_opts *o) {
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  f.categories = o->categories;
+  f.ncategories = o->ncategories;
+  f.exclude_categories = o->exclude_categories;
+  f.nexclude = o->nexclude;
+  f.names = o->names;
+  f.nnames = o->nnames;
+  f.gpu_only = o->gpu_only;
+  return f;
+}
+
+static int has_event_filter(const tt_export_opts *o) {
+  return o->ncategories || o->nexclude || o->nnames || o->gpu_only;
+}
+
+/* Streams one reader into the current part; 0 ok, -1 error. */
+static int stream_part(run *ru) {
+  hub_record ev;
+  int rc;
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0)
+    if (emit(ru, &ev) != 0) return -1;
+  return rc;
+}
+
+static void refuse_input_as_output(run *ru, const char *path);
+static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at);
+static int finish_ahead(run *ru, int64_t *count);
+
+/* Names window w and gives it its time range. Planned ahead, waits until
+ * the planner has decided where the window ends, and checks what the
+ * serial run checks before writing (the part's name, an oversized part);
+ * -1 when planning failed (said). */
+static int open_window(run *ru, int64_t w, int64_t count) {
+  char tag[48];
+  window_tag(ru, w, tag, sizeof tag);
+  int64_t start = w ? ru->part.end : win_at(ru, 0), end;
+  uint64_t bytes = 0;
+  if (ru->plan_ahead && w >= ru->o->max_parts) {
+    int64_t all;
+    if (finish_ahead(ru, &all) != 0) return -1; /* dies: more than --max-parts */
+  }
+  if (ru->ahead) {
+    if (tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes) != 1) return -1;
+  } else {
+    end = win_at(ru, w + 1);
+    if (ru->plan_ahead) bytes = ru->plan.bytes[w];
+  }
+  set_part(ru, w, count, start, end, HUB_NULL, tag);
+  if (ru->plan_ahead) {
+    if (bytes > ru->o->max_part_size) warn_oversize(ru, w, bytes, start);
+    refuse_input_as_output(ru, ru->path);
+  }
+  return 0;
+}
+
+/* 1 when the split has window w, 0 when not, -1 when planning failed. */
+static int window_exists(run *ru, int64_t w, int64_t count) {
+  if (!ru->ahead) return w < count;
+  int64_t end;
+  uint64_t bytes;
+  return tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes);
+}
+
+/* All windows in one pass over one time-ordered stream; planned ahead,
+ * `count` is INT64_MAX until the planner has ended (the last window ends
+ * after every event, so no event asks for a window past it). */
+static int stream_windows(run *ru, int64_t count) {
+  hub_record ev;
+  int64_t w = 0;
+  if (open_window(ru, 0, count) != 0) return -1;
+  int rc;
+  while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
+    while (ev.start >= ru->part.end) {
+      int more = window_exists(ru, w + 1, count);
+      if (more < 0) return -1;
+      if (!more) break;
+      if (end_part(ru) != 0) return -1;
+      w++;
+      if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
+    }
+    int64_t end = ev.end;
+    if (emit(ru, &ev) != 0) return -1;
+    if (end > ru->part.end && w + 1 < count) {
+      hub_record whole = ev;
+      whole.end = end;
+      whole.clipped &= ~HUB_CLIP_END;
+      carry_push(ru, &whole);
+    }
+  }
+  if (rc < 0) return -1;
+  if (ru->plan_ahead && finish_ahead(ru, &count) != 0) return -1;
+  /* Trailing windows (empty, or holding only carried events). */
+  for (;;) {
+    if (end_part(ru) != 0) return -1;
+    if (++w >= count) break;
+    if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
+  }
+  return 0;
+}
+
+static int digits(int64_t v) {
+  int d = 1;
+  while (v >= 10) {
+    v /= 10;
+    d++;
+  }
+  return d;
+}
+
+/* Refuses, before anything is written, an output or part path that is one
+ * of the inputs (by inode: a symlink or another name of the input too). */
+static void refuse_input_as_output(run *ru, const char *path) {
+  const char *in = tt_cli_input_named_by(path, ru->o->inputs, ru->o->ninputs);
+  if (!in) return;
+  /* Planned ahead: the planner stops before the parts are removed. */
+  tt_cuts_ahead_free(ru->ahead);
+  ru->ahead = NULL;
+  tt_die(2, "%s: output would overwrite the input %s", path, in);
+}
+
+/* The window split's part count; dies when it exceeds --max-parts. */
+static void check_part_count(run *ru, int64_t count, const char *what) {
+  if (count > ru->o->max_parts)
+    tt_die(2, "the split would write %lld parts (%s), more than --max-parts %lld: choose larger "
+           "windows, fewer --windows, or raise --max-parts",
+           (long long)count, what, (long long)ru->o->max_parts);
+}
+
+/* A part the plan could not make small enough (it starts at `at`). */
+static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at) {
+  char sz[32], b[32];
+  tt_warn("part %lld holds about %s, more than --max-part-size %s: the events at one instant "
+          "(%lld ns), with those that cross it, cannot be cut apart",
+          (long long)w, tt_size_text(bytes, b, sizeof b),
+          tt_size_text(ru->o->max_part_size, sz, sizeof sz), (long long)at);
+}
+
+/* Parts the plan could not make small enough: said before writing. */
+static void report_oversize(const run *ru, int64_t count) {
+  if (!ru->plan.noversize) return;
+  for (int64_t w = 0; w < count; w++) {
+    if (ru->plan.bytes[w] <= ru->o->max_part_size) continue;
+    if (ru->o->part >= 0 && w != ru->o->part) continue;
+    warn_oversize(ru, w, ru->plan.bytes[w], ru->cuts[w]);
+  }
+}
+
+/* After a part is written: the planned bound must hold (it is an upper
+ * bound); a part but the last holds at least half of the size, or is said. */
+static void check_part_size(const run *ru, int64_t w, int64_t count) {
+  uint64_t real = ru->part_sizes ? ru->part_sizes[w] : ru->part_bytes, max = ru->o->max_part_size;
+  char sz[32], b[32];
+  tt_size_text(max, sz, sizeof sz);
+  /* For the tests: the plan's bound beside what was written. */
+  if (getenv("TT_SPLIT_TRACE"))
+    fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)w,
+            (unsigned long long)ru->plan.bytes[w], (unsigned long long)real);
+  if (real > max && ru->plan.bytes[w] <= max)
+    tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
+            "bug, please report it", (long long)w, tt_size_text(real, b, sizeof b), sz,
+            (unsigned long long)ru->plan.bytes[w]);
+  else if (w + 1 < count && real < max / 2 && ru->plan.bytes[w] <= max &&
+           ru->plan.bytes[w + 1] <= max)
+    tt_warn("part %lld holds %s, less than half of --max-part-size %s: the instant after it "
+            "does not fit in the same part", (long long)w, tt_size_text(real, b, sizeof b), sz);
+}
+
+static int list_categories(run *ru) {
+  hub_category_count *cats = NULL;
+  size_t n = 0;
+  if (hub_reader_category_counts(ru->r, &cats, &n) != 0) return 1;
+  printf("%-32s %12s  %s\n", "category", "events", "kinds");
+  for (size_t i = 0; i < n; i++)
+    printf("%-32s %12lld  %s\n", cats[i].category[0] ? cats[i].category : "(none)",
+           (long long)cats[i].count, cats[i].kinds);
+  hub_category_counts_free(cats, n);
+  return 0;
+}
+
+/* --- --split process ------------------------------------------------- */
+
+/* The processes that have events, in --split process order (host, pid),
+ * as the reader keys them: a process row alone makes no part, and two
+ * hosts' pid 1234 are two parts. Keys own their host. Its inputs (the
+ * databases with a row for the process, in input order) are `paths`,
+ * copied from the reader. */
+static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***paths_out) {
+  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r);
+  const char **paths = tt_calloc(ndbs ? ndbs : 1, sizeof *paths);
+  for (size_t d = 0; d < ndbs; d++) paths[d] = tt_strdup(hub_reader_db_path(r, (int)d));
+  hub_process_key *hk;
+  size_t n = hub_reader_process_keys(r, &hk);
+  tt_proc_key *keys = tt_calloc(n ? n : 1, sizeof *keys);
+  for (size_t i = 0; i < n; i++)
+    keys[i] = (tt_proc_key){.host = tt_strdup(hk[i].host), .pid = hk[i].pid,
+                            .ambiguous = hk[i].ambiguous};
+  free(hk);
+  /* Each key's databases, in input order (keys are sorted by (host, pid)). */
+  for (size_t d = 0; d < ndbs; d++) {
+    for (size_t i = 0; i < np; i++) {
+      const hub_process_info *p = hub_reader_process(r, i);
+      if (p->db != (int)d) continue;
+      tt_proc_key probe = {.host = p->hostname ? p->hostname : "", .pid = p->pid};
+      tt_proc_key *key = bsearch(&probe, keys, n, sizeof *keys, tt_proc_key_cmp);
+      if (!key) continue;
+      if (key->ninputs && key->inputs[key->ninputs - 1] == paths[d]) continue;
+      key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
+      key->inputs[key->ninputs++] = paths[d];
+    }
+  }
+  *n_out = n;
+  *paths_out = paths;
+  return keys;
+}
+
+static void process_keys_free(tt_proc_key *keys, size_t n, const char **paths, size_t npaths) {
+  for (size_t i = 0; i < n; i++) {
+    free((void *)keys[i].inputs);
+    free((void *)keys[i].host);
+  }
+  free(keys);
+  for (size_t d = 0; d < npaths; d++) free((void *)paths[d]);
+  free((void *)paths);
+}
+
+/* The inputs of a part packing keys[first, first + n): in input order. */
+static const char **part_inputs(const tt_proc_key *keys, size_t first, size_t n,
+                                const char **paths, size_t npaths, size_t *count) {
+  const char **v = tt_calloc(npaths ? npaths : 1, sizeof *v);
+  size_t c = 0;
+  for (size_t d = 0; d < npaths; d++) {
+    int in = 0;
+    for (size_t k = first; k < first + n && !in; k++)
+      for (size_t j = 0; j < keys[k].ninputs && !in; j++) in = keys[k].inputs[j] == paths[d];
+    if (in) v[c++] = paths[d];
+  }
+  *count = c;
+  return v;
+}
+
+/* ".p1234", ".p1234-1301" (a pack, first and last process), or
+ * ".p1234.w003" (a window of a process too big alone); a process whose
+ * pid another host has too is ".HOST.p1234" (characters other than
+ * [A-Za-z0-9._-] in HOST become '_'). */
+static void process_tag(const tt_proc_key *keys, const tt_proc_part *pp, char *tag, size_t n) {
+  tt_buf b = {0};
+  const tt_proc_key *k = &keys[pp->first];
+  if (pp->n == 1 && k->ambiguous) {
+    tt_buf_putc(&b, '.');
+    if (!k->host[0]) tt_buf_puts(&b, "nohost");
+    for (const char *c = k->host; *c; c++) {
+      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                 *c == '.' || *c == '-' || *c == '_';
+      tt_buf_putc(&b, keep ? *c : '_');
+    }
+  }
+  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
+  if (pp->n > 1) {
+    tt_buf_printf(&b, "-%lld", (long long)keys[pp->first + pp->n - 1].pid);
+  } else if (pp->window >= 0) {
+    int width = digits(pp->nwindows - 1);
+    tt_buf_printf(&b, ".w%0*lld", width < 3 ? 3 : width > 19 ? 19 : width, (long long)pp->window);
+  }
+  snprintf(tag, n, "%s", b.data);
+  free(b.data);
+}
+
+static int cmp_pid(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* One pass per part, its process(es) pushed into SQL. */
+static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
+  const tt_export_opts *o = ru->o;
+  size_t n = 0, npaths = hub_reader_ndbs(ru->r);
+  const char **paths = NULL;
+  tt_proc_key *keys = process_keys(ru->r, &n, &paths);
+  tt_proc_plan plan = {0};
+  char what[64] = "one per process";
+  if (o->max_part_size) {
+    if (tt_plan_processes(ru->ex, o, f, keys, n, bounded, t0, t1, &plan) != 0) {
+      process_keys_free(keys, n, paths, npaths);
+      return 1;
+    }
+    char sz[32];
+    snprintf(what, sizeof what, "processes packed into parts of at most %s",
+             tt_size_text(o->max_part_size, sz, sizeof sz));
+  } else {
+    plan.parts = tt_calloc(n ? n : 1, sizeof *plan.parts);
+    for (size_t i = 0; i < n; i++) plan.parts[i] = (tt_proc_part){.first = i, .n = 1, .window = -1};
+    plan.nparts = n;
+  }
+  int64_t count = (int64_t)plan.nparts;
+  int rc = 0;
+  if (o->count_parts) {
+    printf("%lld\n", (long long)count);
+    goto done;
+  }
+  if (count > o->max_parts) {
+    tt_proc_plan_free(&plan);
+    process_keys_free(keys, n, paths, npaths);
+    check_part_count(ru, count, what);
+  }
+  if (o->part >= count) {
+    tt_proc_plan_free(&plan);
+    process_keys_free(keys, n, paths, npaths);
+    tt_die(2, "--part %lld: the split has %lld parts", (long long)o->part, (long long)count);
+  }
+  char tag[320];
+  for (int64_t i = 0; i < count; i++) {
+    if (o->part >= 0 && i != o->part) continue;
+    process_tag(keys, &plan.parts[i], tag, sizeof tag);
+    char *p = part_path_of(ru, count, tag);
+    refuse_input_as_output(ru, p);
+    free(p);
+  }
+  if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+  int64_t *pids = NULL;
+  for (int64_t i = 0; i < count && rc == 0; i++) {
+    if (o->part >= 0 && i != o->part) continue;
+    const tt_proc_part *pp = &plan.parts[i];
+    hub_reader_close(ru->r);
+    hub_filter pf = *f;
+    int64_t start = bounded ? t0 : INT64_MIN, end = bounded ? t1 : INT64_MAX;
+    pf.pid = keys[pp->first].pid;
+    pf.host = keys[pp->first].host; /* one process: its host's only */
+    pf.start = bounded ? t0 : HUB_NULL;
+    pf.end = bounded ? t1 : HUB_NULL;
+    if (pp->window >= 0) {
+      start = pf.start = pp->cuts[pp->window];
+      end = pf.end = pp->cuts[pp->window + 1];
+    }
+    free(pids);
+    pids = NULL;
+    if (pp->n > 1) {
+      pids = tt_calloc(pp->n, sizeof *pids);
+      for (size_t k = 0; k < pp->n; k++) pids[k] = keys[pp->first + k].pid;
+      qsort(pids, pp->n, sizeof *pids, cmp_pid);
+      pf.pids = pids;
+      pf.npids = pp->n;
+      pf.pid = HUB_NULL;
+      pf.host = NULL;
+    }
+    if (o->max_part_size) {
+      /* Only the part's databases, as its planning pass read them. */
+      size_t ni;
+      const char **in = part_inputs(keys, pp->first, pp->n, paths, npaths, &ni);
+      ru->r = hub_reader_open(in, ni, &pf);
+      free((void *)in);
+    } else {
+      ru->r = hub_reader_open(o->inputs, o->ninputs, &pf);
+    }
+    if (!ru->r) {
+      rc = 1;
+      break;
+    }
+    process_tag(keys, pp, tag, sizeof tag);
+    set_part(ru, i, count, start, end, keys[pp->first].pid, tag);
+    ru->part.pids = pids;
+    ru->part.npids = pids ? pp->n : 0;
+    ru->part.host = pids ? NULL : keys[pp->first].host;
+    if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
+    if (rc == 0 && o->max_part_size && getenv("TT_SPLIT_TRACE"))
+      fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)i,
+              (unsigned long long)pp->bytes, (unsigned long long)ru->part_bytes);
+    if (rc == 0 && o->max_part_size && ru->part_bytes > o->max_part_size &&
+        pp->bytes <= o->max_part_size) {
+      char a[32], b[32];
+      tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
+              "bug, please report it", (long long)i, tt_size_text(ru->part_bytes, a, sizeof a),
+              tt_size_text(o->max_part_size, b, sizeof b), (unsigned long long)pp->bytes);
+    }
+  }
+  /* The reader keeps the filter's pid array: closed before it is freed. */
+  hub_reader_close(ru->r);
+  ru->r = NULL;
+  free(pids);
+done:
+  tt_proc_plan_free(&plan);
+  process_keys_free(keys, n, paths, npaths);
+  return rc;
+}
+
+/* Reopens the reader on the time range [t0, t1) only (pushed into SQL). */
+static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
+  hub_reader_close(ru->r);
+  f->start = t0;
+  f->end = t1;
+  ru->r = hub_reader_open(ru->o->inputs, ru->o->ninputs, f);
+  return ru->r ? 0 : -1;
+}
+
+/* The planner has ended: the plan, the part count, the names' width (3
+ * digits were assumed: wider, the parts written are renamed). Dies, as
+ * the serial run would before writing, when there are more than
+ * --max-parts parts (the parts written are removed). */
+static int finish_ahead(run *ru, int64_t *count) {
+  int rc = tt_cuts_ahead_finish(ru->ahead, &ru->plan);
+  tt_cuts_ahead_free(ru->ahead);
+  ru->ahead = NULL;
+  if (rc != 0) return -1;
+  ru->cuts = ru->plan.cuts;
+  *count = (int64_t)ru->plan.nparts;
+  char sz[32], what[96];
+  snprintf(what, sizeof what, "parts of at most %s",
+           tt_size_text(ru->o->max_part_size, sz, sizeof sz));
+  check_part_count(ru, *count, what);
+  note_part_size(ru, *count - 1);
+  int assumed = ru->tag_width, width = digits(*count - 1) < 3 ? 3 : digits(*count - 1);
+  for (int64_t w = 0; w <= ru->part.index && width != assumed; w++) {
+    char tag[48];
+    ru->tag_width = assumed;
+    window_tag(ru, w, tag, sizeof tag);
+    char *from = part_path_of(ru, 2, tag);
+    ru->tag_width = width;
+    window_tag(ru, w, tag, sizeof tag);
+    char *to = part_path_of(ru, 2, tag);
+    struct stat st;
+    if (stat(from, &st) == 0) rc = tt_output_rename_part(from, to);
+    free(from);
+    free(to);
+    if (rc != 0) return -1;
+  }
+  ru->tag_width = width;
+  tt_info("%lld parts (%s)", (long long)*count, what);
+  return 0;
+}
+
+/* The size split, planned on a second thread: both passes read the stream
+ * the serial run reads (the whole hub, or the time range), each with its
+ * own reader, and the writer writes window w once the planner has decided
+ * where it ends, the same bytes as the serial run. */
+static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
+  const tt_export_opts *o = ru->o;
+  hub_reader_close(ru->r);
+  ru->r = NULL;
+  f->start = bounded ? t0 : HUB_NULL;
+  f->end = bounded ? t1 : HUB_NULL;
+  hub_reader *pr = hub_reader_open(o->inputs, o->ninputs, f);
+  if (!pr) return 1;
+  ru->r = hub_reader_open(o->inputs, o->ninputs, f);
+  if (!ru->r) {
+    hub_reader_close(pr);
+    return 1;
+  }
+  tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+  ru->ahead = tt_cuts_ahead_start(pr, ru->ex, o, &proto, t0, t1, o->max_part_size);
+  if (!ru->ahead) {
+    hub_reader_close(pr);
+    return 1;
+  }
+  if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
+  ru->win_t0 = t0;
+  ru->tag_width = 3;
+  if (stream_windows(ru, INT64_MAX) != 0) return 1;
+  int64_t count = (int64_t)ru->plan.nparts;
+  if (count <= 16)
+    for (int64_t w = 0; w < count; w++) {
+      char tag[48];
+      window_tag(ru, w, tag, sizeof tag);
+      char *p = part_path_of(ru, count, tag);
+      struct stat st;
+      if (stat(p, &st) == 0) tt_info("wrote %s", p);
+      free(p);
+    }
+  for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
+  return 0;
+}
+
+static int run_all(run *ru) {
+  const tt_export_opts *o = ru->o;
+  hub_filter f = base_filter(o);
+  ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+  if (!ru->r) return 1;
+  if (o->list_categories) return list_categories(ru);
+  if (o->output) refuse_input_as_output(ru, o->output);
+  if (tt_progress_enabled()) ru->progress_total = (uint64_t)hub_reader_row_count(ru->r);
+  int bounded = o->start_text || o->end_text;
+  int64_t t0 = 0, t1 = 1;
+  /* The time span (a scan of every table) only when a range or the
+   * window split needs it. */
+  if (bounded || o->split == TT_SPLIT_WINDOW) {
+    int64_t lo = 0, hi = 0;
+    int any = hub_reader_time_span(ru->r, &lo, &hi);
+    hi += 1; /* ranges are half-open: keep events that end at the last ns */
+    t0 = o->start_text ? resolve_time("--start", o->start_text, lo, hi) : lo;
+    t1 = o->end_text ? resolve_time("--end", o->end_text, lo, hi) : hi;
+    if (t1 <= t0)
+      tt_die(2, "--start/--end: empty time range [%lld, %lld)", (long long)t0, (long long)t1);
+    ru->range[0] = t0, ru->range[1] = t1, ru->span[0] = lo, ru->span[1] = hi - 1;
+    ru->span_any = any;
+    if (!any) t1 = t0 + 1;
+  }
+
+  if (o->split == TT_SPLIT_NONE) {
+    if (bounded && reopen_in_range(ru, &f, t0, t1) != 0) return 1;
+    set_part(ru, 0, 1, bounded ? t0 : INT64_MIN, bounded ? t1 : INT64_MAX, HUB_NULL, "");
+    if (stream_part(ru) != 0) return 1;
+    /* An empty trace is still a trace, unless filters or a time range
+     * matched nothing (an error, said by the caller, nothing written). */
+    if (!ru->begun && !has_event_filter(o) && !bounded && ensure_begun(ru) != 0) return 1;
+    return end_part(ru) ? 1 : 0;
+  }
+
+  if (o->split == TT_SPLIT_WINDOW) {
+    int64_t span = t1 - t0, count, size = 0;
+    char what[96];
+    if (ru->plan_ahead) return run_size_ahead(ru, &f, bounded, t0, t1);
+    if (o->max_part_size) {
+      /* The planning pass reads the stream the serial run reads (the
+       * reader that gave the span, or the time range), so every run, with
+       * --part K or not, cuts at the same times. */
+      if (bounded && reopen_in_range(ru, &f, t0, t1) != 0) return 1;
+      tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+      if (tt_plan_cuts(ru->r, ru->ex, o, &proto, t0, t1, o->max_part_size, &ru->plan) != 0)
+        return 1;
+      count = (int64_t)ru->plan.nparts;
+      ru->cuts = ru->plan.cuts;
+      char sz[32];
+      snprintf(what, sizeof what, "parts of at most %s",
+               tt_size_text(o->max_part_size, sz, sizeof sz));
+    } else {
+      if (o->windows) {
+        count = o->windows;
+        size = (span + count - 1) / count;
+      } else {
+        size = o->window_size;
+        count = (span + size - 1) / size;
+      }
+      if (size < 1) size = 1;
+      if (count < 1) count = 1;
+      ru->win_t0 = t0;
+      ru->win_size = size;
+      snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
+    }
+    ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
+    if (o->count_parts) {
+      printf("%lld\n", (long long)count);
+      return 0;
+    }
+    check_part_count(ru, count, what);
+    if (o->part >= count)
+      tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
+             (long long)count, (long long)count - 1);
+    for (int64_t w = 0; w < count; w++) {
+      if (o->part >= 0 && w != o->part) continue;
+      char tag[48];
+      window_tag(ru, w, tag, sizeof tag);
+      char *p = part_path_of(ru, count, tag);
+      refuse_input_as_output(ru, p);
+      free(p);
+    }
+    if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+    if (o->max_part_size) report_oversize(ru, count);
+    if (o->max_part_size && o->part < 0)
+      ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
+    /* Every window of the whole span: the windows cover [min start, max
+     * end + 1), so a time filter would drop no row; the reader that gave
+     * the span streams them unfiltered, as one file would (no reopen, no
+     * per-row range test, a row with a bad time said as without --split). */
+    if (o->part < 0 && !bounded && !o->max_part_size) return stream_windows(ru, count) ? 1 : 0;
+    hub_reader_close(ru->r);
+    if (o->part >= 0) {
+      f.start = win_at(ru, o->part);
+      f.end = win_at(ru, o->part + 1);
+    } else if (bounded) {
+      f.start = t0;
+      f.end = win_at(ru, count);
+    }
+    ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
+    if (!ru->r) return 1;
+    if (o->part >= 0) {
+      char tag[48];
+      window_tag(ru, o->part, tag, sizeof tag);
+      set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
+      if (stream_part(ru) != 0) return 1;
+      if (end_part(ru)) return 1;
+      if (o->max_part_size) check_part_size(ru, o->part, count);
+      return 0;
+    }
+    if (stream_windows(ru, count) != 0) return 1;
+    if (o->max_part_size)
+      for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
+    return 0;
+  }
+
+  return run_processes(ru, &f, bounded, t0, t1);
+}
+
+int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
+  tt_set_progname(argv[0]);
+  tt_export_opts o;
+  parse_args(argc, argv, ex, &o);
+  run ru = {.ex = ex, .o = &o, .tag_width = 3};
+  /* A whole size split on two cores: planned on a second thread (SQLite
+   * told before its first connection). */
+  ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
+                  !o.list_categories && tt_threads_default(2) >= 2;
+  if (ru.plan_ahead) tt_sqlite_threads(2);
+  int rc = run_all(&ru);
+  if (rc == 0 && !o.list_categories && !o.count_parts) {
+    tt_progress_finish("events", ru.events);
+    int bounded = o.start_text || o.end_text;
+    if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
+      /* Category names differ by importer: an empty result is almost
+       * always a misspelt filter, not what the user wanted. */
+      tt_error("no event matched the --category/--exclude-category/--name%s filters; "
+               "--list-categories shows the categories in the inputs",
+               o.gpu_only ? "/--gpu" : "");
+      rc = 1;
+    } else if (ru.events == 0 && bounded && o.part < 0) {
+      /* The same for a time range: nothing in it is a mistaken range. */
+      if (ru.span_any)
+        tt_error("no event%s in the time range [%lld, %lld) ns: the inputs span [%lld, %lld] ns",
+                 has_event_filter(&o) ? " matched the filters" : "", (long long)ru.range[0],
+                 (long long)ru.range[1], (long long)ru.span[0], (long long)ru.span[1]);
+      else
+        tt_error("no event in the time range [%lld, %lld) ns: the inputs hold no event",
+                 (long long)ru.range[0], (long long)ru.range[1]);
+      rc = 1;
+    } else {
+      if (ru.parts_empty)
+        tt_info("%lld empty part%s: no file written for %s", (long long)ru.parts_empty,
+                ru.parts_empty == 1 ? "" : "s", ru.parts_empty == 1 ? "it" : "them");
+      if (ru.bytes_unknown)
+        tt_info("wrote %llu events in %lld part%s", (unsigned long long)ru.events,
+                (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s");
+      else
+        tt_info("wrote %llu events in %lld part%s, %llu bytes", (unsigned long long)ru.events,
+                (long long)ru.parts_written, ru.parts_written == 1 ? "" : "s",
+                (unsigned long long)ru.bytes_written);
+      if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size && !ru.bytes_unknown &&
+          ru.bytes_written > auto_limit(ex)) {
+        char sz[32];
+        tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
+                "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
+                ex->viewer_limit);
+      }
+    }
+  }
+  /* The planner (still running if the writer failed) ends first. */
+  tt_cuts_ahead_free(ru.ahead);
+  ru.ahead = NULL;
+  /* A failed split removes the parts it finished (see tt_output_commit_part). */
+  if (rc == 0) tt_output_keep_parts();
+  tt_progress_done();
+  if (rc != 0 && ru.state) {
+    ex->end_part(ru.state, ru.r);
+    ru.state = NULL;
+  }
+  if (ru.out) tt_output_abort(ru.out);
+  if (rc != 0) tt_output_abort_all();
+  carry_free(&ru);
+  tt_cut_plan_free(&ru.plan);
+  free(ru.part_sizes);
+  hub_reader_close(ru.r);
+  free(ru.path);
+  free(o.categories);
+  free(o.exclude_categories);
+  free(o.names);
+  return rc;
+}

@@ -1,0 +1,134 @@
+#include "cli/tracks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "base/util.h"
+
+int64_t tt_lane_number(const char *name, int64_t fallback) {
+  size_t n = strlen(name);
+  size_t i = n;
+  while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9') i--;
+  if (i == n || n - i > 18) return fallback;
+  if (i > 0 && name[i - 1] == '-') i--; /* Kineto's "stream -1" */
+  return strtoll(name + i, NULL, 10);
+}
+
+void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
+  /* per thread: a size split planned ahead runs two sinks at once */
+  static _Thread_local char gpu_name[64];
+  memset(t, 0, sizeof *t);
+  int gpu_work = ev->lane_id != HUB_NULL ||
+                 (ev->kind == HUB_KERNEL) ||
+                 ((ev->kind == HUB_COPY || ev->kind == HUB_ALLOC) && ev->tid == HUB_NULL &&
+                  ev->agent_id != HUB_NULL);
+  if (gpu_work) {
+    const hub_agent_view *a =
+        ev->agent_id != HUB_NULL ? hub_reader_find_agent(r, ev->db, ev->agent_id) : NULL;
+    int64_t idx = a ? a->type_index : -1;
+    t->is_gpu = 1;
+    t->gpu_index = idx;
+    t->group = TT_GPU_SORT_BASE + (idx < 0 ? 999 : idx);
+    t->group_sort = t->group;
+    if (a && a->name[0] && strncmp(a->name, "GPU", 3) == 0)
+      snprintf(gpu_name, sizeof gpu_name, "%s", a->name);
+    else if (a && (a->product_name[0] || a->name[0]))
+      snprintf(gpu_name, sizeof gpu_name, "GPU %lld (%s)", (long long)idx,
+               a->product_name[0] ? a->product_name : a->name);
+    else if (idx >= 0)
+      snprintf(gpu_name, sizeof gpu_name, "GPU %lld", (long long)idx);
+    else
+      snprintf(gpu_name, sizeof gpu_name, "GPU");
+    t->group_name = gpu_name;
+    const hub_lane_info *l =
+        ev->lane_id != HUB_NULL ? hub_reader_find_lane(r, ev->db, ev->lane_id, ev->lane_is_queue)
+                                : NULL;
+    t->lane = l ? tt_lane_number(l->name, l->id) : (ev->lane_id != HUB_NULL ? ev->lane_id : 0);
+    t->lane_name = l && l->name[0] ? l->name : (ev->lane_is_queue ? "queue" : "stream");
+    t->lane_sort = t->lane;
+    return;
+  }
+  t->group = ev->pid;
+  t->lane = ev->tid != HUB_NULL ? ev->tid : ev->pid;
+  t->group_sort = ev->pid;
+  t->lane_sort = t->lane;
+  t->group_name = "";
+  t->lane_name = "";
+  const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
+  if (p) {
+    t->group = p->view_pid; /* two hosts' pid 1234: two groups */
+    t->group_name = p->label;
+    t->group_sort = p->sort_index;
+  }
+  const hub_thread_info *th =
+      ev->tid != HUB_NULL ? hub_reader_find_thread(r, ev->db, ev->tid) : NULL;
+  if (th) {
+    t->lane = th->tid; /* ev->tid is the row id: the OS tid is shown */
+    t->lane_name = th->name;
+    t->lane_sort = th->sort_index;
+  }
+}
+
+/* --- nesting ---------------------------------------------------------- */
+
+typedef struct sublane {
+  int64_t *ends; /* stack of open intervals' end times */
+  size_t depth, cap;
+} sublane;
+
+typedef struct lane_state {
+  sublane *subs;
+  size_t nsubs;
+} lane_state;
+
+struct tt_nesting {
+  tt_i64map index; /* lane key -> index in lanes */
+  lane_state *lanes;
+  size_t nlanes, cap;
+};
+
+tt_nesting *tt_nesting_new(void) { return tt_calloc(1, sizeof(tt_nesting)); }
+
+int tt_nesting_place(tt_nesting *n, uint64_t lane_key, int64_t start, int64_t end) {
+  int64_t *ix = tt_i64map_get(&n->index, (int64_t)lane_key);
+  if (!ix) {
+    if (n->nlanes == n->cap) {
+      n->cap = n->cap ? 2 * n->cap : 16;
+      n->lanes = tt_realloc(n->lanes, n->cap * sizeof *n->lanes);
+    }
+    memset(&n->lanes[n->nlanes], 0, sizeof *n->lanes);
+    tt_i64map_put(&n->index, (int64_t)lane_key, (int64_t)n->nlanes);
+    ix = tt_i64map_get(&n->index, (int64_t)lane_key);
+    n->nlanes++;
+  }
+  lane_state *l = &n->lanes[*ix];
+  for (size_t s = 0;; s++) {
+    if (s == l->nsubs) {
+      l->subs = tt_realloc(l->subs, (l->nsubs + 1) * sizeof *l->subs);
+      memset(&l->subs[l->nsubs++], 0, sizeof *l->subs);
+    }
+    sublane *sl = &l->subs[s];
+    while (sl->depth && sl->ends[sl->depth - 1] <= start) sl->depth--;
+    if (sl->depth == 0 || end <= sl->ends[sl->depth - 1]) {
+      if (sl->depth == sl->cap) {
+        sl->cap = sl->cap ? 2 * sl->cap : 8;
+        sl->ends = tt_realloc(sl->ends, sl->cap * sizeof *sl->ends);
+      }
+      sl->ends[sl->depth++] = end;
+      return (int)s;
+    }
+  }
+}
+
+void tt_nesting_free(tt_nesting *n) {
+  if (!n) return;
+  for (size_t i = 0; i < n->nlanes; i++) {
+    for (size_t s = 0; s < n->lanes[i].nsubs; s++) free(n->lanes[i].subs[s].ends);
+    free(n->lanes[i].subs);
+  }
+  free(n->lanes);
+  tt_i64map_free(&n->index);
+  free(n);
+}

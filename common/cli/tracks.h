@@ -1,0 +1,39 @@
+/* Track layout shared by every exporter: where an event is drawn.
+ *   CPU work  -> process (pid) -> thread (tid)
+ *   GPU work  -> GPU agent (its index) -> stream or queue
+ * GPU groups sort after every CPU process. Plus the nesting helper that
+ * moves intervals overlapping without nesting to overflow sub-lanes,
+ * because Perfetto and OTF2 need strict nesting per track. */
+#ifndef TT_TRACKS_H
+#define TT_TRACKS_H
+#include <stdint.h>
+
+#include "hub/hub_reader.h"
+
+/* GPU groups get this sort index + the GPU's index: after any pid. */
+#define TT_GPU_SORT_BASE 100000000LL
+
+typedef struct tt_track_ref {
+  int is_gpu;
+  int64_t group;      /* pid, or TT_GPU_SORT_BASE + gpu index for GPU work */
+  int64_t lane;       /* tid, or the stream/queue number (from its name) */
+  int64_t gpu_index;  /* GPU work: agent index */
+  const char *group_name; /* "python3", "GPU 0" ... (valid until next call) */
+  const char *lane_name;  /* thread name, "stream 7" ... */
+  int64_t group_sort, lane_sort;
+} tt_track_ref;
+
+void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *out);
+
+/* Number that a stream/queue name ends with ("stream 7" -> 7), else id. */
+int64_t tt_lane_number(const char *name, int64_t fallback);
+
+/* Strict-nesting placement per lane: returns the sub-lane (0 = the lane
+ * itself) where [start, end) nests under what is open there. Events must
+ * be placed in start order. Memory: open intervals only. */
+typedef struct tt_nesting tt_nesting;
+tt_nesting *tt_nesting_new(void);
+int tt_nesting_place(tt_nesting *n, uint64_t lane_key, int64_t start, int64_t end);
+void tt_nesting_free(tt_nesting *n);
+
+#endif

@@ -1,0 +1,664 @@
+/* The hub reader's merge: every cursor of every input in one heap, read in
+ * global start order, launches linked to their GPU work on the way; and
+ * the track name lookups exporters make while reading (args:
+ * hub_reader_args.c). */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hub/hub_reader_internal.h"
+#include "hub/hub_writer.h"
+#include "base/sqlite_setup.h"
+#include "base/util.h"
+
+const char *const hr_table_names[T_COUNT] = {
+    "rocpd_region", "rocpd_kernel_dispatch", "rocpd_memory_copy", "rocpd_memory_allocate",
+    "rocpd_sample"};
+
+const char *hub_kind_name(hub_kind k) {
+  static const char *const names[] = {"region", "kernel", "copy", "alloc",
+                                      "instant", "counter", "flow"};
+  return k < HUB_KIND_COUNT ? names[k] : "?";
+}
+
+const char *hub_record_category(const hub_record *ev) {
+  if (ev->category[0]) return ev->category;
+  switch (ev->kind) {
+  case HUB_KERNEL: return "kernel";
+  case HUB_COPY: return "gpu_memcpy";
+  case HUB_ALLOC: return "memory";
+  default: return "";
+  }
+}
+
+static int cursor_less(const cursor *a, const cursor *b) {
+  return hr_merge_less(&a->key, &b->key);
+}
+
+static void heap_sift_down(hub_reader *r, size_t i) {
+  for (;;) {
+    size_t l = 2 * i + 1, rr = l + 1, m = i;
+    if (l < r->heap_len && cursor_less(r->heap[l], r->heap[m])) m = l;
+    if (rr < r->heap_len && cursor_less(r->heap[rr], r->heap[m])) m = rr;
+    if (m == i) return;
+    cursor *t = r->heap[i];
+    r->heap[i] = r->heap[m];
+    r->heap[m] = t;
+    i = m;
+  }
+}
+
+static void heap_sift_up(hub_reader *r, size_t i) {
+  while (i > 0) {
+    size_t p = (i - 1) / 2;
+    if (!cursor_less(r->heap[i], r->heap[p])) return;
+    cursor *t = r->heap[i];
+    r->heap[i] = r->heap[p];
+    r->heap[p] = t;
+    i = p;
+  }
+}
+
+/* A time the exporters can do arithmetic on: an integer (not text, a
+ * float or a blob) within +-HUB_TIME_LIMIT (hub_writer.h). */
+static int bad_time(sqlite3_stmt *st, int col) {
+  if (sqlite3_column_type(st, col) != SQLITE_INTEGER) return 1;
+  int64_t v = sqlite3_column_int64(st, col);
+  return v > HUB_TIME_LIMIT || v < -HUB_TIME_LIMIT;
+}
+
+/* Steps a cursor: 1 row ready, 0 exhausted, -1 error. */
+static int cursor_step(hub_reader *r, cursor *c) {
+  int rc = sqlite3_step(c->st);
+  hub_db *d = &r->dbs[c->db];
+  c->args_taken = 0;
+  if (rc == SQLITE_ROW) {
+    c->row_id = sqlite3_column_int64(c->st, C_ID);
+    c->start = sqlite3_column_int64(c->st, C_START);
+    c->end = sqlite3_column_int64(c->st, C_END);
+    if (bad_time(c->st, C_START) || bad_time(c->st, C_END)) {
+      int col = bad_time(c->st, C_START) ? C_START : C_END;
+      tt_error("%s: %s%s row id %lld: %s '%.40s' is not an integer time in ns within +-2^62",
+               d->path, hr_table_names[c->table], d->suffix, (long long)c->row_id,
+               col == C_START ? "start" : "end", (const char *)sqlite3_column_text(c->st, col));
+      return -1;
+    }
+    return 1;
+  }
+  if (rc == SQLITE_DONE) return 0;
+  tt_error("%s: reading %s%s: %s", d->path, hr_table_names[c->table], d->suffix,
+           sqlite3_errmsg(d->conn));
+  return -1;
+}
+
+hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
+  size_t group = hr_passes_group(npaths);
+  if (group) return hr_passes_open(paths, npaths, f, group, NULL);
+  return hr_open_direct(paths, npaths, f, 0, 0);
+}
+
+hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t slice_first, size_t slice_count) {
+  /* The grouped launch join and the sorts fill SQLite's caches (2 MB
+   * each) as inputs grow: a soft limit keeps the reader's memory flat. */
+  sqlite3_soft_heap_limit64(4 << 20);
+  hub_reader *r = tt_calloc(1, sizeof *r);
+  r->ops = &hr_direct_ops;
+  r->filter = *f;
+  r->slice_first = slice_first;
+  r->slice_count = slice_count;
+  tt_sqlite_expect_inputs(npaths);
+  if (hr_refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
+  for (size_t i = 0; i < npaths; i++) {
+    if (hr_open_file(r, paths[i]) != 0) {
+      hub_reader_close(r);
+      return NULL;
+    }
+  }
+  if (hr_refuse_duplicates(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
+  if (r->crowded) return hr_passes_crowded(r, paths, npaths);
+  hr_order_dbs(r);
+  hr_load_info(r);
+  hr_exclude_hosts(r);
+  r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
+  r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
+  for (size_t d = 0; d < r->ndbs; d++) {
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!r->dbs[d].has_table[t] || r->dbs[d].excluded) continue;
+      if (f->gpu_only && t == T_SAMPLE) continue; /* flows, counters, instants: no GPU work */
+      char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, f);
+      cursor *c = &r->cursors[r->ncursors];
+      c->db = (int32_t)d;
+      c->table = t;
+      c->st = hr_prep(&r->dbs[d], sql);
+      free(sql);
+      if (!c->st) {
+        hub_reader_close(r);
+        return NULL;
+      }
+      r->ncursors++;
+    }
+  }
+  return r;
+}
+
+/* The first row of every cursor, read at the first hub_reader_next: a
+ * cursor's first step sorts (or groups) what SQLite must, and a reader
+ * opened only for its info or time span never pays for it. */
+static int prime_cursors(hub_reader *r) {
+  r->primed = 1;
+  /* Args read out of stream order (db2perfetto holds events; carried
+   * windows) need a lookup by id: an index-less input's TEMP copy is made
+   * here, before any statement runs (DDL mid-stream aborts them). */
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    if (d->has_args && !d->args_indexed) {
+      hr_args_prepare(d); /* an ordered rocpd_arg needs no copy */
+      if (!d->args_ordered) hr_args_lookup_source(d);
+    }
+  }
+  for (size_t i = 0; i < r->ncursors; i++) {
+    cursor *c = &r->cursors[i];
+    int rc = cursor_step(r, c);
+    if (rc < 0) return -1;
+    if (rc > 0) {
+      r->heap[r->heap_len] = c;
+      heap_sift_up(r, r->heap_len++);
+    }
+  }
+  return 0;
+}
+
+int64_t hr_link_id(int db, const char *cat, int64_t id) {
+  uint64_t h = tt_hash_bytes(cat, strlen(cat));
+  h ^= (uint64_t)id + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  h ^= (uint64_t)db * 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 33;
+  return (int64_t)(h & 0x7fffffffffffffffULL);
+}
+
+static int64_t launch_key(const hub_record *ev) {
+  int64_t k[3] = {ev->db, ev->pid, ev->correlation_id};
+  return (int64_t)tt_hash_bytes(k, sizeof k);
+}
+
+/* Forgets launches whose GPU work the stream has passed (it was filtered
+ * out, or already matched): the maps have no delete, so rebuild them. */
+static void sweep_launches(hub_reader *r, int64_t now) {
+  tt_i64map keep_l = {0}, keep_g = {0}, keep_n = {0}, keep_t = {0};
+  for (size_t i = 0; i < r->pending_gpu.cap; i++) {
+    if (!r->pending_gpu.used[i] || r->pending_gpu.vals[i] < now) continue;
+    int64_t key = r->pending_gpu.keys[i];
+    int64_t *launch = tt_i64map_get(&r->pending_launch, key);
+    if (!launch || *launch == HUB_NULL) continue;
+    tt_i64map_put(&keep_l, key, *launch);
+    tt_i64map_put(&keep_g, key, r->pending_gpu.vals[i]);
+    tt_i64map_put(&keep_n, key, *tt_i64map_get(&r->pending_n, key));
+    tt_i64map_put(&keep_t, key, *tt_i64map_get(&r->pending_taken, key));
+  }
+  tt_i64map_free(&r->pending_launch);
+  tt_i64map_free(&r->pending_gpu);
+  tt_i64map_free(&r->pending_n);
+  tt_i64map_free(&r->pending_taken);
+  r->pending_launch = keep_l;
+  r->pending_gpu = keep_g;
+  r->pending_n = keep_n;
+  r->pending_taken = keep_t;
+}
+
+static void remember_launch(hub_reader *r, const hub_record *ev) {
+  if (++r->since_sweep >= 4096 && r->pending_gpu.count >= 4096) {
+    sweep_launches(r, ev->start);
+    r->since_sweep = 0;
+  }
+  int64_t key = launch_key(ev);
+  tt_i64map_put(&r->pending_launch, key, ev->start);
+  tt_i64map_put(&r->pending_gpu, key, ev->link_last);
+  tt_i64map_put(&r->pending_n, key, ev->link_count);
+  tt_i64map_put(&r->pending_taken, key, 0);
+}
+
+/* The launch of this GPU work, when it was read and has an arrow left
+ * (one per GPU work it launched, in stream order): its start, and the
+ * arrow's number in *index; else HUB_NULL. */
+static int64_t take_launch(hub_reader *r, const hub_record *ev, int64_t *index) {
+  int64_t key = launch_key(ev);
+  int64_t *launch = tt_i64map_get(&r->pending_launch, key);
+  int64_t *n = tt_i64map_get(&r->pending_n, key);
+  int64_t *taken = tt_i64map_get(&r->pending_taken, key);
+  if (!launch || *launch == HUB_NULL || !n || !taken || *taken >= *n) return HUB_NULL;
+  int64_t ts = *launch;
+  *index = (*taken)++;
+  if (*taken == *n) *launch = HUB_NULL; /* every arrow drawn */
+  return ts;
+}
+
+int64_t hub_arrow_id(int64_t link_id, int64_t k) {
+  if (k == 0) return link_id;
+  uint64_t h = (uint64_t)link_id ^ ((uint64_t)k * 0x9e3779b97f4a7c15ULL);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return (int64_t)(h & 0x7fffffffffffffffULL);
+}
+
+void hub_record_hold(hub_held_record *h, const hub_record *ev) {
+  const char *src[4] = {ev->name, ev->category, ev->kernel_name, ev->link_starts};
+  size_t len[4], total = 0;
+  for (int i = 0; i < 4; i++) total += len[i] = strlen(src[i] ? src[i] : "") + 1;
+  h->ev = *ev;
+  h->strings = tt_malloc(total);
+  const char *dst[4];
+  char *p = h->strings;
+  for (int i = 0; i < 4; i++) {
+    memcpy(p, src[i] ? src[i] : "", len[i]);
+    dst[i] = p;
+    p += len[i];
+  }
+  h->ev.name = dst[0];
+  h->ev.category = dst[1];
+  h->ev.kernel_name = dst[2];
+  h->ev.link_starts = dst[3];
+}
+
+void hub_record_release(hub_held_record *h) {
+  free(h->strings);
+  h->strings = NULL;
+}
+
+int64_t hub_record_links_before(const hub_record *ev, int64_t t) {
+  if (ev->link_ts == HUB_NULL || ev->link_ts >= t) return 0;
+  if (ev->link_count <= 1 || ev->link_last < t) return ev->link_count < 1 ? 1 : ev->link_count;
+  int64_t n = 0;
+  for (const char *p = ev->link_starts; *p;) {
+    char *e;
+    long long v = strtoll(p, &e, 10);
+    if (e == p) break;
+    n += v < t;
+    p = *e == ',' ? e + 1 : e;
+  }
+  return n;
+}
+
+/* Whether `s` holds `word`, ASCII case ignored. */
+static int has_word(const char *s, const char *word) {
+  size_t n = strlen(word);
+  char lo = word[0], up = (char)(lo - 'a' + 'A'); /* word is lower-case */
+  for (; *s; s++)
+    if ((*s == lo || *s == up) && strncasecmp(s, word, n) == 0) return 1;
+  return 0;
+}
+
+/* Whether the category holds any of the words. */
+static int has_any(const char *category, const char *const *words) {
+  for (; *words; words++)
+    if (has_word(category, *words)) return 1;
+  return 0;
+}
+
+/* The one classifier of records: from the table a row comes from (its
+ * kind), where it is drawn (a region on a GPU lane's thread) and, within
+ * a table, the words its category holds, whatever case or form the source
+ * gave it (NVTX, roctx, MARKER_CORE_API, Kineto's user_annotation;
+ * CUDA_SYNC, Kineto's cuda_sync; CUDA_RUNTIME_API, cuda_driver, Runtime,
+ * HIP_RUNTIME_API_EXT, rpd's api). Memsets are dispatches or allocate
+ * rows of that kind. */
+static hub_class classify_by_category(hub_kind kind, const char *category) {
+  static const char *const memset_words[] = {"memset", "fillbuffer", NULL};
+  static const char *const marker_words[] = {"marker", "nvtx", "roctx", "annotation", NULL};
+  static const char *const api_words[] = {"api", "runtime", "driver", NULL};
+  if (kind == HUB_KERNEL) {
+    if (has_any(category, memset_words)) return HUB_CLS_MEMSET;
+    return has_word(category, "sync") ? HUB_CLS_SYNC : HUB_CLS_KERNEL;
+  }
+  if (has_any(category, marker_words)) return HUB_CLS_MARKER;
+  if (has_word(category, "sync")) return HUB_CLS_SYNC;
+  return has_any(category, api_words) ? HUB_CLS_API : HUB_CLS_REGION;
+}
+
+/* A trace has a handful of categories: the class of each of the last few
+ * per table (kernels, regions), per thread (exporters' parts may read on
+ * several). */
+#define CLASS_CACHE 8
+static hub_class class_of_category(hub_kind kind, const char *category) {
+  static _Thread_local struct {
+    char category[48];
+    hub_class cls;
+  } cache[2][CLASS_CACHE];
+  static _Thread_local unsigned next[2];
+  int k = kind == HUB_KERNEL;
+  for (int i = 0; i < CLASS_CACHE && cache[k][i].category[0]; i++)
+    if (strcmp(cache[k][i].category, category) == 0) return cache[k][i].cls;
+  hub_class cls = classify_by_category(kind, category);
+  if (category[0] && strlen(category) < sizeof cache[k][0].category) {
+    unsigned i = next[k]++ % CLASS_CACHE;
+    strcpy(cache[k][i].category, category);
+    cache[k][i].cls = cls;
+  }
+  return cls;
+}
+
+static hub_class classify(const hub_record *ev) {
+  switch (ev->kind) {
+  case HUB_KERNEL: return class_of_category(HUB_KERNEL, ev->category);
+  case HUB_COPY: return HUB_CLS_MEMCPY;
+  case HUB_ALLOC: return has_word(ev->name, "memset") ? HUB_CLS_MEMSET : HUB_CLS_ALLOC;
+  case HUB_REGION:
+    if (ev->lane_id != HUB_NULL) return HUB_CLS_GPU_ANNOTATION;
+    return class_of_category(HUB_REGION, ev->category);
+  case HUB_INSTANT: return HUB_CLS_MARKER;
+  case HUB_COUNTER: return HUB_CLS_COUNTER;
+  case HUB_FLOW: return HUB_CLS_FLOW;
+  default: return HUB_CLS_OTHER;
+  }
+}
+
+/* A copy's direction from its agents' types (the reader's agent table). */
+static hub_copy_dir copy_direction(const hub_reader *r, int db, int64_t src, int64_t dst) {
+  const hub_agent_view *s = src == HUB_NULL ? NULL : hub_reader_find_agent(r, db, src);
+  const hub_agent_view *d = dst == HUB_NULL ? NULL : hub_reader_find_agent(r, db, dst);
+  if (!s || !d) return HUB_COPY_UNKNOWN;
+  int sg = strcmp(s->type, "GPU") == 0, dg = strcmp(d->type, "GPU") == 0;
+  if (!sg && strcmp(s->type, "CPU") != 0) return HUB_COPY_UNKNOWN;
+  if (!dg && strcmp(d->type, "CPU") != 0) return HUB_COPY_UNKNOWN;
+  return sg ? (dg ? HUB_COPY_DTOD : HUB_COPY_DTOH) : (dg ? HUB_COPY_HTOD : HUB_COPY_HTOH);
+}
+
+/* A region written on a GPU lane's thread (Kineto's GPU annotations) is
+ * drawn on that lane. */
+static void region_on_lane(const hub_reader *r, hub_record *ev) {
+  const hub_thread_info *th = hub_reader_find_thread(r, ev->db, ev->tid);
+  if (!th || th->agent_id == HUB_NULL) return;
+  ev->agent_id = th->agent_id;
+  ev->lane_id = th->lane_id;
+}
+
+static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
+  sqlite3_stmt *st = c->st;
+  memset(ev, 0, sizeof *ev);
+  ev->db = c->db;
+  ev->row_id = c->row_id;
+  ev->start = c->start;
+  ev->end = c->end < c->start ? c->start : c->end;
+  ev->pid = hr_col_i64_or_null(st, C_PID);
+  ev->tid = hr_col_i64_or_null(st, C_TID);
+  ev->name = hr_col_text(st, C_NAME);
+  ev->category = hr_col_text(st, C_CAT);
+  ev->correlation_id = hr_col_i64_or_null(st, C_CORR);
+  ev->event_id = hr_col_i64_or_null(st, C_EVENT);
+  ev->agent_id = hr_col_i64_or_null(st, C_AGENT);
+  ev->lane_id = hr_col_i64_or_null(st, C_LANE);
+  ev->lane_is_queue = sqlite3_column_int(st, C_LANE_IS_QUEUE);
+  ev->size = hr_col_i64_or_null(st, C_SIZE);
+  ev->track_id = hr_col_i64_or_null(st, C_TRACK);
+  ev->link_ts = hr_col_i64_or_null(st, C_LINK);
+  ev->kernel_name = c->table == T_KERNEL ? hr_col_text(st, C_MANGLED) : "";
+  ev->link_starts = "";
+  switch (c->table) {
+  case T_REGION:
+    ev->kind = HUB_REGION;
+    if (ev->link_ts != HUB_NULL) {
+      ev->link_count = sqlite3_column_int64(st, C_LINK_N);
+      ev->link_last = sqlite3_column_int64(st, C_LINK_LAST);
+      ev->link_starts = hr_col_text(st, C_LINK_STARTS);
+    }
+    if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
+    break;
+  case T_KERNEL: ev->kind = HUB_KERNEL; break;
+  case T_COPY:
+    ev->kind = HUB_COPY;
+    ev->copy_dir = copy_direction(r, ev->db, hr_col_i64_or_null(st, C_SRC_AGENT),
+                                  hr_col_i64_or_null(st, C_DST_AGENT));
+    break;
+  case T_ALLOC: ev->kind = HUB_ALLOC; break;
+  default: {
+    const char *k = hr_col_text(st, C_TRACK_KIND);
+    if (strcmp(k, HUB_WORD_FLOW) == 0) {
+      ev->kind = HUB_FLOW;
+      const char *ph = hr_col_text(st, C_PH);
+      ev->flow_phase = ph[0] ? ph[0] : 's';
+      ev->flow_bind_enclosing = strcmp(hr_col_text(st, C_BP), "e") == 0;
+    } else if (strcmp(k, HUB_WORD_COUNTER) == 0) {
+      ev->kind = HUB_COUNTER;
+      ev->value = sqlite3_column_double(st, C_VALUE);
+    } else {
+      ev->kind = HUB_INSTANT;
+    }
+  }
+  }
+  ev->cls = classify(ev);
+  if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
+      r->pending_launch.count)
+    ev->link_ts = take_launch(r, ev, &ev->link_index);
+  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
+    /* One launch per (process, correlation): a second launch with the same
+     * id (duplicate ids, merged profiles) or GPU work already read would
+     * leave an arrow without its other end. */
+    if (ev->link_ts < ev->start || tt_i64map_get(&r->pending_launch, launch_key(ev))) {
+      ev->link_ts = HUB_NULL;
+      ev->link_count = 0;
+      ev->link_starts = "";
+    } else {
+      remember_launch(r, ev);
+    }
+  }
+  if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
+    ev->link_id = hr_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
+}
+
+static int next_direct(hub_reader *r, hub_record *ev);
+
+int hub_reader_next(hub_reader *r, hub_record *ev) { return r->ops->next(r, ev); }
+
+int hr_direct_next(hub_reader *r, hub_record *ev) {
+  int rc;
+  /* --gpu: the cursors' SQL keeps GPU rows only; the classifier is the
+   * rule, a row it puts elsewhere is stepped over. */
+  while ((rc = next_direct(r, ev)) > 0 && r->filter.gpu_only && !hub_record_is_gpu(ev)) {
+  }
+  return rc;
+}
+
+static int next_direct(hub_reader *r, hub_record *ev) {
+  if (r->failed) return -1;
+  if (!r->primed && prime_cursors(r) != 0) {
+    r->failed = 1;
+    return -1;
+  }
+  if (r->to_advance) {
+    cursor *c = r->to_advance;
+    r->to_advance = NULL;
+    int rc = cursor_step(r, c);
+    if (rc < 0) {
+      r->failed = 1;
+      return -1;
+    }
+    if (rc == 0) {
+      r->heap[0] = r->heap[--r->heap_len];
+    }
+    if (r->heap_len) heap_sift_down(r, 0);
+  }
+  if (r->heap_len == 0) return 0;
+  cursor *top = r->heap[0];
+  fill_event(r, top, ev);
+  r->to_advance = top; /* keep its row (and strings) until the next call */
+  return 1;
+}
+
+/* The span of one table: min(start), max(start) and max(end), each an
+ * aggregate of its own (a bare column beside two aggregates would come
+ * from an arbitrary row, missing an event that starts early and ends
+ * last). With an index on start and no pid, the first two are each one
+ * index seek and only max(end) reads the table; else one scan does all. */
+static char *span_sql(const hub_db *d, table_id t, int64_t pid) {
+  const char *start = t == T_SAMPLE ? "timestamp" : "start";
+  const char *end = t == T_SAMPLE ? "timestamp" : "\"end\"";
+  char *table = sqlite3_mprintf("%s%s", hr_table_names[t], d->suffix);
+  char *sql;
+  if (pid == HUB_NULL && hr_schema_has_index_on(d->schema, table, start))
+    sql = sqlite3_mprintf("SELECT (SELECT min(%s) FROM \"%w\"), (SELECT max(%s) FROM \"%w\"), "
+                          "(SELECT max(%s) FROM \"%w\")",
+                          start, table, start, table, end, table);
+  else if (pid == HUB_NULL)
+    sql = sqlite3_mprintf("SELECT min(%s), max(%s), max(%s) FROM \"%w\"", start, start, end, table);
+  else if (t == T_SAMPLE)
+    sql = sqlite3_mprintf("SELECT min(timestamp), max(timestamp), max(timestamp) FROM \"%w\" WHERE "
+                          "track_id IN (SELECT id FROM \"rocpd_track%s\" WHERE pid = %lld)",
+                          table, d->suffix, (long long)pid);
+  else
+    sql = sqlite3_mprintf("SELECT min(start), max(start), max(\"end\") FROM \"%w\" WHERE pid = %lld",
+                          table, (long long)pid);
+  sqlite3_free(table);
+  return sql;
+}
+
+int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+  return r->ops->time_span(r, min_start, max_end);
+}
+
+static int direct_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+  int any = 0;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t] || d->excluded) continue;
+      char *sql = span_sql(d, (table_id)t, r->filter.pid);
+      sqlite3_stmt *st = hr_prep(d, sql);
+      sqlite3_free(sql);
+      if (!st) return 0;
+      if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+        /* A bad time is left out here; reading its row reports it. */
+        int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1),
+                c = sqlite3_column_int64(st, 2);
+        if (!bad_time(st, 0) && a < lo) lo = a;
+        if (!bad_time(st, 1) && b > hi) hi = b;
+        if (!bad_time(st, 2) && c > hi) hi = c;
+        any |= !bad_time(st, 0) && !bad_time(st, 1) && !bad_time(st, 2);
+      }
+      sqlite3_finalize(st);
+    }
+  }
+  if (any) {
+    *min_start = lo;
+    *max_end = hi;
+  }
+  return any;
+}
+
+
+static int direct_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    if (host && strcmp(hub_reader_host(r, (int)i, pid), host) != 0) continue;
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      char *sql = t == T_SAMPLE
+                      ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"rocpd_sample%s\" s JOIN "
+                                        "\"rocpd_track%s\" k ON k.id = s.track_id WHERE k.pid = "
+                                        "%lld)",
+                                        d->suffix, d->suffix, (long long)pid)
+                      : sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"%s%s\" WHERE pid = %lld)",
+                                        hr_table_names[t], d->suffix, (long long)pid);
+      sqlite3_stmt *st = hr_prep(d, sql);
+      sqlite3_free(sql);
+      int found = st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+      sqlite3_finalize(st);
+      if (found) return 1;
+    }
+  }
+  return 0;
+}
+
+const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
+  return r->ops->track_name(r, db, track_id);
+}
+
+static const char *direct_track_name(hub_reader *r, int db, int64_t track_id) {
+  hub_db *d = &r->dbs[db];
+  if (!d->track_st) {
+    char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%s\" t JOIN \"rocpd_string%s\" "
+                                "s ON s.id = t.name_id WHERE t.id = ?1",
+                                d->suffix, d->suffix);
+    d->track_st = hr_prep(d, sql);
+    sqlite3_free(sql);
+    if (!d->track_st) return "";
+  }
+  sqlite3_reset(d->track_st);
+  sqlite3_bind_int64(d->track_st, 1, track_id);
+  if (sqlite3_step(d->track_st) != SQLITE_ROW) return "";
+  return hr_col_text(d->track_st, 0);
+}
+
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_direct_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
+                              direct_track_name, direct_time_span, direct_process_has_events,
+                              hr_direct_row_count, hr_direct_category_counts};
+
+void hub_reader_close(hub_reader *r) {
+  if (!r) return;
+  hr_passes_free(r);
+  for (size_t i = 0; i < r->ncursors; i++) {
+    sqlite3_finalize(r->cursors[i].st);
+    sqlite3_finalize(r->cursors[i].args_st);
+    hr_arg_scan_free(r->cursors[i].scan);
+  }
+  for (size_t i = 0; i < r->ndbs; i++) {
+    sqlite3_finalize(r->dbs[i].args_st);
+    sqlite3_finalize(r->dbs[i].args_from_st);
+    sqlite3_finalize(r->dbs[i].args_probe_st);
+    sqlite3_finalize(r->dbs[i].track_st);
+    hr_arg_scan_free(r->dbs[i].args_orphans);
+  }
+  free(r->args_rows);
+  tt_buf_free(&r->args_text);
+  for (size_t i = 0; i < r->ndbs; i++) {
+    if (r->dbs[i].owns_conn) {
+      hr_schema_free(r->dbs[i].schema);
+      sqlite3_close(r->dbs[i].conn);
+    }
+    free(r->dbs[i].path);
+    free(r->dbs[i].suffix);
+    sqlite3_free(r->dbs[i].args_src);
+  }
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    free((char *)r->processes[i].name);
+    free((char *)r->processes[i].labels);
+    free((char *)r->processes[i].hostname);
+    free((char *)r->processes[i].label);
+  }
+  for (size_t i = 0; i < r->nthreads; i++) free((char *)r->threads[i].name);
+  for (size_t i = 0; i < r->nagents; i++) {
+    free((char *)r->agents[i].type);
+    free((char *)r->agents[i].name);
+    free((char *)r->agents[i].product_name);
+  }
+  for (size_t i = 0; i < r->nlanes; i++) free((char *)r->lanes[i].name);
+  free(r->processes);
+  free(r->threads);
+  free(r->agents);
+  free(r->lanes);
+  tt_i64map_free(&r->pending_launch);
+  tt_i64map_free(&r->pending_gpu);
+  tt_i64map_free(&r->pending_n);
+  tt_i64map_free(&r->pending_taken);
+  tt_i64map_free(&r->process_ix);
+  tt_i64map_free(&r->process_any_ix);
+  tt_i64map_free(&r->thread_ix);
+  tt_i64map_free(&r->agent_ix);
+  tt_i64map_free(&r->lane_ix);
+  free(r->dbs);
+  free(r->cursors);
+  free(r->heap);
+  free(r);
+}

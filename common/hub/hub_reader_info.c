@@ -1,0 +1,371 @@
+/* What the hub reader tells about its inputs besides the event stream:
+ * processes, threads, agents and lanes (read once at open), category and
+ * row counts. */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hub/hub_reader_internal.h"
+#include "base/util.h"
+
+/* --- info tables ------------------------------------------------------ */
+
+static sqlite3_stmt *info_query(hub_db *d, const char *table, const char *cols) {
+  char *t = hr_tname(d, table);
+  int exists = hr_table_exists(d, t);
+  sqlite3_free(t);
+  if (!exists) return NULL;
+  char *sql = sqlite3_mprintf("SELECT %s FROM \"%s%s\"", cols, table, d->suffix);
+  sqlite3_stmt *st = hr_prep(d, sql);
+  sqlite3_free(sql);
+  return st;
+}
+
+/* Whether table (unsuffixed name) of d has column col. */
+static int has_column(hub_db *d, const char *table, const char *col) {
+  char *sql = sqlite3_mprintf("SELECT \"%w\" FROM \"%w%w\" LIMIT 0", col, table, d->suffix);
+  sqlite3_stmt *st = NULL;
+  int ok = sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK;
+  sqlite3_finalize(st);
+  sqlite3_free(sql);
+  return ok;
+}
+
+/* The rank as the hub_process_info contract says: extdata's, else the
+ * first of the usual MPI/launcher variables in the environment. */
+#define RANK_SQL(env)                                                                    \
+  "COALESCE(" JX("extdata", "$.rank") env ")"
+#define ENV_RANKS                                                                        \
+  ", " JX("environment", "$.OMPI_COMM_WORLD_RANK") ", " JX("environment", "$.PMI_RANK")  \
+  ", " JX("environment", "$.SLURM_PROCID") ", " JX("environment", "$.RANK")
+
+static int64_t col_rank(sqlite3_stmt *st, int i) {
+  if (sqlite3_column_type(st, i) == SQLITE_INTEGER) return sqlite3_column_int64(st, i);
+  /* Environment values are text: a rank is digits only. */
+  const char *s = hr_col_text(st, i);
+  if (!s[0] || strlen(s) > 18 || strspn(s, "0123456789") != strlen(s)) return HUB_NULL;
+  return strtoll(s, NULL, 10);
+}
+
+/* "python3 [rank 3] nid008553 (pid 1234)", or the command alone when
+ * neither a rank nor a host is known (see hub_process_info.label). */
+static char *process_label(const hub_process_info *p) {
+  if (p->rank == HUB_NULL && !p->hostname[0]) return tt_strdup(p->name);
+  tt_buf b = {0};
+  tt_buf_puts(&b, p->name);
+  if (p->rank != HUB_NULL) tt_buf_printf(&b, "%s[rank %lld]", b.len ? " " : "", (long long)p->rank);
+  if (p->hostname[0]) tt_buf_printf(&b, "%s%s", b.len ? " " : "", p->hostname);
+  tt_buf_printf(&b, "%s(pid %lld)", b.len ? " " : "", (long long)p->pid);
+  return b.data;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Each process's host ordinal (hostnames in name order) and label. */
+void hr_name_processes(hub_reader *r) {
+  const char **names = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *names);
+  for (size_t i = 0; i < r->nprocesses; i++) names[i] = r->processes[i].hostname;
+  qsort(names, r->nprocesses, sizeof *names, cmp_str);
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    hub_process_info *p = &r->processes[i];
+    int ord = 0;
+    for (size_t j = 0; j < r->nprocesses && strcmp(names[j], p->hostname) < 0; j++)
+      if (j == 0 || strcmp(names[j], names[j - 1]) != 0) ord++;
+    p->host = ord;
+    free((char *)p->label);
+    p->label = process_label(p);
+  }
+  free(names);
+  /* A pid on several hosts: the first host's keeps it, the others get
+   * view pids of their own (in process order: every run gives the same). */
+  int64_t next_view = HUB_VIEW_PID_BASE;
+  for (size_t i = 0; i < r->nprocesses; i++) {
+    hub_process_info *p = &r->processes[i];
+    p->view_pid = p->pid;
+    if (r->filter.host) continue; /* a (host, pid) part: one process */
+    int shadowed = 0;
+    for (size_t j = 0; j < r->nprocesses && !shadowed; j++)
+      shadowed = r->processes[j].pid == p->pid && r->processes[j].host < p->host;
+    if (!shadowed) continue;
+    p->view_pid = HUB_NULL;
+    for (size_t j = 0; j < i && p->view_pid == HUB_NULL; j++) /* its host's other inputs */
+      if (r->processes[j].pid == p->pid && r->processes[j].host == p->host)
+        p->view_pid = r->processes[j].view_pid;
+    if (p->view_pid == HUB_NULL) p->view_pid = next_view++;
+  }
+}
+
+void hr_load_info(hub_reader *r) {
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    int env = has_column(d, "rocpd_info_process", "environment");
+    sqlite3_stmt *st = info_query(
+        d, "rocpd_info_process",
+        env ? "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
+                  "extdata", "$.labels") ", " RANK_SQL(ENV_RANKS)
+            : "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
+                  "extdata", "$.labels") ", " RANK_SQL(""));
+    /* The host a process ran on: its node row, when the hub has one. */
+    char *nodes = hr_tname(d, "rocpd_info_node");
+    sqlite3_stmt *host_st = NULL;
+    if (hr_table_exists(d, nodes)) {
+      char *sql = sqlite3_mprintf("SELECT COALESCE(n.hostname,'') FROM \"rocpd_info_process%s\" "
+                                  "p JOIN \"rocpd_info_node%s\" n ON n.id = p.nid WHERE p.pid = ?1",
+                                  d->suffix, d->suffix);
+      host_st = hr_prep(d, sql);
+      sqlite3_free(sql);
+    }
+    sqlite3_free(nodes);
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+      r->processes = tt_realloc(r->processes, (r->nprocesses + 1) * sizeof *r->processes);
+      hub_process_info *p = &r->processes[r->nprocesses++];
+      p->db = (int)i;
+      p->pid = sqlite3_column_int64(st, 0);
+      p->name = tt_strdup(hr_col_text(st, 1));
+      p->sort_index = sqlite3_column_type(st, 2) == SQLITE_NULL ? p->pid
+                                                                : sqlite3_column_int64(st, 2);
+      p->labels = tt_strdup(hr_col_text(st, 3));
+      p->hostname = NULL;
+      if (host_st) {
+        sqlite3_reset(host_st);
+        sqlite3_bind_int64(host_st, 1, p->pid);
+        if (sqlite3_step(host_st) == SQLITE_ROW) p->hostname = tt_strdup(hr_col_text(host_st, 0));
+      }
+      /* "unknown": the hub writer's node when the source named none. */
+      if (!p->hostname || strcmp(p->hostname, "unknown") == 0) {
+        free((char *)p->hostname);
+        p->hostname = tt_strdup("");
+      }
+      p->rank = col_rank(st, 4);
+      p->label = NULL;
+      if (!tt_i64map_get(&r->process_any_ix, p->pid))
+        tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
+      if (!tt_i64map_get(&r->process_ix, hr_key_db_id((int)i, p->pid, 0)))
+        tt_i64map_put(&r->process_ix, hr_key_db_id((int)i, p->pid, 0), (int64_t)r->nprocesses - 1);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(host_st);
+    st = info_query(d, "rocpd_info_thread",
+                    "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
+                    JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN " JX("extdata", "$.agent_id")
+                    " END, CASE WHEN " JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN "
+                    JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
+                    " IN ('" HUB_WORD_GPU_LANE "', '" HUB_WORD_PROCESS_TRACKS "'), id");
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+      r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
+      hub_thread_info *t = &r->threads[r->nthreads];
+      t->db = (int)i;
+      t->pid = sqlite3_column_int64(st, 0);
+      t->tid = sqlite3_column_int64(st, 1);
+      t->name = tt_strdup(hr_col_text(st, 2));
+      t->sort_index =
+          sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
+      t->agent_id = hr_col_i64_or_null(st, 4);
+      t->lane_id = hr_col_i64_or_null(st, 5);
+      t->synthetic = sqlite3_column_int(st, 6);
+      t->id = sqlite3_column_int64(st, 7);
+      if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
+      tt_i64map_put(&r->thread_ix, hr_key_db_id((int)i, t->id, 0), (int64_t)r->nthreads++);
+    }
+    sqlite3_finalize(st);
+    st = info_query(d, "rocpd_info_agent",
+                    "id, pid, COALESCE(type_index, logical_index, absolute_index, id), "
+                    "COALESCE(type,''), COALESCE(name,''), COALESCE(product_name,'')");
+    while (st && sqlite3_step(st) == SQLITE_ROW) {
+      r->agents = tt_realloc(r->agents, (r->nagents + 1) * sizeof *r->agents);
+      hub_agent_view *a = &r->agents[r->nagents];
+      a->db = (int)i;
+      a->id = sqlite3_column_int64(st, 0);
+      a->pid = sqlite3_column_int64(st, 1);
+      a->type_index = sqlite3_column_int64(st, 2);
+      a->type = tt_strdup(hr_col_text(st, 3));
+      a->name = tt_strdup(hr_col_text(st, 4));
+      a->product_name = tt_strdup(hr_col_text(st, 5));
+      tt_i64map_put(&r->agent_ix, hr_key_db_id((int)i, a->id, 0), (int64_t)r->nagents++);
+    }
+    sqlite3_finalize(st);
+    for (int q = 0; q < 2; q++) {
+      st = info_query(d, q ? "rocpd_info_queue" : "rocpd_info_stream",
+                      "id, pid, COALESCE(name,'')");
+      while (st && sqlite3_step(st) == SQLITE_ROW) {
+        r->lanes = tt_realloc(r->lanes, (r->nlanes + 1) * sizeof *r->lanes);
+        hub_lane_info *l = &r->lanes[r->nlanes];
+        l->db = (int)i;
+        l->id = sqlite3_column_int64(st, 0);
+        l->pid = sqlite3_column_int64(st, 1);
+        l->is_queue = q;
+        l->name = tt_strdup(hr_col_text(st, 2));
+        tt_i64map_put(&r->lane_ix, hr_key_db_id((int)i, l->id, q + 1), (int64_t)r->nlanes++);
+      }
+      sqlite3_finalize(st);
+    }
+  }
+  hr_name_processes(r);
+}
+
+const char *hub_reader_host(const hub_reader *r, int db, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
+  if (ix) return r->processes[*ix].hostname;
+  for (size_t k = 0; k < r->nprocesses; k++)
+    if (r->processes[k].db == db) return r->processes[k].hostname;
+  return "";
+}
+
+void hr_exclude_hosts(hub_reader *r) {
+  if (!r->filter.host || r->filter.pid == HUB_NULL) return;
+  for (size_t i = 0; i < r->ndbs; i++)
+    r->dbs[i].excluded = strcmp(hub_reader_host(r, (int)i, r->filter.pid), r->filter.host) != 0;
+}
+
+static int cmp_key(const void *pa, const void *pb) {
+  const hub_process_key *a = pa, *b = pb;
+  int c = strcmp(a->host, b->host);
+  if (c) return c;
+  return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+size_t hub_reader_process_keys(hub_reader *r, hub_process_key **out) {
+  hub_process_key *k = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *k);
+  size_t n = 0;
+  for (size_t i = 0; i < r->nprocesses; i++)
+    k[n++] = (hub_process_key){r->processes[i].hostname, r->processes[i].pid, 0};
+  qsort(k, n, sizeof *k, cmp_key);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (m && strcmp(k[m - 1].host, k[i].host) == 0 && k[m - 1].pid == k[i].pid) continue;
+    if (!hr_process_has_events(r, k[i].host, k[i].pid)) continue;
+    k[m++] = k[i];
+  }
+  for (size_t i = 0; i < m; i++)
+    for (size_t j = 0; j < m; j++)
+      if (i != j && k[i].pid == k[j].pid) k[i].ambiguous = 1;
+  *out = k;
+  return m;
+}
+
+size_t hub_reader_nprocesses(const hub_reader *r) { return r->nprocesses; }
+const hub_process_info *hub_reader_process(const hub_reader *r, size_t i) {
+  return &r->processes[i];
+}
+size_t hub_reader_nthreads(const hub_reader *r) { return r->nthreads; }
+const hub_thread_info *hub_reader_thread(const hub_reader *r, size_t i) { return &r->threads[i]; }
+size_t hub_reader_nagents(const hub_reader *r) { return r->nagents; }
+const hub_agent_view *hub_reader_agent(const hub_reader *r, size_t i) { return &r->agents[i]; }
+size_t hub_reader_nlanes(const hub_reader *r) { return r->nlanes; }
+const hub_lane_info *hub_reader_lane(const hub_reader *r, size_t i) { return &r->lanes[i]; }
+
+const hub_process_info *hub_reader_find_process(const hub_reader *r, int db, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
+  if (!ix) ix = tt_i64map_get(&r->process_any_ix, pid);
+  return ix ? &r->processes[*ix] : NULL;
+}
+
+const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t thread_id) {
+  int64_t *ix = tt_i64map_get(&r->thread_ix, hr_key_db_id(db, thread_id, 0));
+  return ix ? &r->threads[*ix] : NULL;
+}
+
+const hub_agent_view *hub_reader_find_agent(const hub_reader *r, int db, int64_t agent_id) {
+  int64_t *ix = tt_i64map_get(&r->agent_ix, hr_key_db_id(db, agent_id, 0));
+  return ix ? &r->agents[*ix] : NULL;
+}
+
+const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t lane_id,
+                                          int is_queue) {
+  int64_t *ix = tt_i64map_get(&r->lane_ix, hr_key_db_id(db, lane_id, is_queue ? 2 : 1));
+  return ix ? &r->lanes[*ix] : NULL;
+}
+
+size_t hub_reader_ndbs(const hub_reader *r) { return r->ndbs; }
+const char *hub_reader_db_path(const hub_reader *r, int db) { return r->dbs[db].path; }
+
+/* --- what a user asks about the inputs ---------------------------------- */
+
+static void add_category(hub_category_count **cats, size_t *n, const char *cat, const char *kind,
+                         int64_t count) {
+  size_t i = 0;
+  while (i < *n && strcmp((*cats)[i].category, cat) != 0) i++;
+  if (i == *n) {
+    *cats = tt_realloc(*cats, (*n + 1) * sizeof **cats);
+    (*cats)[i] = (hub_category_count){tt_strdup(cat), 0, tt_strdup("")};
+    (*n)++;
+  }
+  hub_category_count *c = &(*cats)[i];
+  c->count += count;
+  if (!strstr(c->kinds, kind)) {
+    tt_buf b = {0};
+    tt_buf_printf(&b, "%s%s%s", c->kinds, c->kinds[0] ? ", " : "", kind);
+    free(c->kinds);
+    c->kinds = b.data;
+  }
+}
+
+static int cmp_category(const void *a, const void *b) {
+  return strcmp(((const hub_category_count *)a)->category,
+                ((const hub_category_count *)b)->category);
+}
+
+int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  return r->ops->category_counts(r, out, n);
+}
+
+int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
+  *out = NULL;
+  *n = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      const char *S = d->suffix;
+      char *sql =
+          t == T_SAMPLE
+              ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%s\" x "
+                                "JOIN \"rocpd_track%s\" k ON k.id = x.track_id LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id WHERE "
+                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != '" HUB_WORD_FLOW "' GROUP BY 1",
+                                S, S, S, S)
+              : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%s%s\" x LEFT JOIN "
+                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%s\" c ON c.id = e.category_id GROUP BY 1",
+                                hr_table_names[t], S, S, S);
+      sqlite3_stmt *st = hr_prep(d, sql);
+      sqlite3_free(sql);
+      if (!st) return -1;
+      while (sqlite3_step(st) == SQLITE_ROW)
+        add_category(out, n, hr_col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
+      sqlite3_finalize(st);
+    }
+  }
+  if (*n) qsort(*out, *n, sizeof **out, cmp_category);
+  return 0;
+}
+
+void hub_category_counts_free(hub_category_count *c, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(c[i].category);
+    free(c[i].kinds);
+  }
+  free(c);
+}
+
+int64_t hub_reader_row_count(hub_reader *r) { return r->ops->row_count(r); }
+
+int64_t hr_direct_row_count(hub_reader *r) {
+  int64_t total = 0;
+  for (size_t i = 0; i < r->ndbs; i++) {
+    hub_db *d = &r->dbs[i];
+    for (int t = 0; t < T_COUNT; t++) {
+      if (!d->has_table[t]) continue;
+      char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%s%s\"", hr_table_names[t], d->suffix);
+      sqlite3_stmt *st = hr_prep(d, sql);
+      sqlite3_free(sql);
+      if (st && sqlite3_step(st) == SQLITE_ROW) total += sqlite3_column_int64(st, 0);
+      sqlite3_finalize(st);
+    }
+  }
+  return total;
+}

@@ -1,0 +1,291 @@
+/* Private to the hub reader's files (common/hub_reader*.c): the reader's
+ * state and the functions its parts share. Not a public contract: tools
+ * include hub_reader.h only. */
+#ifndef TT_HUB_READER_INTERNAL_H
+#define TT_HUB_READER_INTERNAL_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "base/hashmap.h"
+#include "hub/hub_reader.h"
+#include "base/util.h"
+
+#define HR_ARG_MAX_RUNS 8 /* runs of an ordered rocpd_arg read by fingers */
+
+/* hub_reader_schema.c: the table names of one file and the first column
+ * of each index, read once per connection (hashed: lookups per uuid stay
+ * linear in a merged file of thousands of tables). */
+typedef struct hr_schema hr_schema;
+hr_schema *hr_schema_load(sqlite3 *conn);
+void hr_schema_free(hr_schema *s);
+int hr_schema_has_table(const hr_schema *s, const char *name);
+int hr_schema_has_index_on(const hr_schema *s, const char *table, const char *column);
+
+/* One logical hub: a connection and the uuid suffix of its physical tables
+ * (a file merged by rocpd's tools can hold several). */
+typedef struct hub_db {
+  sqlite3 *conn;
+  int owns_conn; /* and its schema */
+  hr_schema *schema; /* shared by the hubs of one file */
+  char *path;
+  char *suffix; /* "_<uuid>" or "" */
+  int has_table[HUB_KIND_COUNT];
+  int has_flows;       /* the source recorded flow ends itself */
+  int can_link;        /* launches can be linked to their GPU work (recorded
+                        * flows: the indexes their lookups need exist) */
+  /* Where args are looked up by event id (hr_args_lookup_source): the
+   * hub's rocpd_arg when indexed on event_id, else an indexed TEMP copy
+   * made at the first lookup (rocprofv3 writes no such index: a lookup per
+   * event would scan the table each time). */
+  char *args_src;
+  int has_args, args_indexed, args_copied;
+  sqlite3_stmt *args_st, *track_st;
+  /* rocpd_arg as a few runs of rows in (event_id, position) order, one
+   * after the other in rowid order: one run as importers and rocprofv3
+   * write it, one per position when written position-major
+   * (hub_reader_args.c). Then args are stepped in rowid order and found
+   * by rowid, never by an index or a copy. */
+  int args_checked, args_ordered;
+  int args_nruns;
+  int64_t args_run_lo[HR_ARG_MAX_RUNS], args_run_hi[HR_ARG_MAX_RUNS]; /* rowids */
+  int64_t args_min_ev, args_max_ev; /* event ids with args lie within */
+  int excluded; /* the filter's (host, pid) is not this input's: no rows */
+  sqlite3_stmt *args_from_st, *args_probe_st;
+  struct hr_arg_scan *args_orphans; /* fingers for events read out of stream order */
+} hub_db;
+
+/* A cursor's reading of an ordered rocpd_arg: per run, a few fingers,
+ * each a scan in rowid order with the groups (an event's rows) it passed
+ * last, for events read a little out of id order. A thread or queue whose
+ * rows rocprofv3 wrote in a batch of their own gets a finger of its own
+ * (the least recently used one moves there), so its events are stepped
+ * to rather than searched for. Memory: HR_ARG_FINGERS x HR_ARG_RING
+ * groups per run and cursor, whatever the events. */
+#ifndef HR_ARG_RING /* -DHR_ARG_RING=2 in a test build: every path taken */
+#define HR_ARG_RING 256
+#endif
+#define HR_ARG_FINGERS 8
+#define HR_ARG_AHEAD 1024 /* rows a finger steps ahead for one event at most */
+typedef struct hr_arg_group {
+  int64_t ev, first; /* event id, rowid of its first arg */
+} hr_arg_group;
+typedef struct hr_arg_finger {
+  sqlite3_stmt *st; /* rowid, event_id, position, name, type, value */
+  int state;        /* 0 unused, 1 on a row, 2 past its run */
+  int64_t row, ev;
+  hr_arg_group grp; /* the group of the current row */
+  int grp_open;
+  hr_arg_group ring[HR_ARG_RING];
+  size_t head, len;
+  int64_t lost;  /* groups of events in [lost, ev) are all in the ring */
+  uint64_t used; /* when last used (least recently used moves) */
+} hr_arg_finger;
+typedef struct hr_arg_scan {
+  hr_arg_finger *f; /* nruns * HR_ARG_FINGERS */
+  int nruns;
+  uint64_t clock;
+} hr_arg_scan;
+void hr_arg_scan_free(hr_arg_scan *s);
+/* Checks once whether d's rocpd_arg is ordered (sets args_ordered). */
+void hr_args_prepare(hub_db *d);
+
+/* The tables a cursor can read. */
+typedef enum { T_REGION, T_KERNEL, T_COPY, T_ALLOC, T_SAMPLE, T_COUNT } table_id;
+extern const char *const hr_table_names[T_COUNT];
+
+/* A row's place in the merge: the key of a cursor's current row, and of
+ * a record merged in passes (hub_reader_passes.c), so both merges order
+ * by the one comparator below. end is the row's own (a record's end is
+ * raised to its start when the row ends before it starts). */
+typedef struct hr_merge_key {
+  int64_t start, end, row_id;
+  int32_t table, db; /* table_id; index of the input (hub_db) */
+} hr_merge_key;
+
+/* Time order; at one start time a launch (region) before GPU work, since
+ * the GPU work finds its launch among the launches already read; within a
+ * table the enclosing interval first; samples (flow ends) last; then the
+ * inputs' order and the row id: no two rows tie. */
+static inline int hr_merge_less(const hr_merge_key *a, const hr_merge_key *b) {
+  if (a->start != b->start) return a->start < b->start;
+  if (a->table != b->table) return a->table < b->table;
+  if (a->end != b->end) return a->end > b->end;
+  if (a->db != b->db) return a->db < b->db;
+  return a->row_id < b->row_id;
+}
+
+typedef struct cursor {
+  union { /* the heap key of the current row, by field or as one key */
+    hr_merge_key key;
+    struct {
+      int64_t start, end, row_id;
+      int32_t table, db; /* fixed for the cursor */
+    };
+  };
+  sqlite3_stmt *st;
+  /* Its table's args in the cursor's order (hr_args_sql), stepped along
+   * as events are read: no lookup per event. */
+  sqlite3_stmt *args_st;
+  int args_state;           /* 0 not prepared, 1 on a row, 2 done, 3 failed */
+  int args_taken;           /* the current row's args were read */
+  hr_merge_key a_key; /* key of the args row it is on (same table and db) */
+  hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
+} cursor;
+
+/* The reader's two ways of reading behind one table: a direct merge of
+ * the inputs' cursors (hr_direct_ops), or the merge in passes
+ * (hr_passes_ops, hub_reader_passes.c). Each public function of
+ * hub_reader.h that reads calls through r->ops. */
+typedef struct hr_ops {
+  int (*next)(hub_reader *r, hub_record *ev);
+  void (*args_begin)(hub_reader *r, int db, int64_t event_id);
+  int (*args_next)(hub_reader *r, hub_arg_view *a);
+  const char *(*track_name)(hub_reader *r, int db, int64_t track_id);
+  int (*time_span)(hub_reader *r, int64_t *min_start, int64_t *max_end);
+  /* pid of host (NULL: any; in passes always any) has a row */
+  int (*process_has_events)(hub_reader *r, const char *host, int64_t pid);
+  int64_t (*row_count)(hub_reader *r);
+  int (*category_counts)(hub_reader *r, hub_category_count **out, size_t *n);
+} hr_ops;
+extern const hr_ops hr_direct_ops, hr_passes_ops;
+
+struct hub_reader {
+  const hr_ops *ops;
+  hub_db *dbs;
+  size_t ndbs;
+  cursor *cursors;
+  cursor **heap;
+  size_t ncursors, heap_len;
+  cursor *to_advance; /* yielded last time; stepped on the next call */
+  int primed;         /* every cursor stepped to its first row */
+  hub_filter filter;
+  hub_process_info *processes; size_t nprocesses;
+  hub_thread_info *threads; size_t nthreads;
+  hub_agent_view *agents; size_t nagents;
+  hub_lane_info *lanes; size_t nlanes;
+  tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
+  tt_i64map process_any_ix; /* pid -> index of its first process */
+  /* The args being iterated (hub_reader_args.c): how, and from where. */
+  enum { HR_ARGS_NONE, HR_ARGS_COPIED, HR_ARGS_MERGED, HR_ARGS_LOOKUP } args_mode;
+  sqlite3_stmt *args_iter; /* LOOKUP: the statement stepped */
+  cursor *args_cur;         /* MERGED: the cursor whose args query is stepped */
+  struct hr_arg_row *args_rows; /* COPIED: the event's rows, in position order */
+  size_t args_nrows, args_caprows, args_next;
+  tt_buf args_text;         /* COPIED: their strings */
+  int args_step;            /* step before the next row (MERGED) */
+  int failed;
+  /* Launches read whose GPU work is still ahead: (db, pid, correlation)
+   * -> launch start, and -> start of its last GPU work (to forget it once
+   * the stream has passed it). Bounded by the launches in flight. */
+  tt_i64map pending_launch, pending_gpu;
+  /* ... and the number of its arrows, and how many were taken. */
+  tt_i64map pending_n, pending_taken;
+  uint64_t since_sweep;
+  int has_lane_threads; /* some thread stands for a GPU lane */
+  struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
+  /* A slice reader: of its one file, only the uuids first..first+count-1
+   * (in name order). 0: every uuid. */
+  size_t slice_first, slice_count;
+  int crowded; /* a file holds more than HR_MAX_HUBS_PER_CONN uuids */
+};
+
+/* JSON member of a column, NULL when the column is not valid JSON. */
+#define JX(col, path) "(CASE WHEN json_valid(" col ") THEN json_extract(" col ",'" path "') END)"
+
+static inline const char *hr_col_text(sqlite3_stmt *st, int i) {
+  const char *s = (const char *)sqlite3_column_text(st, i);
+  return s ? s : "";
+}
+
+static inline int64_t hr_col_i64_or_null(sqlite3_stmt *st, int i) {
+  return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
+}
+
+/* (db, id) as one hashed key; salt tells id spaces apart (lane kinds). */
+static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
+  return (int64_t)(((uint64_t)db << 48) ^ ((uint64_t)salt << 46) ^ (uint64_t)id);
+}
+
+/* hub_reader_inputs.c: opening and checking each input file. */
+sqlite3_stmt *hr_prep(hub_db *d, const char *sql); /* NULL (error said) on failure */
+int hr_table_exists(const hub_db *d, const char *name);
+char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
+int hr_open_file(hub_reader *r, const char *path);
+int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
+/* The inputs' order, whatever the order of the arguments: by uuid suffix
+ * (a merged file lists its uuids in that order too), then path. It decides
+ * the merge's ties, the info tables' order and the arrows' ids. */
+int hr_db_order(const char *suffix_a, const char *path_a, const char *suffix_b,
+                const char *path_b);
+void hr_order_dbs(hub_reader *r);
+/* The smallest uuid suffix of a file's hubs ("" when it has none or
+ * cannot be read: the reader of its group says why). */
+char *hr_file_order_key(const char *path);
+
+/* Columns every cursor query returns, in this order (hub_reader_sql.c
+ * names each by these, hub_reader.c reads them). */
+enum {
+  C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
+  C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
+  C_MANGLED, /* only in the kernel query */
+  /* only in the region query: the launch's GPU work (count, last start,
+   * every start when more than one) */
+  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
+  C_NCOLS, /* the most any query returns */
+  /* only in the copy query: its source and destination agents */
+  C_SRC_AGENT = C_MANGLED, C_DST_AGENT
+};
+
+/* The direct reader's parts of hr_direct_ops (hub_reader.c,
+ * hub_reader_args.c, hub_reader_info.c). */
+int hr_direct_next(hub_reader *r, hub_record *ev);
+void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id);
+int hr_direct_args_next(hub_reader *r, hub_arg_view *a);
+int64_t hr_direct_row_count(hub_reader *r);
+int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
+
+/* hub_reader.c: the id of the arrow of correlation `id` in input `db`
+ * (category `cat` for recorded flows, "" for launch links). */
+int64_t hr_link_id(int db, const char *cat, int64_t id);
+
+const char *hr_args_lookup_source(hub_db *d); /* table args are looked up by event in */
+
+/* hub_reader_sql.c: the SQL of one cursor (a table of one hub, filtered),
+ * and of its args: (start, end, id, name, type, value) in the cursor's
+ * order (start, end descending, id), each event's args by position. */
+char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f);
+char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f);
+
+/* hub_reader_info.c: processes, threads, agents and lanes of every input. */
+void hr_load_info(hub_reader *r);
+/* Sets every process's host ordinal and label (after all are loaded). */
+void hr_name_processes(hub_reader *r);
+/* Marks the inputs the filter's host leaves out (hub_db.excluded). */
+void hr_exclude_hosts(hub_reader *r);
+/* Whether process pid of host (NULL: any) has a row in the inputs. */
+static inline int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  return r->ops->process_has_events(r, host, pid);
+}
+
+/* hub_reader_passes.c: more inputs than may be open at once (descriptors
+ * under RLIMIT_NOFILE less a reserve, or HR_MAX_OPEN_INPUTS for memory)
+ * are merged group by group into temporary record streams, then those
+ * merged: the same records, in the same order, as a direct merge. */
+#define HR_MAX_OPEN_INPUTS 256
+#define HR_MAX_HUBS_PER_CONN 100 /* uuids of one file read at once */
+size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
+/* hubs[i]: uuids in paths[i] (NULL: one each); a file of more than
+ * HR_MAX_HUBS_PER_CONN is read in slices, each its own group. */
+hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t group, const size_t *hubs);
+/* hub_reader.c: a direct reader; with slice_count, of paths[0]'s uuids
+ * slice_first.. only. */
+hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
+                           size_t slice_first, size_t slice_count);
+/* A direct reader found a file of more than HR_MAX_HUBS_PER_CONN uuids:
+ * closes it and reads the same paths in passes. */
+hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths);
+void hr_passes_free(hub_reader *r); /* its part of hub_reader_close */
+
+#endif

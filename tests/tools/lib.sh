@@ -1,0 +1,73 @@
+# Assertion helpers sourced by every tests/test_*.sh. Each assertion prints
+# one "PASS: ..." or "FAIL: ..." line; tests/run.sh counts them.
+set -u
+: "${BUILD:=build}"
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+BIN="$ROOT/$BUILD/bin"
+FIX="$ROOT/fixtures"
+PY=/usr/bin/python3
+: "${SHARED_TOOLS:=$ROOT/../shared/tools}"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export PATH="$BIN:$PATH"
+
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; }
+skip() { echo "SKIP: $*"; }
+
+# expect_eq DESC EXPECTED ACTUAL
+expect_eq() {
+  if [ "$2" == "$3" ]; then pass "$1"; else fail "$1: expected [$2], got [$3]"; fi
+}
+
+# expect_ok DESC CMD... : the command exits 0
+expect_ok() {
+  local desc=$1; shift
+  local out
+  if out=$("$@" 2>&1); then pass "$desc"; else fail "$desc: exit $? from $*: ${out:0:600}"; fi
+}
+
+# expect_fail DESC PATTERN CMD... : exits non-zero and stderr matches PATTERN
+expect_fail() {
+  local desc=$1 pattern=$2; shift 2
+  local err rc
+  err=$("$@" 2>&1 >/dev/null); rc=$?
+  if [ $rc -eq 0 ]; then fail "$desc: exited 0"; return; fi
+  if [ $rc -ge 128 ]; then fail "$desc: crashed (exit $rc): ${err:0:300}"; return; fi
+  if [[ "$err" =~ $pattern ]]; then pass "$desc"; else fail "$desc: message [$err] lacks /$pattern/"; fi
+}
+
+# q DB SQL : one query, plain output
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+
+# have_validator NAME : the independent validator from ../shared/tools runs here
+have_validator() { [ -x "$SHARED_TOOLS/$1" ]; }
+
+# The project's own checkers, by the name of the ../shared/tools validator
+# each stands in for (tests/checkers/check_otf2.py reads OTF2 archives back).
+own_checker() {
+  case $1 in
+    pftrace-check) echo "$ROOT/tests/checkers/check_pftrace.py" ;;
+    chrome-json-check) echo "$ROOT/tests/checkers/check_chrome_json.py" ;;
+    otf2-check) echo "$ROOT/tests/checkers/check_otf2.py" ;;
+  esac
+}
+# Compiled copy of tests/data/perfetto_trace.proto for check_pftrace.py.
+export TT_PB_CACHE="$ROOT/$BUILD/pb"
+
+# check_trace NAME FILE [-q] : runs the project's checker for NAME.
+check_trace() { $PY "$(own_checker "$1")" "${@:3}" "$2"; }
+
+# validate DESC NAME FILE : passes when the project's checker for NAME finds
+# no problem and, when ../shared/tools/NAME exists (not in a user's clone),
+# that independent validator agrees.
+validate() {
+  local desc=$1 tool=$2 file=$3 out own
+  own=$(own_checker "$tool")
+  if [ -z "$own" ] || [ ! -f "$own" ]; then fail "$desc: no project checker for $tool"; return; fi
+  if ! out=$($PY "$own" -q "$file" 2>&1); then fail "$desc: $(basename "$own"): ${out:0:800}"; return; fi
+  if have_validator "$tool" && ! out=$("$SHARED_TOOLS/$tool" -q "$file" 2>&1); then
+    fail "$desc: ../shared/tools/$tool: ${out:0:800}"; return
+  fi
+  pass "$desc"
+}

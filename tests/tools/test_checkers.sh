@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The project's own trace checkers (tests/checkers/check_pftrace.py,
+# tests/checkers/check_chrome_json.py) accept a valid trace and reject each kind of
+# problem they claim to find, so a `validate` PASS elsewhere means something.
+source "$(dirname "$0")/lib.sh"
+
+# rejects DESC NAME PATTERN FILE: the checker exits 1 and says PATTERN.
+rejects() {
+  local out rc
+  out=$(check_trace "$2" "$4" -q 2>&1); rc=$?
+  if [ $rc -ne 1 ]; then fail "$1: exit $rc, expected 1 ($out)"
+  elif [[ "$out" =~ $3 ]]; then pass "$1"
+  else fail "$1: [$out] lacks /$3/"; fi
+}
+
+# --- Perfetto: traces built with the official schema's python classes -----
+$PY - "$ROOT/tests/checkers" "$TMP" <<'EOF' || fail "building Perfetto cases"
+import sys
+sys.path.insert(0, sys.argv[1])
+import check_pftrace
+pb = check_pftrace.schema_module()
+TE, TP = pb.TrackEvent, pb.TracePacket
+CLEARED, NEEDS = TP.SEQ_INCREMENTAL_STATE_CLEARED, TP.SEQ_NEEDS_INCREMENTAL_STATE
+
+def track(uuid, counter=False):
+    p = TP(trusted_packet_sequence_id=1)
+    p.track_descriptor.uuid = uuid
+    p.track_descriptor.name = "t%d" % uuid
+    if counter:
+        p.track_descriptor.counter.SetInParent()
+    return p
+
+def ev(ts, kind, uuid=10, name="n", cat=None, flows=(), ends=(), iid=None):
+    p = TP(timestamp=ts, trusted_packet_sequence_id=1)
+    p.track_event.type = kind
+    p.track_event.track_uuid = uuid
+    if iid is None:
+        p.track_event.name = name
+    else:
+        p.track_event.name_iid = iid
+        p.sequence_flags = NEEDS
+    if cat:
+        p.track_event.categories.append(cat)
+    p.track_event.flow_ids.extend(flows)
+    p.track_event.terminating_flow_ids.extend(ends)
+    return p
+
+def clear():
+    p = TP(trusted_packet_sequence_id=1, sequence_flags=CLEARED)
+    e = p.interned_data.event_names.add(); e.iid = 1; e.name = "interned"
+    return p
+
+B, E, I, C = TE.TYPE_SLICE_BEGIN, TE.TYPE_SLICE_END, TE.TYPE_INSTANT, TE.TYPE_COUNTER
+good = [clear(), track(10), track(11, True),
+        ev(100, B, cat="a", flows=[7]), ev(150, B, iid=1), ev(160, E), ev(200, E),
+        ev(210, B, uuid=10, cat="b", ends=[7]), ev(220, E), ev(230, I), ev(240, C, uuid=11)]
+cases = {
+    "good": good,
+    "end_without_begin": [clear(), track(10), ev(1, E)],
+    "undescribed_track": [clear(), ev(1, B, uuid=99), ev(2, E, uuid=99)],
+    "open_begin": [clear(), track(10), ev(1, B)],
+    "ts_back": [clear(), track(10), ev(5, B), ev(6, E), ev(4, B), ev(7, E)],
+    "undefined_iid": [clear(), track(10), ev(1, B, iid=42), ev(2, E)],
+    "dangling_flow": [clear(), track(10), ev(1, B, flows=[5]), ev(2, E)],
+    "counter_on_slice_track": [clear(), track(10), ev(1, C)],
+    "redefined_track": [clear(), track(10), track(10, True)],
+}
+for name, pkts in cases.items():
+    tr = pb.Trace()
+    tr.packet.extend(pkts)
+    open("%s/%s.pftrace" % (sys.argv[2], name), "wb").write(tr.SerializeToString())
+EOF
+P="$TMP"
+expect_ok "pftrace: a valid trace passes" check_trace pftrace-check "$P/good.pftrace" -q
+expect_eq "pftrace: counts of the valid trace" \
+  '{"categories":{"(none)":1,"a":1,"b":1},"counters":1,"dangling_flows":0,"errors":0,"flows":1,"instants":1,"packets":11,"slices":3,"ts_max":240,"ts_min":100}' \
+  "$(check_trace pftrace-check "$P/good.pftrace")"
+rejects "pftrace: END without BEGIN" pftrace-check "no open SLICE_BEGIN" "$P/end_without_begin.pftrace"
+rejects "pftrace: track used before its descriptor" pftrace-check "used before its TrackDescriptor" "$P/undescribed_track.pftrace"
+rejects "pftrace: BEGIN never ended" pftrace-check "never ended" "$P/open_begin.pftrace"
+rejects "pftrace: timestamps going back on a track" pftrace-check "goes back on track 10" "$P/ts_back.pftrace"
+rejects "pftrace: undefined interned name" pftrace-check "event name iid 42 is not defined" "$P/undefined_iid.pftrace"
+rejects "pftrace: flow with one end" pftrace-check "flow id 5 has only one end" "$P/dangling_flow.pftrace"
+rejects "pftrace: COUNTER on a slice track" pftrace-check "not a counter track" "$P/counter_on_slice_track.pftrace"
+rejects "pftrace: uuid described twice differently" pftrace-check "described again differently" "$P/redefined_track.pftrace"
+size=$(stat -c %s "$P/good.pftrace")
+head -c $((size - 1)) "$P/good.pftrace" >"$P/cut.pftrace"
+rejects "pftrace: truncated file" pftrace-check "truncated" "$P/cut.pftrace"
+{ cat "$P/good.pftrace"; printf '\x12\x00'; } >"$P/tail.pftrace"
+rejects "pftrace: trailing bytes that are not a packet" pftrace-check "not a Trace.packet tag" "$P/tail.pftrace"
+: >"$P/empty.pftrace"
+rejects "pftrace: empty file" pftrace-check "no packets" "$P/empty.pftrace"
+
+# --- Chrome JSON ------------------------------------------------------------
+J="$TMP"
+cat >"$J/good.json" <<'EOF'
+{"traceEvents": [
+ {"ph":"M","name":"process_name","pid":1,"args":{"name":"p"}},
+ {"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":5},
+ {"ph":"B","name":"b","pid":1,"tid":2,"ts":2},{"ph":"E","pid":1,"tid":2,"ts":3},
+ {"ph":"s","cat":"f","name":"x","id":9,"pid":1,"tid":1,"ts":1},
+ {"ph":"f","cat":"f","name":"x","id":9,"pid":1,"tid":2,"ts":2,"bp":"e"},
+ {"ph":"C","name":"c","pid":1,"ts":4,"args":{"v":1.5}}]}
+EOF
+expect_ok "json: a valid trace passes" check_trace chrome-json-check "$J/good.json" -q
+expect_eq "json: counts of the valid trace" \
+  '{"events":7,"flows_paired":1,"errors":0,"ph":{"B":1,"C":1,"E":1,"M":1,"X":1,"f":1,"s":1}}' \
+  "$(check_trace chrome-json-check "$J/good.json" | $PY -c 'import json,sys; d=json.load(sys.stdin); print(json.dumps({k:d[k] for k in ("events","flows_paired","errors","ph")}, separators=(",",":"), sort_keys=False))')"
+gzip -c "$J/good.json" >"$J/good.json.gz"
+expect_ok "json: gzipped trace passes" check_trace chrome-json-check "$J/good.json.gz" -q
+jcase() { printf '%s' "$3" >"$J/$1.json"; rejects "json: $1" chrome-json-check "$2" "$J/$1.json"; }
+jcase unknown_ph "unknown ph 'Q'" '[{"ph":"Q","ts":1}]'
+jcase negative_dur "dur -1" '[{"ph":"X","ts":1,"dur":-1,"pid":1,"tid":1}]'
+jcase missing_dur "dur None" '[{"ph":"X","ts":1,"pid":1,"tid":1}]'
+jcase open_b "never ended" '[{"ph":"B","name":"a","ts":1,"pid":1,"tid":1}]'
+jcase e_without_b "no open B" '[{"ph":"E","ts":1,"pid":1,"tid":1}]'
+jcase e_before_b "before its B" '[{"ph":"B","ts":5,"pid":1,"tid":1},{"ph":"E","ts":4,"pid":1,"tid":1}]'
+jcase lone_flow "1 start\(s\), 0 finish" '[{"ph":"s","cat":"c","name":"n","id":3,"ts":1,"pid":1,"tid":1}]'
+jcase bad_ts "ts 'abc' is not a number" '[{"ph":"i","ts":"abc","pid":1,"tid":1}]'
+jcase counter_args "counter args" '[{"ph":"C","ts":1,"pid":1,"args":{"v":"x"}}]'
+jcase truncated "not valid JSON" '{"traceEvents": [{"ph":"X","ts":1,"dur'
+jcase not_a_trace "neither an array" '{"events": []}'
+jcase empty_trace "no trace events" '[]'
+
+# Several files in one run (the schema loaded once): each is checked, the
+# worst result is the exit code and a problem names its file.
+expect_ok "pftrace: two valid files in one run pass" check_trace pftrace-check "$P/good.pftrace" -q "$P/good.pftrace"
+out=$(check_trace pftrace-check "$P/good.pftrace" -q "$P/empty.pftrace" "$P/good.pftrace" 2>&1)
+expect_eq "pftrace: a bad file among good ones: exit 1, the problem named by its file" \
+  "1|$P/empty.pftrace: no packets" "$?|$out"
+out=$(check_trace chrome-json-check "$J/good.json" -q "$J/open_b.json" 2>&1)
+expect_eq "json: a bad file after a good one: exit 1, named" "1|yes" \
+  "$?|$([[ "$out" == "$J/open_b.json: "*"never ended"* ]] && echo yes)"

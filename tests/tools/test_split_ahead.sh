@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# --max-part-size planned on a second thread (issue 23, item 6): with two
+# CPUs the planning pass runs ahead of the writer. Its parts are the serial
+# run's (one CPU, `taskset -c 0`) name for name and byte for byte, for
+# db2json, db2perfetto and db2otf2, including a split of more than 1000
+# parts (names of 4 digits, known only at the end); a planner that fails
+# (a bad row it reaches first), an interrupt, or more than --max-parts
+# leave no part and no temporary.
+source "$(dirname "$0")/lib.sh"
+GEN="$ROOT/$BUILD/bench/gen_hub"
+intr() { $PY "$ROOT/tests/checkers/interrupt_when.py" "$@"; }
+command -v taskset >/dev/null || { echo "SKIP: no taskset (util-linux) to compare with one CPU"; exit 0; }
+# nothing_in DIR: no file left at all (parts, temporaries, staging dirs).
+nothing_in() { expect_eq "$DESC" "" "$(ls -A "$1")"; }
+
+"$GEN" "$TMP/b.db" 20000 4 bursty || fail "gen_hub bursty"
+two=$([ "$(nproc)" -ge 2 ] && echo yes)
+
+for spec in "db2json json 1M" "db2perfetto pftrace 256K" "db2otf2 otf2 256K"; do
+  read -r tool ext size <<<"$spec"
+  a="$TMP/$tool-ahead" s="$TMP/$tool-serial"; mkdir -p "$a" "$s"
+  err=$(TT_SPLIT_TRACE=1 $tool -q "$TMP/b.db" --max-part-size "$size" -o "$a/x.$ext" 2>&1)
+  expect_eq "$tool: exit 0" 0 $?
+  if [ -n "$two" ]; then
+    expect_eq "$tool: two CPUs: planned on a second thread" 1 "$(grep -c '^split-plan: ahead' <<<"$err")"
+  fi
+  err=$(TT_SPLIT_TRACE=1 taskset -c 0 $tool -q "$TMP/b.db" --max-part-size "$size" -o "$s/x.$ext" 2>&1)
+  expect_eq "$tool: one CPU: the serial plan" 0 "$(grep -c '^split-plan: ahead' <<<"$err")"
+  n=$(ls "$s" | wc -l)
+  [ "$n" -ge 3 ] && pass "$tool: $n parts" || fail "$tool: only $n parts"
+  expect_eq "$tool: the same part names as one CPU" "$(ls "$s")" "$(ls "$a")"
+  # An OTF2 anchor file holds a random trace id: the rest is compared.
+  diff -r -x traces.otf2 "$a" "$s" >/dev/null && pass "$tool: every part the same bytes as one CPU" ||
+    fail "$tool: parts differ from one CPU"
+done
+
+# More than 1000 parts: names get a fourth digit only once the planner has
+# ended; the parts already written are renamed, as one CPU names them.
+d="$TMP/many"; mkdir -p "$d/a" "$d/s"
+n=$(db2perfetto "$TMP/b.db" --max-part-size 2K --max-parts 100000 --count-parts)
+[ "$n" -gt 1000 ] && pass "2K parts of the bursty trace: $n, more than 1000" || fail "only $n parts of 2K"
+db2perfetto -q "$TMP/b.db" --max-part-size 2K --max-parts 100000 -o "$d/a/x.pftrace" 2>/dev/null
+taskset -c 0 db2perfetto -q "$TMP/b.db" --max-part-size 2K --max-parts 100000 -o "$d/s/x.pftrace" 2>/dev/null
+expect_eq "> 1000 parts: x.w0000.pftrace first, as one CPU" "x.w0000.pftrace" "$(ls "$d/a" | head -1)"
+expect_eq "> 1000 parts: as many files as one CPU" "$(ls "$d/s" | wc -l)" "$(ls "$d/a" | wc -l)"
+diff -r "$d/a" "$d/s" >/dev/null && pass "> 1000 parts: the same names and bytes as one CPU" ||
+  fail "> 1000 parts differ from one CPU"
+# More than --max-parts: refused (said with the count) and nothing left.
+d="$TMP/maxparts"; mkdir -p "$d"
+expect_fail "more than --max-parts: refused with the count" "would write $n parts" \
+  db2perfetto "$TMP/b.db" --max-part-size 2K --max-parts 100 -o "$d/x.pftrace"
+DESC="more than --max-parts: no part left" nothing_in "$d"
+
+# A row the reader refuses (a text start sorts after every time): the
+# planner, ahead, meets it first, after parts are written; the run fails,
+# says the row and removes the parts it had finished.
+cp "$TMP/b.db" "$TMP/bad.db"
+sfx=$(q "$TMP/bad.db" "SELECT value FROM rocpd_metadata WHERE tag='uuid'")
+bad_id=$(q "$TMP/bad.db" "SELECT max(id) FROM rocpd_region$sfx")
+q "$TMP/bad.db" "UPDATE rocpd_region$sfx SET start = 'abc' WHERE id = $bad_id"
+for spec in "db2json json 1M" "db2otf2 otf2 256K"; do
+  read -r tool ext size <<<"$spec"
+  d="$TMP/bad-$tool"; mkdir -p "$d"
+  err=$($tool "$TMP/bad.db" --max-part-size "$size" -o "$d/x.$ext" 2>&1); rc=$?
+  expect_eq "$tool: a planner that fails: exit 1" 1 "$rc"
+  [[ "$err" == *"row id $bad_id: start 'abc' is not an integer time"* ]] &&
+    pass "$tool: the planner's error names the row" || fail "$tool: error: [$err]"
+  DESC="$tool: a planner that fails leaves no part" nothing_in "$d"
+done
+
+# Interrupted once part 1 is written (the planner still reading): no part,
+# no temporary left.
+for sig in INT TERM; do
+  d="$TMP/int-$sig"; mkdir -p "$d"
+  set -- $(intr $sig "$d/x.w001.json" 0 db2json -q "$TMP/b.db" --max-part-size 256K -o "$d/x.json")
+  if [ "$1" -eq 0 ]; then
+    expect_eq "$sig after part 1: finished first, every part there" \
+      "$(db2json "$TMP/b.db" --max-part-size 256K --count-parts)" "$(ls "$d" | wc -l)"
+  else
+    DESC="$sig after part 1 ($2): no part left" nothing_in "$d"
+  fi
+done
