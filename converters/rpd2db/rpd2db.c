@@ -33,6 +33,10 @@ int rpd_side_open(rpd *c, rpd_side *s, const char *table, const char *sql) {
   s->st = nv_prepare(&c->src, sql);
   if (!s->st) return -1;
   rpd_side_next(s);
+  /* A failed first step (a corrupt table) closes the side here: the
+   * caller returns at once, and a statement left open keeps the
+   * connection from closing. */
+  if (s->err) rpd_side_close(s);
   return s->err;
 }
 

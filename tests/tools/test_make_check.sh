@@ -48,10 +48,10 @@ expect_eq "tests/run.sh alone: no fuzz row, the summary last" "0|1 passed, 0 fai
 # first while no durations are recorded, then by the last run's durations,
 # longest first; the rows stay in file order.
 o="$TMP/order"
-mkdir -p "$o/tests" "$o/build/tests"
+mkdir -p "$o/tests/tools" "$o/build/tests"
 cp "$ROOT/tests/run.sh" "$o/tests/"
 # stub FILE TAG SECONDS: a test that notes its start, then sleeps
-stub() { printf '#!/bin/sh\necho %s >>"%s/started"\nsleep %s\necho "PASS: %s"\n' "$2" "$o" "$3" "$2" >"$o/tests/$1"; }
+stub() { printf '#!/bin/sh\necho %s >>"%s/started"\nsleep %s\necho "PASS: %s"\n' "$2" "$o" "$3" "$2" >"$o/tests/tools/$1"; }
 stub test_a_short.sh a_short 0; stub test_b_slow.sh b_slow 1; stub test_perfetto.sh perfetto 0
 rows() { (cd "$o" && TEST_JOBS=1 bash tests/run.sh | grep -o '^test_[a-z_]*' | paste -sd' '); }
 expect_eq "run.sh: rows in file order" "test_a_short test_b_slow test_perfetto" "$(rows)"
