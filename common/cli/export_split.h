@@ -16,7 +16,7 @@
 #define TT_EXPORT_SPLIT_H
 #include <stdint.h>
 
-#include "cli/export.h"
+#include "cli/exporter.h"
 
 /* "200M", "1.5G", "64K" (powers of 1024; "MB", "MiB" alike) -> bytes.
  * A bare number has no unit and is refused. 0 on success, -1 on error. */
@@ -60,8 +60,6 @@ void tt_cuts_ahead_free(tt_cuts_ahead *a);
 /* "200 MB" (MiB, for messages), into buf. */
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 
-#endif
-
 /* --- --split process --------------------------------------------------- */
 
 /* A process as --split process orders them: by host, then pid. */
@@ -101,3 +99,5 @@ int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_
                       const tt_proc_key *keys, size_t n, int bounded, int64_t t0, int64_t t1,
                       tt_proc_plan *plan);
 void tt_proc_plan_free(tt_proc_plan *plan);
+
+#endif
