@@ -309,8 +309,13 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
     free(a);
     return NULL;
   }
-  a->ar = OTF2_Archive_Open(p->dry ? "." : a->stage, "traces", OTF2_FILEMODE_WRITE, O2_EVENT_CHUNK,
-                            O2_DEF_CHUNK, p->dry ? OTF2_SUBSTRATE_NONE : OTF2_SUBSTRATE_POSIX,
+  /* A dry archive's chunks go nowhere and its size is modelled
+   * (db2otf2_size.c), so they take libotf2's least memory: a chunk per
+   * location is held beside the real archive's in a split planned ahead. */
+  uint64_t evt_chunk = p->dry ? OTF2_CHUNK_SIZE_MIN : O2_EVENT_CHUNK;
+  uint64_t def_chunk = p->dry ? OTF2_CHUNK_SIZE_MIN : O2_DEF_CHUNK;
+  a->ar = OTF2_Archive_Open(p->dry ? "." : a->stage, "traces", OTF2_FILEMODE_WRITE, evt_chunk,
+                            def_chunk, p->dry ? OTF2_SUBSTRATE_NONE : OTF2_SUBSTRATE_POSIX,
                             OTF2_COMPRESSION_NONE);
   if (!a->ar) {
     tt_error("%s: otf2: cannot create the archive in %s", p->path, p->dry ? "." : a->stage);
