@@ -56,6 +56,10 @@ static void dispatch(const tt_cli *cli, int val, const char *arg) {
   }
 }
 
+/* The option table being parsed: file-scope, so a usage error's exit
+ * (tt_die, exit) leaves it reachable rather than leaked. */
+static struct option *longopts;
+
 void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   static const struct option shared[] = {
       {"output", required_argument, NULL, 'o'},  {"quiet", no_argument, NULL, 'q'},
@@ -64,7 +68,7 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   size_t nshared = sizeof shared / sizeof *shared - (cli->threads_max > 0 ? 0 : 1), n = nshared;
   for (size_t e = 0; e < NEXT; e++)
     if (cli->ext[e]) n += count_options(cli->ext[e]->longopts);
-  struct option *longopts = tt_calloc(n + 1, sizeof *longopts);
+  longopts = tt_calloc(n + 1, sizeof *longopts);
   memcpy(longopts, shared, nshared * sizeof *longopts);
   for (size_t e = 0, k = nshared; e < NEXT; e++) {
     size_t m = cli->ext[e] ? count_options(cli->ext[e]->longopts) : 0;
@@ -95,6 +99,7 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
     }
   }
   free(longopts);
+  longopts = NULL;
   if (optind >= argc || (cli->one_input && optind + 1 != argc)) {
     tt_error(!cli->one_input ? "missing input database"
              : optind >= argc ? "missing INPUT"

@@ -53,7 +53,7 @@ cp "$ROOT/tests/run.sh" "$o/tests/"
 # stub FILE TAG SECONDS: a test that notes its start, then sleeps
 stub() { printf '#!/bin/sh\necho %s >>"%s/started"\nsleep %s\necho "PASS: %s"\n' "$2" "$o" "$3" "$2" >"$o/tests/tools/$1"; }
 stub test_a_short.sh a_short 0; stub test_b_slow.sh b_slow 1; stub test_perfetto.sh perfetto 0
-rows() { (cd "$o" && TEST_JOBS=1 bash tests/run.sh | grep -o '^test_[a-z_]*' | paste -sd' '); }
+rows() { (cd "$o" && BUILD=build TEST_JOBS=1 bash tests/run.sh | grep -o '^test_[a-z_]*' | paste -sd' '); }
 expect_eq "run.sh: rows in file order" "test_a_short test_b_slow test_perfetto" "$(rows)"
 expect_eq "run.sh: without a record, the known-long test_perfetto starts first" \
   "perfetto a_short b_slow" "$(paste -sd' ' "$o/started")"
