@@ -11,6 +11,8 @@
 #include "hub/hub_writer.h"
 #include "base/util.h"
 
+#include "../tests/unit/synthetic_kernel.h"
+
 int main(int argc, char **argv) {
   tt_set_progname(argv[0]);
   if (argc < 3) {
@@ -39,17 +41,8 @@ int main(int argc, char **argv) {
     hub_arg_int(w, ev, 0, "correlation", i + 1);
     hub_region(w, pid, tid, t, t + 400, "cudaLaunchKernel", ev, NULL);
     snprintf(name, sizeof name, "kernel_%lld", i % 64);
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    k.pid = pid;
-    k.agent_id = agent;
-    k.stream_id = stream;
-    k.kernel_id = hub_kernel_symbol(w, pid, name, name);
-    k.dispatch_id = i;
-    k.start = t + 500;
-    k.end = t + 900;
-    k.event_id = hub_event(w, "kernel", i + 1, NULL);
-    hub_kernel_dispatch(w, &k);
+    synthetic_kernel(w, pid, agent, stream, hub_kernel_symbol(w, pid, name, name), i, t + 500,
+                     t + 900, i + 1);
   }
   hub_writer_finish(w);
   return 0;

@@ -16,6 +16,8 @@
 #include "base/progress.h"
 #include "base/util.h"
 
+#include "../tests/unit/synthetic_kernel.h"
+
 static size_t take(const uint8_t **p, size_t *n, size_t k, uint8_t *out) {
   size_t got = *n < k ? *n : k;
   memset(out, 0, k);
@@ -53,16 +55,7 @@ static int fuzz_hub(const char *path, const uint8_t *data, size_t size) {
         stream = hub_stream(w, pid, "stream 7", NULL);
         sym = hub_kernel_symbol(w, pid, name, name);
       }
-      hub_kernel_row k;
-      hub_kernel_row_init(&k);
-      k.pid = pid;
-      k.agent_id = agent;
-      k.kernel_id = sym;
-      k.stream_id = stream;
-      k.start = t;
-      k.end = t + dur;
-      k.event_id = hub_event(w, "kernel", corr ? corr : HUB_NULL, NULL);
-      hub_kernel_dispatch(w, &k);
+      synthetic_kernel(w, pid, agent, stream, sym, 0, t, t + dur, corr ? corr : HUB_NULL);
     } else if (kind == 2) {
       hub_process_name(w, pid, name);
       hub_thread_name(w, pid, tid, name);

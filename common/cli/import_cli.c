@@ -47,9 +47,8 @@ void tt_import_parse_ext(int argc, char **argv, const char *what, const char *in
                          const tt_import_ext *ext, tt_import_opts *opts) {
   import_usage u = {what, input_help};
   int threads_max = auto_threads_max(ext);
-  tt_cli_ext own = {0};
-  if (ext) own = (tt_cli_ext){ext->longopts, ext->help, ext->handle, ext->ctx};
-  tt_cli cli = {.usage = usage, .usage_ctx = &u, .help_width = 21, .ext = {ext ? &own : NULL},
+  tt_cli cli = {.usage = usage, .usage_ctx = &u, .help_width = 21,
+                .ext = {ext ? &ext->options : NULL},
                 .threads_max = threads_max, .one_input = 1,
                 .threads_auto = threads_max >= 2 ? "2 when it may run on two CPUs or more"
                                                  : "1, see the man page"};

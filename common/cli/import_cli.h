@@ -6,6 +6,7 @@
  * when the import succeeded. */
 #ifndef TT_IMPORT_CLI_H
 #define TT_IMPORT_CLI_H
+#include "cli/cli.h"
 #include "hub/hub_writer.h"
 
 typedef struct tt_import_opts {
@@ -20,20 +21,16 @@ typedef struct tt_import_opts {
 void tt_import_parse(int argc, char **argv, const char *what, const char *input_help,
                      tt_import_opts *opts);
 
-struct option;
 /* Options an importer adds to the common ones (etprof2db's --time-scale):
- * longopts, help, handle and ctx as in tt_cli_ext (cli.h); a non-zero
- * return of handle is a usage error (exit 2).
+ * `options` is the extension every tool's command line takes (cli.h); a
+ * non-zero return of its handle is a usage error (exit 2).
  * When `output_optional` is set and *output_optional is non-zero once the
  * options are read, -o may be left out (opts->output is then NULL).
  * `auto_threads_max` caps what --threads auto gives this importer (1 where
  * the second thread was measured short of 1.3x faster); 0 keeps the
  * importers' default, 2. */
 typedef struct tt_import_ext {
-  const struct option *longopts;
-  const char *help;
-  int (*handle)(int val, const char *arg, void *ctx);
-  void *ctx;
+  tt_cli_ext options;
   const int *output_optional;
   int auto_threads_max;
 } tt_import_ext;

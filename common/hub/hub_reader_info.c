@@ -154,55 +154,78 @@ void hr_load_info(hub_reader *r) {
                     JX("extdata", "$.stream_id") " END, " JX("extdata", "$.kind")
                     " IN ('" HUB_WORD_GPU_LANE "', '" HUB_WORD_PROCESS_TRACKS "'), id");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
-      r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
-      hub_thread_info *t = &r->threads[r->nthreads];
-      t->db = (int)i;
-      t->pid = sqlite3_column_int64(st, 0);
-      t->tid = sqlite3_column_int64(st, 1);
-      t->name = tt_strdup(hr_col_text(st, 2));
-      t->sort_index =
-          sqlite3_column_type(st, 3) == SQLITE_NULL ? t->tid : sqlite3_column_int64(st, 3);
-      t->agent_id = hr_col_i64_or_null(st, 4);
-      t->lane_id = hr_col_i64_or_null(st, 5);
-      t->synthetic = sqlite3_column_int(st, 6);
-      t->id = sqlite3_column_int64(st, 7);
-      if (t->agent_id != HUB_NULL) r->has_lane_threads = 1;
-      tt_i64map_put(&r->thread_ix, hr_key_db_id((int)i, t->id, 0), (int64_t)r->nthreads++);
+      hub_thread_info t;
+      t.db = (int)i;
+      t.pid = sqlite3_column_int64(st, 0);
+      t.tid = sqlite3_column_int64(st, 1);
+      t.name = hr_col_text(st, 2);
+      t.sort_index =
+          sqlite3_column_type(st, 3) == SQLITE_NULL ? t.tid : sqlite3_column_int64(st, 3);
+      t.agent_id = hr_col_i64_or_null(st, 4);
+      t.lane_id = hr_col_i64_or_null(st, 5);
+      t.synthetic = sqlite3_column_int(st, 6);
+      t.id = sqlite3_column_int64(st, 7);
+      if (t.agent_id != HUB_NULL) r->has_lane_threads = 1;
+      hr_add_thread(r, &t);
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_agent",
                     "id, pid, COALESCE(type_index, logical_index, absolute_index, id), "
                     "COALESCE(type,''), COALESCE(name,''), COALESCE(product_name,'')");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
-      r->agents = tt_realloc(r->agents, (r->nagents + 1) * sizeof *r->agents);
-      hub_agent_view *a = &r->agents[r->nagents];
-      a->db = (int)i;
-      a->id = sqlite3_column_int64(st, 0);
-      a->pid = sqlite3_column_int64(st, 1);
-      a->type_index = sqlite3_column_int64(st, 2);
-      a->type = tt_strdup(hr_col_text(st, 3));
-      a->name = tt_strdup(hr_col_text(st, 4));
-      a->product_name = tt_strdup(hr_col_text(st, 5));
-      tt_i64map_put(&r->agent_ix, hr_key_db_id((int)i, a->id, 0), (int64_t)r->nagents++);
+      hub_agent_view a = {.db = (int)i,
+                          .id = sqlite3_column_int64(st, 0),
+                          .pid = sqlite3_column_int64(st, 1),
+                          .type_index = sqlite3_column_int64(st, 2),
+                          .type = hr_col_text(st, 3),
+                          .name = hr_col_text(st, 4),
+                          .product_name = hr_col_text(st, 5)};
+      hr_add_agent(r, &a);
     }
     sqlite3_finalize(st);
     for (int q = 0; q < 2; q++) {
       st = info_query(d, q ? "rocpd_info_queue" : "rocpd_info_stream",
                       "id, pid, COALESCE(name,'')");
       while (st && sqlite3_step(st) == SQLITE_ROW) {
-        r->lanes = tt_realloc(r->lanes, (r->nlanes + 1) * sizeof *r->lanes);
-        hub_lane_info *l = &r->lanes[r->nlanes];
-        l->db = (int)i;
-        l->id = sqlite3_column_int64(st, 0);
-        l->pid = sqlite3_column_int64(st, 1);
-        l->is_queue = q;
-        l->name = tt_strdup(hr_col_text(st, 2));
-        tt_i64map_put(&r->lane_ix, hr_key_db_id((int)i, l->id, q + 1), (int64_t)r->nlanes++);
+        hub_lane_info l = {.db = (int)i,
+                           .id = sqlite3_column_int64(st, 0),
+                           .pid = sqlite3_column_int64(st, 1),
+                           .is_queue = q,
+                           .name = hr_col_text(st, 2)};
+        hr_add_lane(r, &l);
       }
       sqlite3_finalize(st);
     }
   }
   hr_name_processes(r);
+}
+
+/* The table `items` of n entries of `size` bytes, grown by one: src. */
+static void *append_copy(void *items, size_t n, const void *src, size_t size) {
+  items = tt_realloc(items, (n + 1) * size);
+  memcpy((char *)items + n * size, src, size);
+  return items;
+}
+
+void hr_add_thread(hub_reader *r, const hub_thread_info *t) {
+  r->threads = append_copy(r->threads, r->nthreads, t, sizeof *t);
+  r->threads[r->nthreads].name = tt_strdup(t->name);
+  tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)r->nthreads++);
+}
+
+void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
+  r->agents = append_copy(r->agents, r->nagents, a, sizeof *a);
+  hub_agent_view *own = &r->agents[r->nagents];
+  own->type = tt_strdup(a->type);
+  own->name = tt_strdup(a->name);
+  own->product_name = tt_strdup(a->product_name);
+  tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
+}
+
+void hr_add_lane(hub_reader *r, const hub_lane_info *l) {
+  r->lanes = append_copy(r->lanes, r->nlanes, l, sizeof *l);
+  r->lanes[r->nlanes].name = tt_strdup(l->name);
+  tt_i64map_put(&r->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)r->nlanes++);
 }
 
 const char *hub_reader_host(const hub_reader *r, int db, int64_t pid) {

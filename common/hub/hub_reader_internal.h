@@ -259,6 +259,12 @@ char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f);
 
 /* hub_reader_info.c: processes, threads, agents and lanes of every input. */
 void hr_load_info(hub_reader *r);
+/* Appends a thread, an agent or a lane to the reader's tables (its strings
+ * copied) and indexes it by input and id (a lane also by stream/queue):
+ * once for what hr_load_info reads and what a grouped reader takes in. */
+void hr_add_thread(hub_reader *r, const hub_thread_info *t);
+void hr_add_agent(hub_reader *r, const hub_agent_view *a);
+void hr_add_lane(hub_reader *r, const hub_lane_info *l);
 /* Sets every process's host ordinal and label (after all are loaded). */
 void hr_name_processes(hub_reader *r);
 /* Marks the inputs the filter's host leaves out (hub_db.excluded). */

@@ -198,31 +198,21 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
     if (!tt_i64map_get(&r->process_ix, hr_key_db_id(p->db, p->pid, 0)))
       tt_i64map_put(&r->process_ix, hr_key_db_id(p->db, p->pid, 0), (int64_t)r->nprocesses - 1);
   }
+  /* The group's tables, their input numbers moved past the ones before. */
   for (size_t i = 0; i < g->nthreads; i++) {
-    r->threads = tt_realloc(r->threads, (r->nthreads + 1) * sizeof *r->threads);
-    hub_thread_info *t = &r->threads[r->nthreads];
-    *t = g->threads[i];
-    t->db += base;
-    t->name = tt_strdup(t->name);
-    tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)r->nthreads++);
+    hub_thread_info t = g->threads[i];
+    t.db += base;
+    hr_add_thread(r, &t);
   }
   for (size_t i = 0; i < g->nagents; i++) {
-    r->agents = tt_realloc(r->agents, (r->nagents + 1) * sizeof *r->agents);
-    hub_agent_view *a = &r->agents[r->nagents];
-    *a = g->agents[i];
-    a->db += base;
-    a->type = tt_strdup(a->type);
-    a->name = tt_strdup(a->name);
-    a->product_name = tt_strdup(a->product_name);
-    tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
+    hub_agent_view a = g->agents[i];
+    a.db += base;
+    hr_add_agent(r, &a);
   }
   for (size_t i = 0; i < g->nlanes; i++) {
-    r->lanes = tt_realloc(r->lanes, (r->nlanes + 1) * sizeof *r->lanes);
-    hub_lane_info *l = &r->lanes[r->nlanes];
-    *l = g->lanes[i];
-    l->db += base;
-    l->name = tt_strdup(l->name);
-    tt_i64map_put(&r->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)r->nlanes++);
+    hub_lane_info l = g->lanes[i];
+    l.db += base;
+    hr_add_lane(r, &l);
   }
   r->has_lane_threads |= g->has_lane_threads;
 }

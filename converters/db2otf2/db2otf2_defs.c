@@ -28,12 +28,20 @@
     }                                                     \
   } while (0)
 
+/* A definition is asked for by its key: the index it already has, or -1
+ * after giving it `next` (the caller then appends it there). */
+static int64_t known_def(tt_strmap *index, const char *key, size_t next) {
+  int64_t *v = tt_strmap_get(index, key);
+  if (v) return *v;
+  tt_strmap_put(index, key, (int64_t)next);
+  return -1;
+}
+
 uint32_t o2_string(o2_archive *a, const char *s) {
   /* Hub text may hold any bytes; OTF2 readers decode strings as UTF-8. */
   s = tt_utf8_clean(s, &a->clean);
-  int64_t *v = tt_strmap_get(&a->strings, s);
-  if (v) return (uint32_t)*v;
-  tt_strmap_put(&a->strings, s, a->nstrings);
+  int64_t known = known_def(&a->strings, s, a->nstrings);
+  if (known >= 0) return (uint32_t)known;
   a->string_bytes += strlen(s) + 1;
   return a->nstrings++;
 }
@@ -64,9 +72,8 @@ uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_
     tt_buf_putc(&a->text, '\x01');
     tt_buf_puts(&a->text, canonical);
   }
-  int64_t *v = tt_strmap_get(&a->region_index, a->text.data);
-  if (v) return (uint32_t)*v;
-  tt_strmap_put(&a->region_index, a->text.data, (int64_t)a->nregions);
+  int64_t known = known_def(&a->region_index, a->text.data, a->nregions);
+  if (known >= 0) return (uint32_t)known;
   GROW(a->regions, a->nregions, a->cap_regions);
   uint32_t n = o2_string(a, name);
   /* Kernels: the display name as the name, the mangled one as the
@@ -83,9 +90,8 @@ uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type) {
   tt_buf_put_i64(&a->text, (int)type);
   tt_buf_putc(&a->text, ':');
   tt_buf_puts(&a->text, name);
-  int64_t *v = tt_strmap_get(&a->attr_index, a->text.data);
-  if (v) return (uint32_t)*v;
-  tt_strmap_put(&a->attr_index, a->text.data, (int64_t)a->nattrs);
+  int64_t known = known_def(&a->attr_index, a->text.data, a->nattrs);
+  if (known >= 0) return (uint32_t)known;
   GROW(a->attrv, a->nattrs, a->cap_attrs);
   a->attrv[a->nattrs] = (o2_attr){.name = o2_string(a, name), .type = type};
   return (uint32_t)a->nattrs++;
@@ -325,12 +331,11 @@ o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int db, int64_t pid, const
   tt_buf_clear(&a->text);
   tt_buf_printf(&a->text, "%s:%lld:%d:", hub_reader_host(r, db, pid), (long long)pid, is_alloc);
   tt_buf_puts(&a->text, name);
-  int64_t *v = tt_strmap_get(&a->metric_index, a->text.data);
-  if (v) {
-    *index = (size_t)*v;
-    return &a->metrics[*v];
+  int64_t known = known_def(&a->metric_index, a->text.data, a->nmetrics);
+  if (known >= 0) {
+    *index = (size_t)known;
+    return &a->metrics[known];
   }
-  tt_strmap_put(&a->metric_index, a->text.data, (int64_t)a->nmetrics);
   o2_loc *l = o2_metric_location(a, r, db, pid);
   GROW(a->metrics, a->nmetrics, a->cap_metrics);
   o2_metric *m = &a->metrics[a->nmetrics];

@@ -126,15 +126,23 @@ static void set_parent(pf_track_desc *d, const pf_tracks *t, int64_t parent) {
   d->parent_uuid = t->v[parent].uuid;
 }
 
+/* Hangs a descriptor under the process (or GPU group) track of ref, made
+ * first when needed; -1 when writing that track failed. */
+static int under_process_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref,
+                               pf_track_desc *d) {
+  int64_t parent = process_track(t, w, ref);
+  if (parent == -1) return -1;
+  set_parent(d, t, parent);
+  return 0;
+}
+
 /* The lane's own track (thread, or GPU stream). */
 static int64_t lane_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref, uint64_t lane_key) {
   uint64_t key = key_hash('S', (int64_t)lane_key, 0, 0);
   int64_t ix = find(t, key);
   if (ix >= 0) return ix;
-  int64_t parent = process_track(t, w, ref);
-  if (parent == -1) return -1;
   pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-  set_parent(&d, t, parent);
+  if (under_process_track(t, w, ref, &d) < 0) return -1;
   Perfetto__Protos__ThreadDescriptor td = PERFETTO__PROTOS__THREAD_DESCRIPTOR__INIT;
   if (!ref->is_gpu && ref->group != HUB_NULL) {
     td.has_pid = 1;
@@ -184,10 +192,8 @@ static int64_t counter_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref
   uint64_t key = key_hash('C', ref->group, (int64_t)tt_hash_bytes(name, strlen(name)), 0);
   int64_t ix = find(t, key);
   if (ix >= 0) return ix;
-  int64_t parent = process_track(t, w, ref);
-  if (parent == -1) return -1;
   pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-  set_parent(&d, t, parent);
+  if (under_process_track(t, w, ref, &d) < 0) return -1;
   set_name(&d, (char *)(name[0] ? name : "counter"));
   Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
   d.counter = &cd;

@@ -75,15 +75,17 @@ int main(int argc, char **argv) {
   cli k;
   memset(&k, 0, sizeof k);
   tt_import_ext ext = {
-      .longopts = extra,
-      .help = "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or cycles\n"
-              "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g. 1000000000)\n"
-              "      --lenient      import iterations that disagree (warning each) instead of failing\n"
-              "      --summary      print per-iteration events, framework tax and per-name\n"
-              "                     statistics on stdout (-o is then optional)\n"
-              "      --format F     auto (default: .etdp or identifier ED00), legacy or etdump\n",
-      .handle = handle_opt,
-      .ctx = &k,
+      .options =
+          {.longopts = extra,
+           .help =
+               "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or cycles\n"
+               "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g. 1000000000)\n"
+               "      --lenient      import iterations that disagree (warning each) instead of failing\n"
+               "      --summary      print per-iteration events, framework tax and per-name\n"
+               "                     statistics on stdout (-o is then optional)\n"
+               "      --format F     auto (default: .etdp or identifier ED00), legacy or etdump\n",
+           .handle = handle_opt,
+           .ctx = &k},
       .output_optional = &k.summary_only,
       /* Nearly all of etprof2db's time is SQLite's (the buffer is read in
        * place): the second thread made it 1.06x faster on an idle 2-core

@@ -21,14 +21,20 @@
 #include "etprof2db.h"
 #include "sources/executorch_tax.h"
 
-typedef struct group {
+/* What the statistics and the allocations are grouped by: the block and
+ * an event's or an allocator's name. */
+typedef struct group_key {
   char *block, *name;
+} group_key;
+
+typedef struct group {
+  group_key key;
   int64_t *d;
   size_t n, cap;
 } group;
 
 typedef struct agroup {
-  char *block, *allocator;
+  group_key key; /* name: the allocator */
   int64_t count, total;
 } agroup;
 
@@ -68,6 +74,36 @@ static const char *key2(etp_summary *s, const char *a, const char *b) {
   return s->key.data;
 }
 
+/* The entry of (block, name) in a table of `size`-byte entries that begin
+ * with their group_key, appended zeroed with its key copied when new.
+ * Returns the table (moved when it grew); *ix is the entry's index. */
+static void *group_entry(etp_summary *s, tt_strmap *index, void *items, size_t *n, size_t *cap,
+                         size_t size, const char *block, const char *name, size_t *ix) {
+  const char *k = key2(s, block, name);
+  int64_t *known = tt_strmap_get(index, k);
+  if (known) {
+    *ix = (size_t)*known;
+    return items;
+  }
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 8;
+    items = tt_realloc(items, *cap * size);
+  }
+  group_key *e = memset((char *)items + *n * size, 0, size);
+  e->block = tt_strdup(block);
+  e->name = tt_strdup(name);
+  tt_strmap_put(index, k, (int64_t)*n);
+  *ix = (*n)++;
+  return items;
+}
+
+/* block TAB name, as the stat and alloc lines start */
+static void put_group_key(tt_buf *b, const group_key *key) {
+  put_field(b, key->block);
+  tt_buf_putc(b, '\t');
+  put_field(b, key->name);
+}
+
 void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, const etp_ev *e) {
   tt_buf *b = &s->events;
   tt_buf_puts(b, "event\t");
@@ -83,22 +119,10 @@ void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, con
   int64_t d = e->end - e->start;
   tt_buf_printf(b, "%lld\n", (long long)d);
   tt_et_iteration_add(&s->it, e->name, d);
-  const char *k = key2(s, block, e->name);
-  int64_t *gi = tt_strmap_get(&s->gindex, k);
-  if (!gi) {
-    if (s->ngroups == s->capgroups) {
-      s->capgroups = s->capgroups ? 2 * s->capgroups : 16;
-      s->groups = tt_realloc(s->groups, s->capgroups * sizeof *s->groups);
-    }
-    group *g = &s->groups[s->ngroups];
-    memset(g, 0, sizeof *g);
-    g->block = tt_strdup(block);
-    g->name = tt_strdup(e->name);
-    tt_strmap_put(&s->gindex, k, (int64_t)s->ngroups);
-    gi = tt_strmap_get(&s->gindex, k);
-    s->ngroups++;
-  }
-  group *g = &s->groups[*gi];
+  size_t gi;
+  s->groups = group_entry(s, &s->gindex, s->groups, &s->ngroups, &s->capgroups,
+                          sizeof *s->groups, block, e->name, &gi);
+  group *g = &s->groups[gi];
   if (g->n == g->cap) {
     g->cap = g->cap ? 2 * g->cap : 8;
     g->d = tt_realloc(g->d, g->cap * sizeof *g->d);
@@ -107,23 +131,11 @@ void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, con
 }
 
 void etp_summary_alloc(etp_summary *s, const char *block, const char *allocator, int64_t size) {
-  const char *k = key2(s, block, allocator);
-  int64_t *ai = tt_strmap_get(&s->aindex, k);
-  if (!ai) {
-    if (s->nagroups == s->capagroups) {
-      s->capagroups = s->capagroups ? 2 * s->capagroups : 8;
-      s->agroups = tt_realloc(s->agroups, s->capagroups * sizeof *s->agroups);
-    }
-    agroup *a = &s->agroups[s->nagroups];
-    memset(a, 0, sizeof *a);
-    a->block = tt_strdup(block);
-    a->allocator = tt_strdup(allocator);
-    tt_strmap_put(&s->aindex, k, (int64_t)s->nagroups);
-    ai = tt_strmap_get(&s->aindex, k);
-    s->nagroups++;
-  }
-  s->agroups[*ai].count++;
-  s->agroups[*ai].total = add_sat(s->agroups[*ai].total, size);
+  size_t ai;
+  s->agroups = group_entry(s, &s->aindex, s->agroups, &s->nagroups, &s->capagroups,
+                           sizeof *s->agroups, block, allocator, &ai);
+  s->agroups[ai].count++;
+  s->agroups[ai].total = add_sat(s->agroups[ai].total, size);
 }
 
 void etp_summary_iteration_end(etp_summary *s, const char *block, int64_t iteration) {
@@ -168,9 +180,7 @@ void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *un
     for (size_t j = 0; j < g->n; j++) sum += (double)g->d[j];
     tt_buf_clear(&line);
     tt_buf_puts(&line, "stat\t");
-    put_field(&line, g->block);
-    tt_buf_putc(&line, '\t');
-    put_field(&line, g->name);
+    put_group_key(&line, &g->key);
     tt_buf_printf(&line, "\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\n", g->n,
                   (double)g->d[0] / 1000.0, percentile(g->d, g->n, 10) / 1000.0,
                   percentile(g->d, g->n, 50) / 1000.0, percentile(g->d, g->n, 90) / 1000.0,
@@ -182,9 +192,7 @@ void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *un
     agroup *a = &s->agroups[i];
     tt_buf_clear(&line);
     tt_buf_puts(&line, "alloc\t");
-    put_field(&line, a->block);
-    tt_buf_putc(&line, '\t');
-    put_field(&line, a->allocator);
+    put_group_key(&line, &a->key);
     tt_buf_printf(&line, "\t%lld\t%lld\n", (long long)a->count, (long long)a->total);
     fputs(line.data, f);
   }
@@ -193,13 +201,13 @@ void etp_summary_print(etp_summary *s, FILE *f, const char *path, const char *un
 
 void etp_summary_free(etp_summary *s) {
   for (size_t i = 0; i < s->ngroups; i++) {
-    free(s->groups[i].block);
-    free(s->groups[i].name);
+    free(s->groups[i].key.block);
+    free(s->groups[i].key.name);
     free(s->groups[i].d);
   }
   for (size_t i = 0; i < s->nagroups; i++) {
-    free(s->agroups[i].block);
-    free(s->agroups[i].allocator);
+    free(s->agroups[i].key.block);
+    free(s->agroups[i].key.name);
   }
   free(s->groups);
   free(s->agroups);

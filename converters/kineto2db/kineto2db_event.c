@@ -384,15 +384,22 @@ static k_stack *thread_stack(kineto *k, int64_t pid, int64_t tid, int create) {
   return s;
 }
 
+/* The time and thread of a B or instant event: 0 (skipped) without a
+ * usable ts; a numeric pid is marked a CPU process. */
+static int cpu_event_at(kineto *k, int64_t *ts, int64_t *pid, int64_t *tid) {
+  if (!event_ts(k, ts)) return 0;
+  int numeric;
+  *pid = resolve_pid(k, &numeric);
+  *tid = resolve_tid(k, *pid);
+  if (numeric) mark(&k->cpu_pids, *pid);
+  return 1;
+}
+
 /* B opens a region on its thread: the event and its args are written now,
  * the region row when the matching E gives the end. */
 static void begin_event(kineto *k) {
-  int64_t ts;
-  if (!event_ts(k, &ts)) return;
-  int numeric;
-  int64_t pid = resolve_pid(k, &numeric);
-  int64_t tid = resolve_tid(k, pid);
-  if (numeric) mark(&k->cpu_pids, pid);
+  int64_t ts, pid, tid;
+  if (!cpu_event_at(k, &ts, &pid, &tid)) return;
   const char *cat = field_text(k, F_CAT);
   const char *name = field_text(k, F_NAME);
   int64_t ev = hub_event(k->w, cat ? cat : "", correlation(k), NULL);
@@ -428,12 +435,8 @@ static void end_event(kineto *k) {
 /* i/I/n, and phases this importer does not know (kept the same way, with
  * "ph" in the sample's extdata so nothing is lost). */
 static void instant_event(kineto *k, int other) {
-  int64_t ts;
-  if (!event_ts(k, &ts)) return;
-  int numeric;
-  int64_t pid = resolve_pid(k, &numeric);
-  int64_t tid = resolve_tid(k, pid);
-  if (numeric) mark(&k->cpu_pids, pid);
+  int64_t ts, pid, tid;
+  if (!cpu_event_at(k, &ts, &pid, &tid)) return;
   hub_touch_thread(k->w, pid, tid, ts, ts);
   struct k_track *slot = &k->tracks[(uint64_t)(pid ^ tid * 31) % 8];
   if (!slot->used || slot->pid != pid || slot->tid != tid)

@@ -17,11 +17,12 @@ int main(int argc, char **argv) {
                                          {NULL, 0, NULL, 0}};
   kineto2db_opts k = {0};
   tt_import_ext ext = {
-      .longopts = extra,
-      .help = "      --lenient      import a trace cut short (its writer killed): every event\n"
-              "                     complete before the cut, with a warning giving the cut's byte\n",
-      .handle = handle_opt,
-      .ctx = &k};
+      .options = {
+          .longopts = extra,
+          .help = "      --lenient      import a trace cut short (its writer killed): every event\n"
+                  "                     complete before the cut, with a warning giving the cut's byte\n",
+          .handle = handle_opt,
+          .ctx = &k}};
   tt_import_opts opts;
   tt_import_parse_ext(argc, argv, "Imports a PyTorch profiler (Kineto) trace",
                       "a .json or .json.gz trace", &ext, &opts);

@@ -10,6 +10,7 @@
 #include "hub/hub_writer.h"
 #include "base/util.h"
 
+#include "synthetic_kernel.h"
 #include "unit.h"
 
 /* Database d holds pid 100+d: regions at d, d+3, d+6, ... (so the three
@@ -29,17 +30,7 @@ static void make_db(const char *path, int d, int n) {
     hub_arg_int(w, ev, 0, "index", i);
     hub_arg(w, ev, 1, HUB_ARG_STRING, "label", "a\"b\\c\n");
     hub_region(w, pid, pid, t, t + 5, "cudaLaunchKernel", ev, NULL);
-    hub_kernel_row k;
-    hub_kernel_row_init(&k);
-    k.pid = pid;
-    k.agent_id = agent;
-    k.kernel_id = ksym;
-    k.dispatch_id = i;
-    k.stream_id = stream;
-    k.start = t + 7;
-    k.end = t + 9;
-    k.event_id = hub_event(w, "kernel", i + 1, NULL);
-    hub_kernel_dispatch(w, &k);
+    synthetic_kernel(w, pid, agent, stream, ksym, i, t + 7, t + 9, i + 1);
   }
   hub_writer_finish(w);
 }
