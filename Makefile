@@ -125,9 +125,14 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 
 # The short fuzz run comes first and is counted as one more row of the
 # summary (CHECK_FUZZ_RC), so that "N passed, N failed" is the last line.
+# Builds use every core (BUILD_JOBS) unless make was given -j itself: a
+# fresh checkout builds the tools and the fuzz harnesses before testing.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+
 check: deps
-	$(MAKE) all
-	@fuzz_rc=0; $(MAKE) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
+	$(MAKE) $(JOBS_FLAG) all
+	@fuzz_rc=0; $(MAKE) $(JOBS_FLAG) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
 	  echo "BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh"; \
 	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
 

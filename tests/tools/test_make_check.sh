@@ -23,7 +23,7 @@ chmod +x "$TMP/stub-make"
 # (make's own "Error" line on a failure goes to stderr, after the summary)
 run_check() {
   (cd "$w" && STUB_FUZZ_RC=$1 TEST_JOBS=1 make -s --no-print-directory -o deps \
-     MAKE="$TMP/stub-make" BUILD=build check 2>"$TMP/make.err"; echo "rc=$?")
+     MAKE="$TMP/stub-make" JOBS_FLAG= BUILD=build check 2>"$TMP/make.err"; echo "rc=$?")
 }
 
 out=$(run_check 0)
