@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every unit test binary and every tests/test_*.sh, counts PASS/FAIL
+# Runs every unit test binary and every tests/tools/test_*.sh, counts PASS/FAIL
 # lines and ends with "N passed, N failed" (non-zero exit on any failure).
 # CHECK_FUZZ_RC (set by make check, which fuzzes first) adds the fuzz run's
 # exit code as one more row.

@@ -1,4 +1,4 @@
-# Assertion helpers sourced by every tests/test_*.sh. Each assertion prints
+# Assertion helpers sourced by every tests/tools/test_*.sh. Each assertion prints
 # one "PASS: ..." or "FAIL: ..." line; tests/run.sh counts them.
 set -u
 : "${BUILD:=build}"

@@ -1,4 +1,4 @@
-/* What every C unit test (tests/unit_*.c) shares: CHECK prints one
+/* What every C unit test (tests/unit/unit_*.c) shares: CHECK prints one
  * "PASS: ..." or "FAIL: ..." line (tests/run.sh counts them) and counts
  * failures for main's exit code. */
 #ifndef TT_TESTS_UNIT_H
