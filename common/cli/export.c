@@ -603,12 +603,11 @@ static int digits(int64_t v) {
 /* Refuses, before anything is written, an output or part path that is one
  * of the inputs (by inode: a symlink or another name of the input too). */
 static void refuse_input_as_output(run *ru, const char *path) {
-  const char *in = tt_cli_input_named_by(path, ru->o->inputs, ru->o->ninputs);
-  if (!in) return;
+  if (!tt_cli_input_named_by(path, ru->o->inputs, ru->o->ninputs)) return;
   /* Planned ahead: the planner stops before the parts are removed. */
   tt_cuts_ahead_free(ru->ahead);
   ru->ahead = NULL;
-  tt_die(2, "%s: output would overwrite the input %s", path, in);
+  tt_cli_refuse_input_as_output(path, ru->o->inputs, ru->o->ninputs);
 }
 
 /* The window split's part count; dies when it exceeds --max-parts. */
