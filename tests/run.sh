@@ -15,6 +15,13 @@ export BUILD
 logs=$(mktemp -d "${TMPDIR:-/tmp}/tt-run.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
+# The output of scripts/demo.sh, which several tests read, is made once for
+# the run (tests/tools/demo_once.sh, started now beside the tests, not as
+# one of the TEST_JOBS; a test that needs it first waits for it).
+export TT_RUN_SHARED="$logs/shared"
+mkdir "$TT_RUN_SHARED"
+[ -f tests/tools/demo_once.sh ] && ( bash tests/tools/demo_once.sh "$TT_RUN_SHARED" >/dev/null 2>&1 & )
+
 names=() cmds=()
 for t in "$BUILD"/tests/unit_*; do
   [ -x "$t" ] && { names+=("$(basename "$t")"); cmds+=("$t"); }

@@ -71,6 +71,20 @@ pftrace_text() {
   protoc --decode=perfetto.protos.Trace --descriptor_set_in="$desc"
 }
 
+# demo_run DIR LOG: scripts/demo.sh's output in DIR and its log in LOG;
+# returns demo.sh's exit code. Under tests/run.sh (TT_RUN_SHARED, a
+# directory of the run) the demo runs once for every test that reads it
+# (tests/tools/demo_once.sh) and DIR links to that run's output, which
+# the tests only read.
+demo_run() {
+  if [ -z "${TT_RUN_SHARED:-}" ]; then
+    OUT="$1" BUILD="$BUILD" bash "$ROOT/scripts/demo.sh" >"$2" 2>&1; return
+  fi
+  bash "$ROOT/tests/tools/demo_once.sh" "$TT_RUN_SHARED"
+  ln -s "$TT_RUN_SHARED/demo" "$1" && cp "$TT_RUN_SHARED/demo.log" "$2" || return 1
+  return "$(cat "$TT_RUN_SHARED/demo.rc" 2>/dev/null || echo 1)"
+}
+
 # validate DESC NAME FILE : passes when the project's checker for NAME finds
 # no problem and, when ../shared/tools/NAME exists (not in a user's clone),
 # that independent validator agrees.
