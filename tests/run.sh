@@ -43,10 +43,13 @@ run_one() {
 # Start order: the longest tests first, so that with TEST_JOBS at once a
 # long test started last does not set the end time. The durations of the
 # last full run on this build ($BUILD/tests/durations) order them; without
-# that record, the tests known to be long start first, the rest in file
-# order (a test not in the record is taken as long: it may be).
+# that record (a fresh clone), the tests known to take 10 s or more start
+# first, longest first, the rest in file order (a test not in the record
+# is taken as long: it may be).
 durations="$BUILD/tests/durations"
-long_tests="test_many test_bad_inputs test_perfetto test_split_size test_otf2 test_memory"
+long_tests="test_split_size test_perfetto test_many test_bad_inputs test_memory test_summary_html \
+  test_otf2 test_bench test_rocpd_views test_etprof test_threads test_split_ahead test_safe_outputs \
+  test_kineto_memory test_kineto_repair test_newuser2 test_newuser test_db2json"
 order=()
 if [ -s "$durations" ]; then
   declare -A last_ms=()
