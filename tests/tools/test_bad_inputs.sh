@@ -21,7 +21,19 @@ ncases=0
 out_ext() {
   case $1 in db2json) echo json ;; db2perfetto) echo pftrace ;; db2otf2) echo otf2 ;; db2summary) echo txt ;; *) echo db ;; esac
 }
-sha_of() { if [ -f "$1" ]; then sha256sum "$1" | cut -d' ' -f1; else echo "-"; fi; }
+sha_of() { if [ -f "$1" ]; then local h; h=$(sha256sum <"$1"); echo "${h%% *}"; else echo "-"; fi; }
+# names_in VAR DIR: the names in DIR, dot files too, space-separated, into
+# VAR (no ls | paste: a case's own checks were most of its processes).
+names_in() {
+  local -a n=()
+  local f
+  for f in "$2"/* "$2"/.*; do
+    case ${f##*/} in .|..) continue ;; esac
+    [ -e "$f" ] || [ -L "$f" ] || continue
+    n+=("${f##*/}")
+  done
+  printf -v "$1" '%s' "${n[*]}"
+}
 
 # output_valid TOOL FILE: the output of a successful run passes the checks.
 # A trace is only queued here, as "CHECKER FILE" on stdout: the project's
@@ -61,9 +73,9 @@ bad() {
     fail "$tool $name: making the input: $(head -c 300 "$d/maker.err")"
     return
   fi
-  local before beside
+  local before beside after left
   before=$(sha_of "$in")
-  beside=$(ls -A "$d/in" | paste -sd' ')
+  names_in beside "$d/in"
   local out
   out="$d/out/out.$(out_ext "$tool")"
   local rc
@@ -82,12 +94,14 @@ bad() {
     [[ "$err" =~ $pattern ]] || why+=" message lacks /$pattern/;"
   fi
   if [ "$want" -ne 0 ]; then
-    [ -z "$(ls -A "$d/out")" ] || why+=" output left: $(ls -A "$d/out" | paste -sd' ');"
+    names_in left "$d/out"
+    [ -z "$left" ] || why+=" output left: $left;"
   elif [ $rc -eq 0 ]; then
     v=$(output_valid "$tool" "$out" 2>&1) || why+=" output invalid: ${v:0:300};"
   fi
   [ "$(sha_of "$in")" == "$before" ] || why+=" input changed;"
-  [ "$(ls -A "$d/in" | paste -sd' ')" == "$beside" ] || why+=" files appeared beside the input;"
+  names_in after "$d/in"
+  [ "$after" == "$beside" ] || why+=" files appeared beside the input;"
   err=${err//$'\n'/ | }
   if [ -z "$why" ] && [ -n "$v" ]; then
     v=${v##*$'\n'} # the queue line (after any warning of db2json)
