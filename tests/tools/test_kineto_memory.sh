@@ -24,20 +24,14 @@ gen() {
 import gzip, sys
 path, n, nargs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 names = ["aten::conv2d", "aten::add", "aten::mm", "cudaLaunchKernel", "aten::relu"]
-# the args after "External id", one format for every event: ',"a0":%(i)d,...'
-extra = "".join(',"a%d":%%(i)d' % j for j in range(nargs - 1))
-with gzip.open(path, "wb", compresslevel=1) as f:
-    f.write(b'{"schemaVersion":1,"traceEvents":[\n')
-    lines = []   # written 10000 events at a time (one write per event was slow)
+with gzip.open(path, "wt", compresslevel=1) as f:
+    f.write('{"schemaVersion":1,"traceEvents":[\n')
     for i in range(n):
-        lines.append('%s{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":%d,"ts":%d.%03d,'
-                     '"dur":1.5,"args":{"External id":%d%s}}\n'
-                     % ("," if i else "", names[i % 5], 100 + i % 4, 1000000 + i, i % 1000, i, extra % {"i": i}))
-        if len(lines) == 10000:
-            f.write("".join(lines).encode())
-            lines = []
-    f.write("".join(lines).encode())
-    f.write(b'],"baseTimeNanoseconds":1700000000000000000}\n')
+        extra = "".join(',"a%d":%d' % (j, i) for j in range(nargs - 1))
+        f.write('%s{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":%d,"ts":%d.%03d,'
+                '"dur":1.5,"args":{"External id":%d%s}}\n'
+                % ("," if i else "", names[i % 5], 100 + i % 4, 1000000 + i, i % 1000, i, extra))
+    f.write('],"baseTimeNanoseconds":1700000000000000000}\n')
 EOF
 }
 
