@@ -130,9 +130,14 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BUILD)/libcommon.a
 BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 JOBS_FLAG = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
 
+# The fuzz harnesses are built first; their run (one core for its seconds)
+# then overlaps the tools' build, started beside it at the lowest priority
+# so that the fuzzers keep their core.
 check: deps
-	$(MAKE) $(JOBS_FLAG) all
-	@fuzz_rc=0; $(MAKE) $(JOBS_FLAG) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
+	$(MAKE) $(JOBS_FLAG) FUZZ=1 $(addprefix build-fuzz/fuzz/,$(FUZZ_HARNESSES))
+	@nice -n 19 $(MAKE) $(JOBS_FLAG) all & build_pid=$$!; \
+	  fuzz_rc=0; $(MAKE) $(JOBS_FLAG) fuzz FUZZ_TOTAL_SECONDS=$(FUZZ_CHECK_SECONDS) || fuzz_rc=$$?; \
+	  wait $$build_pid || { echo "make check: the build failed" >&2; exit 1; }; \
 	  echo "BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh"; \
 	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
 

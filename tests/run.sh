@@ -15,6 +15,13 @@ export BUILD
 logs=$(mktemp -d "${TMPDIR:-/tmp}/tt-run.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
+# The output of scripts/demo.sh, which several tests read, is made once for
+# the run (tests/tools/demo_once.sh, started now beside the tests, not as
+# one of the TEST_JOBS; a test that needs it first waits for it).
+export TT_RUN_SHARED="$logs/shared"
+mkdir "$TT_RUN_SHARED"
+[ -f tests/tools/demo_once.sh ] && ( bash tests/tools/demo_once.sh "$TT_RUN_SHARED" >/dev/null 2>&1 & )
+
 names=() cmds=()
 for t in "$BUILD"/tests/unit_*; do
   [ -x "$t" ] && { names+=("$(basename "$t")"); cmds+=("$t"); }
@@ -36,10 +43,13 @@ run_one() {
 # Start order: the longest tests first, so that with TEST_JOBS at once a
 # long test started last does not set the end time. The durations of the
 # last full run on this build ($BUILD/tests/durations) order them; without
-# that record, the tests known to be long start first, the rest in file
-# order (a test not in the record is taken as long: it may be).
+# that record (a fresh clone), the tests known to take 10 s or more start
+# first, longest first, the rest in file order (a test not in the record
+# is taken as long: it may be).
 durations="$BUILD/tests/durations"
-long_tests="test_many test_bad_inputs test_perfetto test_split_size test_otf2 test_memory"
+long_tests="test_split_size test_perfetto test_many test_bad_inputs test_memory test_summary_html \
+  test_otf2 test_bench test_rocpd_views test_etprof test_threads test_split_ahead test_safe_outputs \
+  test_kineto_memory test_kineto_repair test_newuser2 test_newuser test_db2json"
 order=()
 if [ -s "$durations" ]; then
   declare -A last_ms=()

@@ -58,6 +58,33 @@ export TT_PB_CACHE="$ROOT/$BUILD/pb"
 # check_trace NAME FILE [-q] : runs the project's checker for NAME.
 check_trace() { $PY "$(own_checker "$1")" "${@:3}" "$2"; }
 
+# pftrace_text <FILE: protoc's text decoding of a Perfetto trace with the
+# official schema (tests/data/perfetto_trace.proto). The schema is compiled
+# once per test into a descriptor set: protoc parsing the 680 KB .proto for
+# each file cost more than the decoding.
+pftrace_text() {
+  local desc="$TMP/perfetto_trace.desc"
+  if [ ! -s "$desc" ]; then
+    protoc -I "$ROOT/tests/data" --descriptor_set_out="$desc.$BASHPID" "$ROOT/tests/data/perfetto_trace.proto" &&
+      mv "$desc.$BASHPID" "$desc" || return
+  fi
+  protoc --decode=perfetto.protos.Trace --descriptor_set_in="$desc"
+}
+
+# demo_run DIR LOG: scripts/demo.sh's output in DIR and its log in LOG;
+# returns demo.sh's exit code. Under tests/run.sh (TT_RUN_SHARED, a
+# directory of the run) the demo runs once for every test that reads it
+# (tests/tools/demo_once.sh) and DIR links to that run's output, which
+# the tests only read.
+demo_run() {
+  if [ -z "${TT_RUN_SHARED:-}" ]; then
+    OUT="$1" BUILD="$BUILD" bash "$ROOT/scripts/demo.sh" >"$2" 2>&1; return
+  fi
+  bash "$ROOT/tests/tools/demo_once.sh" "$TT_RUN_SHARED"
+  ln -s "$TT_RUN_SHARED/demo" "$1" && cp "$TT_RUN_SHARED/demo.log" "$2" || return 1
+  return "$(cat "$TT_RUN_SHARED/demo.rc" 2>/dev/null || echo 1)"
+}
+
 # validate DESC NAME FILE : passes when the project's checker for NAME finds
 # no problem and, when ../shared/tools/NAME exists (not in a user's clone),
 # that independent validator agrees.
@@ -70,4 +97,36 @@ validate() {
     fail "$desc: ../shared/tools/$tool: ${out:0:800}"; return
   fi
   pass "$desc"
+}
+
+# validate_each NAME DESC FILE [DESC FILE...] : validate for each FILE, with
+# one run of the project's checker for them all (its start, loading the
+# schema, cost more than checking a small file). A file fails on the
+# checker's lines naming it, or on any other line of a failed run.
+validate_each() {
+  local tool=$1 own out rc desc file mine i; shift
+  own=$(own_checker "$tool")
+  local descs=() files=()
+  while [ $# -ge 2 ]; do descs+=("$1"); files+=("$2"); shift 2; done
+  if [ -z "$own" ] || [ ! -f "$own" ]; then
+    for desc in "${descs[@]}"; do fail "$desc: no project checker for $tool"; done; return
+  fi
+  out=$($PY "$own" -q "${files[@]}" 2>&1); rc=$?
+  # A failed run with lines naming no file (a traceback), no line, or killed:
+  # no file is vouched for.
+  local stray=$out
+  for file in "${files[@]}"; do stray=$(awk -v p="$file: " 'index($0, p) != 1' <<<"$stray"); done
+  { [ "$rc" -gt 2 ] || { [ "$rc" -ne 0 ] && [ -z "$out" ]; }; } && stray="exit $rc: $stray"
+  for i in "${!files[@]}"; do
+    desc=${descs[$i]} file=${files[$i]}
+    mine=$(awk -v p="$file: " 'index($0, p) == 1' <<<"$out")
+    if [ -n "$mine" ]; then fail "$desc: $(basename "$own"): ${mine:0:800}"; continue; fi
+    if [ "$rc" -ne 0 ] && [ -n "$stray" ]; then
+      fail "$desc: $(basename "$own") exited $rc: ${stray:0:800}"; continue
+    fi
+    if have_validator "$tool" && ! mine=$("$SHARED_TOOLS/$tool" -q "$file" 2>&1); then
+      fail "$desc: ../shared/tools/$tool: ${mine:0:800}"; continue
+    fi
+    pass "$desc"
+  done
 }

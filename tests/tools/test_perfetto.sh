@@ -12,11 +12,10 @@ GEN="$ROOT/$BUILD/bench/gen_hub"
 # the text it decodes is kept in FILE.txt (one protoc run per file).
 decodes() {
   local err
-  if err=$(protoc --decode=perfetto.protos.Trace -I "$ROOT/tests/data" "$ROOT/tests/data/perfetto_trace.proto" \
-             <"$2" 2>&1 >"$2.txt"); then pass "$1"
+  if err=$(pftrace_text <"$2" 2>&1 >"$2.txt"); then pass "$1"
   else fail "$1: protoc --decode: ${err:0:400}"; fi
 }
-decoded() { protoc --decode=perfetto.protos.Trace -I "$ROOT/tests/data" "$ROOT/tests/data/perfetto_trace.proto" <"$1"; }
+decoded() { pftrace_text <"$1"; }
 
 # checked DESC FILE: validate's check (tests/checkers/check_pftrace.py, and the
 # independent validator where present) in one checker run that keeps its
@@ -78,7 +77,7 @@ SELECT (SELECT count(*) FROM iv) || ' ' ||
 }
 
 # --- every fixture an importer reads ------------------------------------
-n_fixtures=0
+n_fixtures=0 checks=()
 for src in "$FIX"/kineto/* "$FIX"/nvprof/* "$FIX"/nsys/*; do
   [ -f "$src" ] || continue
   case "$src" in *.md) continue ;; esac
@@ -89,22 +88,48 @@ for src in "$FIX"/kineto/* "$FIX"/nvprof/* "$FIX"/nsys/*; do
   n_fixtures=$((n_fixtures + 1))
   if ! db2perfetto -q "$TMP/$b.db" -o "$TMP/$b.pftrace"; then fail "$b: db2perfetto"; continue; fi
   decodes "$b: decodes with the official schema" "$TMP/$b.pftrace"
-  checked "$b: pftrace-check" "$TMP/$b.pftrace"
+  # Windows: each part alone, every event in some part.
+  mkdir "$TMP/$b.parts"
+  db2perfetto -q "$TMP/$b.db" --split window --windows 4 -o "$TMP/$b.parts/$b.pftrace" || rm -rf "$TMP/$b.parts"
+  checks+=("$b")
+done
+[ "$n_fixtures" -gt 0 ] || fail "no importer could read a fixture"
+# One checker run for every fixture's trace and window parts (its start,
+# loading the schema, cost more than checking a fixture): each trace's
+# counts line, in argument order, goes to its FILE.counts; a problem line
+# names its file.
+args=()
+for b in "${checks[@]}"; do args+=("$TMP/$b.pftrace"); done
+for b in "${checks[@]}"; do [ -d "$TMP/$b.parts" ] && args+=("$TMP/$b.parts/"*); done
+err=$($PY "$(own_checker pftrace-check)" "${args[@]}" 2>&1 >"$TMP/fixtures.counts"); rc=$?
+named() { awk -v p="$1: " 'index($0, p) == 1' <<<"$err"; }
+stray=$err
+for f in "${args[@]}"; do stray=$(awk -v p="$f: " 'index($0, p) != 1' <<<"$stray"); done
+# A run that failed otherwise than by naming problems vouches for no file.
+if [ "$rc" -gt 1 ]; then stray=" (exit $rc) $stray"; elif [ "$rc" -eq 0 ]; then stray=; fi
+i=0
+while read -r line; do
+  [ "$i" -lt "${#checks[@]}" ] && echo "$line" >"$TMP/${checks[$i]}.pftrace.counts"
+  i=$((i + 1))
+done <"$TMP/fixtures.counts"
+for b in "${checks[@]}"; do
+  out="$(named "$TMP/$b.pftrace")$stray"
+  if [ -n "$out" ]; then fail "$b: pftrace-check: check_pftrace.py: ${out:0:800}"
+  elif have_validator pftrace-check && ! out=$("$SHARED_TOOLS/pftrace-check" -q "$TMP/$b.pftrace" 2>&1); then
+    fail "$b: pftrace-check: ../shared/tools/pftrace-check: ${out:0:800}"
+  else pass "$b: pftrace-check"; fi
   expect_eq "$b: slices/instants/counters/flows and categories equal the hub's" \
     "$(hub_counts "$TMP/$b.db")" "$(counts_of "$TMP/$b.pftrace")"
-  # Windows: each part alone, every event in some part.
-  rm -f "$TMP/$b".w*.pftrace
-  if db2perfetto -q "$TMP/$b.db" --split window --windows 4 -o "$TMP/$b.pftrace"; then
+  if [ -d "$TMP/$b.parts" ]; then
     bad=0
-    $PY "$(own_checker pftrace-check)" -q "$TMP/$b".w*.pftrace 2>/dev/null || bad=1
-    for p in "$TMP/$b".w*.pftrace; do
+    for p in "$TMP/$b.parts/"*; do
+      [ -z "$(named "$p")$stray" ] || bad=1
       if have_validator pftrace-check; then "$SHARED_TOOLS/pftrace-check" -q "$p" 2>/dev/null || bad=1; fi
     done
     expect_eq "$b: 4 windows, each valid alone" "0" "$bad"
   else fail "$b: --split window"; fi
-  rm -f "$TMP/$b".*
+  rm -rf "$TMP/$b".*
 done
-[ "$n_fixtures" -gt 0 ] || fail "no importer could read a fixture"
 
 # --- synthetic hub: exact numbers -----------------------------------------
 N=3000
@@ -156,13 +181,14 @@ for db in g; do
   spanning=$(q "$TMP/$db.db" "SELECT count(*) FROM (SELECT start, \"end\" FROM rocpd_region UNION ALL
     SELECT start, \"end\" FROM rocpd_kernel_dispatch) WHERE \"end\" > start AND
     ((\"end\" - 1 - $t0) / $size) > ((start - $t0) / $size)")
-  begins=0 clipped=0
+  begins=0 clipped=0 each=()
   for p in "$TMP"/w.w*.pftrace; do
     decodes "$db: $(basename "$p") decodes" "$p"
     begins=$((begins + $(grep -c 'type: TYPE_SLICE_BEGIN' "$p.txt")))
     clipped=$((clipped + $(grep -cE 'string_value: "(start|end|both)"' "$p.txt")))
-    validate "$db: $(basename "$p") valid alone" pftrace-check "$p"
+    each+=("$db: $(basename "$p") valid alone" "$p")
   done
+  validate_each pftrace-check "${each[@]}"
   expect_eq "$db: parts hold every row + one piece per boundary crossed" \
     "$((2 * N + extra))" "$begins"
   expect_eq "$db: boundary-spanning pieces are marked clipped" "$((spanning + extra))" "$clipped"
@@ -183,11 +209,13 @@ rm -f "$TMP"/pp.*
 expect_ok "--split process over two hubs" db2perfetto -q "$TMP/g1.db" "$TMP/g2.db" --split process -o "$TMP/pp.pftrace"
 expect_eq "--split process: one part per process" "pp.p4242.pftrace pp.p5151.pftrace" \
   "$(cd "$TMP" && ls pp.p*.pftrace | paste -sd' ')"
+each=()
 for p in "$TMP"/pp.p*.pftrace; do
   decodes "$(basename "$p") decodes" "$p"
-  validate "$(basename "$p") valid alone" pftrace-check "$p"
+  each+=("$(basename "$p") valid alone" "$p")
   expect_eq "$(basename "$p"): 1000 slices" "1000" "$(grep -c TYPE_SLICE_BEGIN "$p.txt")"
 done
+validate_each pftrace-check "${each[@]}"
 
 # --- counters and instants (samples on rocpd_track rows) --------------------
 "$GEN" "$TMP/c.db" 50 1 >/dev/null

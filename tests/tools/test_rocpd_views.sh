@@ -55,7 +55,7 @@ done
 expect_eq "every fixture imported and checked" "$all" "$n"
 
 # The hubs `make demo` writes (scripts/demo.sh), read together as well.
-if OUT="$TMP/demo" BUILD="$BUILD" bash "$ROOT/scripts/demo.sh" >"$TMP/demo.log" 2>&1; then
+if demo_run "$TMP/demo" "$TMP/demo.log"; then
   pass "scripts/demo.sh runs"
 else
   fail "scripts/demo.sh: $(tail -n 5 "$TMP/demo.log")"

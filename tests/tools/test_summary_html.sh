@@ -183,7 +183,7 @@ else
 fi
 
 # --- the demo's reports in a real browser ---------------------------------
-if OUT="$TMP/demo" BUILD="$BUILD" bash "$ROOT/scripts/demo.sh" >"$TMP/demo.log" 2>&1; then
+if demo_run "$TMP/demo" "$TMP/demo.log"; then
   pass "scripts/demo.sh runs"
 else
   fail "scripts/demo.sh: $(tail -n 5 "$TMP/demo.log")"
