@@ -29,15 +29,13 @@ typedef struct gpu_label {
   char text[64];
 } gpu_label;
 
-static int same_text(const char *kept, const char *s) {
-  return strlen(s) < 64 && strcmp(kept, s) == 0;
-}
-
 static const char *gpu_group_name(const hub_agent_view *a, int64_t idx) {
   static _Thread_local gpu_label last;
   const char *name = a ? a->name : "", *product = a ? a->product_name : "";
-  if (last.valid && last.idx == idx && same_text(last.name, name) &&
-      same_text(last.product, product))
+  /* The kept names are shorter than their buffers, so strcmp alone tells
+   * a longer name apart. */
+  if (last.valid && last.idx == idx && strcmp(last.name, name) == 0 &&
+      strcmp(last.product, product) == 0)
     return last.text;
   if (name[0] && strncmp(name, "GPU", 3) == 0)
     snprintf(last.text, sizeof last.text, "%s", name);
@@ -48,11 +46,11 @@ static const char *gpu_group_name(const hub_agent_view *a, int64_t idx) {
     snprintf(last.text, sizeof last.text, "GPU %lld", (long long)idx);
   else
     snprintf(last.text, sizeof last.text, "GPU");
-  /* cached only when both names fit the copies compared next time */
-  last.valid = strlen(name) < 64 && strlen(product) < 64;
+  size_t nl = strlen(name), pl = strlen(product);
+  last.valid = nl < sizeof last.name && pl < sizeof last.product; /* else asked again */
   if (last.valid) {
-    memcpy(last.name, name, strlen(name) + 1);
-    memcpy(last.product, product, strlen(product) + 1);
+    memcpy(last.name, name, nl + 1);
+    memcpy(last.product, product, pl + 1);
     last.idx = idx;
   }
   return last.text;
