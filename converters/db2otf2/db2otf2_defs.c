@@ -31,10 +31,9 @@
 /* A definition is asked for by its key: the index it already has, or -1
  * after giving it `next` (the caller then appends it there). */
 static int64_t known_def(tt_strmap *index, const char *key, size_t next) {
-  int64_t *v = tt_strmap_get(index, key);
-  if (v) return *v;
-  tt_strmap_put(index, key, (int64_t)next);
-  return -1;
+  int added;
+  int64_t v = *tt_strmap_add(index, key, (int64_t)next, &added);
+  return added ? -1 : v;
 }
 
 uint32_t o2_string(o2_archive *a, const char *s) {
@@ -404,7 +403,7 @@ static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w) {
   /* In ref order: readers may expect increasing references. */
   const char **byref = tt_calloc(a->nstrings ? a->nstrings : 1, sizeof *byref);
   for (size_t i = 0; i < a->strings.cap; i++)
-    if (a->strings.keys[i]) byref[a->strings.vals[i]] = a->strings.keys[i];
+    if (a->strings.slots[i].key) byref[a->strings.slots[i].val] = a->strings.slots[i].key;
   for (uint32_t i = 0; i < a->nstrings; i++) OTF2_GlobalDefWriter_WriteString(w, i, byref[i]);
   free(byref);
 }

@@ -89,38 +89,6 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s, size_t n) {
   }
 }
 
-/* Word-at-a-time hash of the key (names and values are short: a
- * byte-at-a-time hash was most of the lookup). The last word overlaps the
- * one before rather than being read byte by byte; the length is mixed in,
- * so keys differing only in length still hash apart. */
-static uint64_t word(const char *s) {
-  uint64_t w;
-  memcpy(&w, s, 8);
-  return w;
-}
-
-static uint64_t key_hash(const char *s, size_t n) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ n, w;
-  if (n >= 8) {
-    for (; n > 8; s += 8, n -= 8) {
-      h = (h ^ word(s)) * 0xff51afd7ed558ccdULL;
-      h ^= h >> 32;
-    }
-    w = word(s + n - 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    memcpy(&a, s, 4);
-    memcpy(&b, s + n - 4, 4);
-    w = (uint64_t)a << 32 | b;
-  } else {
-    w = 0;
-    for (size_t i = 0; i < n; i++) w = w << 8 | (unsigned char)s[i];
-  }
-  h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
-  h ^= h >> 29;
-  return h;
-}
-
 static void table_grow(pf_itable *m) {
   size_t cap = m->cap ? 2 * m->cap : 64;
   pf_islot *slots = tt_calloc(cap, sizeof *slots);
@@ -137,7 +105,7 @@ static void table_grow(pf_itable *m) {
 
 uint64_t pf_intern_strn(pf_intern *in, int t, const char *s, size_t n) {
   pf_itable *m = &in->map[t];
-  uint64_t h = key_hash(s, n);
+  uint64_t h = tt_hash_str(s, n);
   if (m->cap) {
     for (size_t i = h & (m->cap - 1); m->slots[i].iid; i = (i + 1) & (m->cap - 1)) {
       const pf_islot *e = &m->slots[i];
