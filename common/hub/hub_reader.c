@@ -99,6 +99,20 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
   return hr_open_direct(paths, npaths, f, 0, 0);
 }
 
+/* Launch groups the links' window holds per hub (hub_reader_links.c): a
+ * share of HR_LINK_WINDOW, at least HR_LINK_WINDOW_MIN. On rocprofv3's
+ * and the importers' hubs it holds only the few launches read out of
+ * correlation order; TT_LINK_WINDOW sets it for tests (a small window
+ * takes the TEMP copy's path). */
+#define HR_LINK_WINDOW 65536
+#define HR_LINK_WINDOW_MIN 256
+static size_t link_window(size_t ndbs) {
+  const char *env = getenv("TT_LINK_WINDOW");
+  if (env && atol(env) > 0) return (size_t)atol(env);
+  size_t w = HR_LINK_WINDOW / (ndbs ? ndbs : 1);
+  return w < HR_LINK_WINDOW_MIN ? HR_LINK_WINDOW_MIN : w;
+}
+
 hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t slice_first, size_t slice_count) {
   /* The grouped launch join and the sorts fill SQLite's caches (2 MB
@@ -146,6 +160,12 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
       }
       r->ncursors++;
     }
+  }
+  size_t window = link_window(r->ndbs);
+  for (size_t d = 0; d < r->ndbs; d++) {
+    if (r->dbs[d].excluded || hr_links_open(&r->dbs[d], f, window) == 0) continue;
+    hub_reader_close(r);
+    return NULL;
   }
   return r;
 }
@@ -383,7 +403,27 @@ static void region_on_lane(const hub_reader *r, hub_record *ev) {
   ev->lane_id = th->lane_id;
 }
 
-static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
+/* A launch's GPU work (hub_reader_links.c): its arrows' far ends. 0 or
+ * -1 on error (said). */
+static int link_launch(hub_reader *r, const cursor *c, hub_record *ev) {
+  sqlite3_stmt *st = c->st;
+  /* Correlation and process as integers: the grouped stream's keys are. */
+  if (sqlite3_column_type(st, C_CORR) != SQLITE_INTEGER ||
+      sqlite3_column_type(st, C_PID) != SQLITE_INTEGER)
+    return 0;
+  hr_link_info li;
+  int rc = hr_links_find(&r->dbs[c->db], ev->correlation_id, ev->pid, &li);
+  if (rc > 0) {
+    ev->link_ts = li.start;
+    ev->link_count = li.n;
+    ev->link_last = li.last;
+    ev->link_starts = li.starts;
+  }
+  return rc < 0 ? -1 : 0;
+}
+
+/* 0, or -1 on an error (said). */
+static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   sqlite3_stmt *st = c->st;
   memset(ev, 0, sizeof *ev);
   ev->db = c->db;
@@ -407,11 +447,7 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   switch (c->table) {
   case T_REGION:
     ev->kind = HUB_REGION;
-    if (ev->link_ts != HUB_NULL) {
-      ev->link_count = sqlite3_column_int64(st, C_LINK_N);
-      ev->link_last = sqlite3_column_int64(st, C_LINK_LAST);
-      ev->link_starts = hr_col_text(st, C_LINK_STARTS);
-    }
+    if (link_launch(r, c, ev) != 0) return -1;
     if (r->has_lane_threads && ev->tid != HUB_NULL) region_on_lane(r, ev);
     break;
   case T_KERNEL: ev->kind = HUB_KERNEL; break;
@@ -454,6 +490,7 @@ static void fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)
     ev->link_id = hr_link_id(ev->db, ev->kind == HUB_FLOW ? ev->category : "", ev->correlation_id);
+  return 0;
 }
 
 static int next_direct(hub_reader *r, hub_record *ev);
@@ -490,8 +527,11 @@ static int next_direct(hub_reader *r, hub_record *ev) {
   }
   if (r->heap_len == 0) return 0;
   cursor *top = r->heap[0];
-  fill_event(r, top, ev);
   r->to_advance = top; /* keep its row (and strings) until the next call */
+  if (fill_event(r, top, ev) != 0) {
+    r->failed = 1;
+    return -1;
+  }
   return 1;
 }
 
@@ -619,6 +659,7 @@ void hub_reader_close(hub_reader *r) {
     sqlite3_finalize(r->dbs[i].args_probe_st);
     sqlite3_finalize(r->dbs[i].track_st);
     hr_arg_scan_free(r->dbs[i].args_orphans);
+    hr_links_free(r->dbs[i].links);
   }
   free(r->args_rows);
   tt_buf_free(&r->args_text);

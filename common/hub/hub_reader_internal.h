@@ -53,7 +53,30 @@ typedef struct hub_db {
   int excluded; /* the filter's (host, pid) is not this input's: no rows */
   sqlite3_stmt *args_from_st, *args_probe_st;
   struct hr_arg_scan *args_orphans; /* fingers for events read out of stream order */
+  struct hr_links *links; /* launches' GPU work (hub_reader_links.c); NULL: no arrows */
 } hub_db;
+
+/* hub_reader_links.c: a launch's GPU work, found by merging the launches
+ * (read in start order) with the GPU work grouped by (correlation,
+ * process) in that order (hr_links_sql): correlation ids grow with time,
+ * so the two orders nearly agree; what the grouped stream passes before
+ * its launch is read waits in a bounded window, and past that bound a
+ * lookup goes to an indexed TEMP copy on a second connection. No join
+ * SQLite would materialize and index per hub, no index in the input. */
+typedef struct hr_link_info {
+  int64_t start, n, last; /* first and last GPU start, how many */
+  const char *starts;     /* every start when n > 1, else ""; valid until
+                           * the next hr_links_find on this hub */
+} hr_link_info;
+char *hr_links_sql(const hub_db *d, const hub_filter *f);
+/* Sets d->links when launches can be linked under f (no recorded flows,
+ * not --gpu). window: entries the window may hold. 0 ok, -1 error (said). */
+int hr_links_open(hub_db *d, const hub_filter *f, size_t window);
+/* The GPU work of the launch (corr, pid): 1 found (*out set), 0 none,
+ * -1 error (said). Each (corr, pid) is asked for at most once (the reader
+ * links one launch per correlation). */
+int hr_links_find(hub_db *d, int64_t corr, int64_t pid, hr_link_info *out);
+void hr_links_free(struct hr_links *l);
 
 /* A cursor's reading of an ordered rocpd_arg: per run, a few fingers,
  * each a scan in rowid order with the groups (an event's rows) it passed
@@ -229,12 +252,9 @@ enum {
   C_ID, C_START, C_END, C_PID, C_TID, C_NAME, C_CAT, C_CORR, C_EVENT, C_AGENT, C_LANE,
   C_LANE_IS_QUEUE, C_SIZE, C_TRACK, C_VALUE, C_TRACK_KIND, C_PH, C_BP, C_LINK,
   C_MANGLED, /* only in the kernel query */
-  /* only in the region query: the launch's GPU work (count, last start,
-   * every start when more than one) */
-  C_LINK_N = C_MANGLED, C_LINK_LAST, C_LINK_STARTS,
-  C_NCOLS, /* the most any query returns */
   /* only in the copy query: its source and destination agents */
-  C_SRC_AGENT = C_MANGLED, C_DST_AGENT
+  C_SRC_AGENT = C_MANGLED, C_DST_AGENT,
+  C_NCOLS /* the most any query returns */
 };
 
 /* The direct reader's parts of hr_direct_ops (hub_reader.c,

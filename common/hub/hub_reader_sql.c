@@ -99,32 +99,32 @@ static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *
   name_filter(b, f, name);
 }
 
-/* Start of the first and last GPU work sharing a launch's correlation (in
- * the same process, as correlation ids are per process), among the work
- * the filters keep, their number and every start (a graph launch has one
- * arrow per GPU work): a launch's arrow is drawn only when its other end
- * is written. One
- * grouped query over the GPU tables, joined to the launches (SQLite builds
- * it once and probes it per launch): no lookup per launch on indexes an
- * input may lack, no copy of its tables. */
-static void link_to_gpu(tt_buf *b, const hub_db *d, const hub_filter *f) {
+/* Per (correlation, process) of the GPU work the filters keep: the start
+ * of the first and last, their number and every start (a graph launch has
+ * one arrow per GPU work), in (correlation, process) order: the stream
+ * hub_reader_links.c merges with the launches (correlation ids are
+ * per process). Integer keys only: the merge compares them as integers. */
+char *hr_links_sql(const hub_db *d, const hub_filter *f) {
   const char *S = d->suffix;
-  tt_buf_puts(b, " LEFT JOIN (SELECT corr, pid, min(start) AS start, count(*) AS n, max(start) "
-                 "AS last, CASE WHEN count(*) > 1 THEN group_concat(start) END AS starts FROM (");
+  tt_buf b = {0};
+  tt_buf_puts(&b, "SELECT corr, pid, min(start), count(*), max(start), CASE WHEN count(*) > 1 "
+                  "THEN group_concat(start) END FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
-    gpu_work(b, f, S, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
+    gpu_work(&b, f, S, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
              "kernel_id", KERNEL_NAME("ks2"));
     first = 0;
   }
   if (d->has_table[T_COPY]) {
-    if (!first) tt_buf_puts(b, " UNION ALL ");
-    gpu_work(b, f, S, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
+    if (!first) tt_buf_puts(&b, " UNION ALL ");
+    gpu_work(&b, f, S, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
              "COALESCE(n2.string,'')");
     first = 0;
   }
-  if (first) tt_buf_puts(b, "SELECT NULL AS corr, NULL AS pid, NULL AS start");
-  tt_buf_puts(b, ") GROUP BY corr, pid) g ON g.corr = e.correlation_id AND g.pid = r.pid");
+  if (first) tt_buf_puts(&b, "SELECT NULL AS corr, NULL AS pid, NULL AS start");
+  tt_buf_puts(&b, ") WHERE typeof(corr) = 'integer' AND typeof(pid) = 'integer' GROUP BY corr, "
+                  "pid ORDER BY corr, pid");
+  return b.data;
 }
 
 /* EXISTS a slice of one table (alias x, joined to ja for `name`) that
@@ -261,20 +261,12 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
   select_list s = {{0}};
   switch (t) {
   case T_REGION: {
-    /* --gpu writes no launch: no arrow to find. */
-    int link = !d->has_flows && !f->gpu_only;
+    /* A launch's GPU work is found by hub_reader_links.c. */
     EVENT_COLUMNS(&s, "r");
     s.col[C_NAME] = "COALESCE(n.string,'')";
     s.col[C_LANE_IS_QUEUE] = "0";
-    if (link) {
-      s.col[C_LINK] = "g.start";
-      s.col[C_LINK_N] = "g.n";
-      s.col[C_LINK_LAST] = "g.last";
-      s.col[C_LINK_STARTS] = "g.starts";
-    }
-    put_select(&b, &s, C_LINK_STARTS + 1);
+    put_select(&b, &s, C_LINK + 1);
     from_event_table(&b, S, "rocpd_region", "r", "rocpd_string", "n", "name_id");
-    if (link) link_to_gpu(&b, d, f);
     event_filters(&b, f, "r", "COALESCE(n.string,'')");
     if (f->gpu_only) gpu_only_regions(&b, d);
     event_order(&b, "r");
