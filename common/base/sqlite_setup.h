@@ -1,6 +1,7 @@
-/* Process-wide SQLite settings, applied once before the first connection:
- * a single-threaded tool has no use for SQLite's mutexes, and memory
- * statistics are pure overhead on the per-row hot paths. And the one way inputs are
+/* Process-wide SQLite settings, applied once before the first call that
+ * initializes SQLite (any connection, and heap limit calls too: settings
+ * made after it are refused): a single-threaded tool has no use for
+ * SQLite's mutexes. And the one way inputs are
  * opened, so that nothing an input carries ever runs (the header check
  * done before a file is opened as SQLite is input_check.h's). */
 #ifndef TT_SQLITE_SETUP_H

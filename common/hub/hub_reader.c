@@ -117,6 +117,7 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
                            size_t slice_first, size_t slice_count) {
   /* The grouped launch join and the sorts fill SQLite's caches (2 MB
    * each) as inputs grow: a soft limit keeps the reader's memory flat. */
+  tt_sqlite_setup(); /* before the limit: that call initializes SQLite */
   sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->ops = &hr_direct_ops;
