@@ -115,8 +115,8 @@ static size_t link_window(size_t ndbs) {
 
 hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t slice_first, size_t slice_count) {
-  /* The grouped launch join and the sorts fill SQLite's caches (2 MB
-   * each) as inputs grow: a soft limit keeps the reader's memory flat. */
+  /* The sorts of index-less tables fill SQLite's caches (2 MB each) as
+   * inputs grow: a soft limit keeps the reader's memory flat. */
   tt_sqlite_setup(); /* before the limit: that call initializes SQLite */
   sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);

@@ -73,8 +73,9 @@ char *hr_links_sql(const hub_db *d, const hub_filter *f);
  * not --gpu). window: entries the window may hold. 0 ok, -1 error (said). */
 int hr_links_open(hub_db *d, const hub_filter *f, size_t window);
 /* The GPU work of the launch (corr, pid): 1 found (*out set), 0 none,
- * -1 error (said). Each (corr, pid) is asked for at most once (the reader
- * links one launch per correlation). */
+ * -1 error (said). A group found in the stream or the window is handed
+ * out once: a second launch with the same key finds none (the reader
+ * links one launch per correlation anyway). */
 int hr_links_find(hub_db *d, int64_t corr, int64_t pid, hr_link_info *out);
 void hr_links_free(struct hr_links *l);
 

@@ -125,14 +125,18 @@ static void window_del(struct hr_links *l, link_entry *e) {
   }
 }
 
+/* starts (NULL for one GPU work, the common case) is copied: it comes
+ * from a row or an entry about to go. */
 static void give(struct hr_links *l, hr_link_info *out, int64_t start, int64_t n, int64_t last,
                  const char *starts) {
-  tt_buf_clear(&l->found);
-  tt_buf_puts(&l->found, starts ? starts : "");
   out->start = start;
   out->n = n;
   out->last = last;
-  out->starts = l->found.data ? l->found.data : "";
+  out->starts = "";
+  if (!starts) return;
+  tt_buf_clear(&l->found);
+  tt_buf_puts(&l->found, starts);
+  out->starts = l->found.data;
 }
 
 int hr_links_open(hub_db *d, const hub_filter *f, size_t window) {

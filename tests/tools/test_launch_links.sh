@@ -37,10 +37,10 @@ paired() {
 "$GEN" "$TMP/gen.db" 20000 1 >/dev/null
 rpd2db -q "$FIX/rocm/rpd_matmul_result.rpd" -o "$TMP/rpd.db"
 for base in gen rpd; do
-  # Launches in start order with their key's rank: "in order" counts the
-  # launches whose key is larger than the one before.
-  ORDER="SELECT e.correlation_id AS c FROM rocpd_region r JOIN rocpd_event e ON e.id = r.event_id
-         WHERE e.correlation_id IS NOT NULL ORDER BY r.start, r.end DESC, r.id"
+  # Launches with their key and their place in the reader's order; one
+  # steps back when its key is smaller than the one read before it.
+  ORDER="SELECT e.correlation_id AS c, r.start AS s, r.end AS e, r.id AS id FROM rocpd_region r
+         JOIN rocpd_event e ON e.id = r.event_id WHERE e.correlation_id IS NOT NULL"
   for how in as-is backwards scrambled; do
     hub="$TMP/$base-$how.db"
     cp "$TMP/$base.db" "$hub"
@@ -56,7 +56,7 @@ for base in gen rpd; do
     esac
     n=$(arrows "$hub")
     launches=$(q "$hub" "SELECT count(*) FROM ($ORDER)")
-    down=$(q "$hub" "SELECT count(*) FROM (SELECT c, lag(c) OVER () AS prev FROM ($ORDER)) WHERE c < prev")
+    down=$(q "$hub" "SELECT count(*) FROM (SELECT c, lag(c) OVER (ORDER BY s, e DESC, id) AS prev FROM ($ORDER)) WHERE c < prev")
     case $how in
       as-is) shape=$([ "$down" -lt $((launches / 10)) ] && echo yes) ;;
       backwards) shape=$([ "$down" -gt $((launches * 9 / 10)) ] && echo yes) ;;
