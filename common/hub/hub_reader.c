@@ -672,6 +672,8 @@ void hub_reader_close(hub_reader *r) {
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
     sqlite3_free(r->dbs[i].args_src);
+    sqlite3_free(r->dbs[i].flow_ev_src);
+    sqlite3_free(r->dbs[i].flow_sm_src);
   }
   for (size_t i = 0; i < r->nprocesses; i++) {
     free((char *)r->processes[i].name);

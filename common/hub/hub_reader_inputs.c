@@ -85,6 +85,27 @@ const char *hr_args_lookup_source(hub_db *d) {
   return d->args_src;
 }
 
+/* Recorded flows in a hub without the indexes their partner lookups use
+ * (one whose indexes were dropped to save space): the flow tracks'
+ * samples and their events copied into indexed TEMP tables, in one pass
+ * each, so every lookup stays a key search and no arrow is lost. Returns
+ * 1 when both copies are made. */
+static int flow_copies(hub_db *d, const char *ev, const char *sm) {
+  char *on_flow_tracks = sqlite3_mprintf(
+      "track_id IN (SELECT id FROM \"rocpd_track%w\" WHERE json_valid(extdata) AND "
+      "json_extract(extdata,'$.kind')='" HUB_WORD_FLOW "')",
+      d->suffix);
+  int ok = link_table(d, &d->flow_sm_src, "flow_sample", sm, "id, event_id, timestamp, track_id",
+                      on_flow_tracks, "event_id");
+  sqlite3_free(on_flow_tracks);
+  if (!ok) return 0;
+  char *of_flow_samples = sqlite3_mprintf("id IN (SELECT event_id FROM %s)", d->flow_sm_src);
+  ok = link_table(d, &d->flow_ev_src, "flow_event", ev, "id, correlation_id, category_id, extdata",
+                  of_flow_samples, "correlation_id");
+  sqlite3_free(of_flow_samples);
+  return ok;
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -106,12 +127,15 @@ static void setup_db(hub_db *d) {
     }
     sqlite3_free(sql);
   }
-  /* Without recorded flows, launches find their GPU work through one
-   * grouped join (hub_reader_sql.c), whatever indexes the input has. */
+  /* Without recorded flows, launches find their GPU work by a merge
+   * (hub_reader_links.c), whatever indexes the input has. */
   char *ev = hr_tname(d, "rocpd_event");
   char *sm = hr_tname(d, "rocpd_sample");
+  d->flow_ev_src = sqlite3_mprintf("\"%w\"", ev);
+  d->flow_sm_src = sqlite3_mprintf("\"%w\"", sm);
   d->can_link = !d->has_flows ||
-                (index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id"));
+                (index_on(d, ev, "correlation_id") && index_on(d, sm, "event_id")) ||
+                flow_copies(d, ev, sm);
   sqlite3_free(ev);
   sqlite3_free(sm);
   args_source(d);

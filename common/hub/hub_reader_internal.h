@@ -33,7 +33,12 @@ typedef struct hub_db {
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
   int can_link;        /* launches can be linked to their GPU work (recorded
-                        * flows: the indexes their lookups need exist) */
+                        * flows: their partners can be looked up by key) */
+  /* Where a recorded flow end's partner is looked up: the hub's
+   * rocpd_event and rocpd_sample when indexed on correlation_id and
+   * event_id (as every hub written here is), else indexed TEMP copies of
+   * the flow rows, made when the input is opened (flow_copies). */
+  char *flow_ev_src, *flow_sm_src;
   /* Where args are looked up by event id (hr_args_lookup_source): the
    * hub's rocpd_arg when indexed on event_id, else an indexed TEMP copy
    * made at the first lookup (rocprofv3 writes no such index: a lookup per
