@@ -85,6 +85,9 @@ const char *hr_args_lookup_source(hub_db *d) {
   return d->args_src;
 }
 
+/* A rocpd_track row that holds recorded flow ends (the writer's kind). */
+#define FLOW_TRACK "json_valid(extdata) AND json_extract(extdata,'$.kind')='" HUB_WORD_FLOW "'"
+
 /* Recorded flows in a hub without the indexes their partner lookups use
  * (one whose indexes were dropped to save space): the flow tracks'
  * samples and their events copied into indexed TEMP tables, in one pass
@@ -92,9 +95,7 @@ const char *hr_args_lookup_source(hub_db *d) {
  * 1 when both copies are made. */
 static int flow_copies(hub_db *d, const char *ev, const char *sm) {
   char *on_flow_tracks = sqlite3_mprintf(
-      "track_id IN (SELECT id FROM \"rocpd_track%w\" WHERE json_valid(extdata) AND "
-      "json_extract(extdata,'$.kind')='" HUB_WORD_FLOW "')",
-      d->suffix);
+      "track_id IN (SELECT id FROM \"rocpd_track%w\" WHERE " FLOW_TRACK ")", d->suffix);
   int ok = link_table(d, &d->flow_sm_src, "flow_sample", sm, "id, event_id, timestamp, track_id",
                       on_flow_tracks, "event_id");
   sqlite3_free(on_flow_tracks);
@@ -117,8 +118,7 @@ static void setup_db(hub_db *d) {
   }
   if (d->has_table[T_SAMPLE]) {
     char *sql = sqlite3_mprintf(
-        "SELECT 1 FROM \"rocpd_track%s\" WHERE json_valid(extdata) AND "
-        "json_extract(extdata,'$.kind')='" HUB_WORD_FLOW "' LIMIT 1",
+        "SELECT 1 FROM \"rocpd_track%s\" WHERE " FLOW_TRACK " LIMIT 1",
         d->suffix);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK) {

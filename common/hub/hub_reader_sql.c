@@ -365,8 +365,9 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                     "%s e2 JOIN %s s2 ON s2.event_id = e2.id "
                     "%s WHERE e2.correlation_id = e.correlation_id AND e2.category_id IS "
                     "e.category_id AND e2.id != e.id AND %s IS NOT %s%s) END)",
-                    kind, d->flow_ev_src, d->flow_sm_src, pidjoin.len ? pidjoin.data : "", JX("e2.extdata", "$.ph"),
-                    JX("e.extdata", "$.ph"), pidcond.len ? pidcond.data : "");
+                    kind, d->flow_ev_src, d->flow_sm_src, pidjoin.len ? pidjoin.data : "",
+                    JX("e2.extdata", "$.ph"), JX("e.extdata", "$.ph"),
+                    pidcond.len ? pidcond.data : "");
       s.col[C_LINK] = link.data;
     }
     put_select(&b, &s, C_LINK + 1);
