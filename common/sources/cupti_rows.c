@@ -155,6 +155,27 @@ int64_t cupti_nvtx_event(cupti_rows *b, const char *ext) {
   return hub_event(b->w, "NVTX", HUB_NULL, ext);
 }
 
+int cupti_cuda_event(cupti_rows *b, sqlite3_stmt *st, const cupti_event_cols *c, int64_t pid,
+                     int64_t tid) {
+  if (sqlite3_column_type(st, c->call_start) == SQLITE_NULL) return 1;
+  int64_t ts = cupti_time(b, st, c->call_start);
+  hub_touch_thread(b->w, pid, tid, ts, ts);
+  int64_t track = hub_track(b->w, pid, tid, "CUDA events", HUB_TRACK_CUDA_EVENT);
+  nv_json_begin(&b->ext);
+  nv_json_str(&b->ext, "name", "CUDA event record");
+  nv_rest_json(st, c->rest, &b->ext);
+  int64_t ev = hub_event(b->w, "CUDA_EVENT", sqlite3_column_int64(st, c->corr), nv_json_end(&b->ext));
+  hub_sample(b->w, track, ts, ev, NULL);
+  cupti_progress(b);
+  return 0;
+}
+
+void cupti_cuda_event_warn_orphans(cupti_rows *b, const char *table, int64_t n) {
+  if (n)
+    tt_warn("%s: %lld %s rows have no recording API call (no time): not imported", b->src.path,
+            (long long)n, table);
+}
+
 void cupti_nvtx_instant(cupti_rows *b, int64_t pid, int64_t tid, int64_t ts, int64_t event) {
   hub_touch_thread(b->w, pid, tid, ts, ts);
   int64_t track = hub_track(b->w, pid, tid, "NVTX", HUB_TRACK_NVTX);

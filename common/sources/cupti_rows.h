@@ -93,6 +93,20 @@ typedef struct cupti_sync_cols {
 void cupti_sync(cupti_rows *b, sqlite3_stmt *st, const cupti_sync_cols *c, int64_t pid,
                 int64_t tid);
 
+/* CUDA event record (cudaEventRecord): correlationId, and the start of
+ * the recording call (NULL where no call matches), as the record has no
+ * time of its own. */
+typedef struct cupti_event_cols {
+  int corr, call_start, rest;
+} cupti_event_cols;
+
+/* A sample at the recording call's start on the thread's "CUDA events"
+ * track, category CUDA_EVENT. Returns 0, or 1 for a record with no call
+ * (no time: not imported, for cupti_cuda_event_warn_orphans). */
+int cupti_cuda_event(cupti_rows *b, sqlite3_stmt *st, const cupti_event_cols *c, int64_t pid,
+                     int64_t tid);
+void cupti_cuda_event_warn_orphans(cupti_rows *b, const char *table, int64_t n);
+
 /* ---- NVTX markers -------------------------------------------------------- */
 
 /* The event of a marker (category NVTX); ext is its extdata. */

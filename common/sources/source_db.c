@@ -18,6 +18,7 @@ int nv_src_open_named(nv_src *s, const char *file, const char *path) {
   s->path = path;
   s->db = NULL;
   s->bad_time = NULL;
+  s->layout[0] = '\0';
   if (tt_sqlite_check_header(file, path) != 0) return -1;
   if (tt_sqlite_open_input(file, &s->db) != SQLITE_OK) {
     tt_error("%s: cannot open: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -159,20 +160,50 @@ static int in_list(const char *list, const char *name) {
   return 0;
 }
 
-int nv_require_columns(nv_src *s, const char *table, const char *columns) {
+/* The first column of the comma-separated list that table lacks, copied
+ * into col; 0 when it has them all. */
+static int missing_column(nv_src *s, const char *table, const char *columns, char *col,
+                          size_t n) {
   for (const char *p = columns; p && *p;) {
     const char *e = strchr(p, ',');
     size_t len = e ? (size_t)(e - p) : strlen(p);
-    char col[128];
-    snprintf(col, sizeof col, "%.*s", (int)len, p);
-    if (!nv_has_column(s, table, col)) {
-      tt_error("%s: table %s has no column %s: not an export this version can read", s->path,
-               table, col);
-      return -1;
-    }
+    snprintf(col, n, "%.*s", (int)len, p);
+    if (!nv_has_column(s, table, col)) return 1;
     p = e ? e + 1 : NULL;
   }
   return 0;
+}
+
+static const char *layout_of(nv_src *s) { return s->layout[0] ? s->layout : "version not recorded"; }
+
+int nv_require_columns(nv_src *s, const char *table, const char *columns) {
+  char col[128];
+  if (!missing_column(s, table, columns, col, sizeof col)) return 0;
+  tt_error("%s: table %s has no column %s (%s): not an export this version can read", s->path,
+           table, col, layout_of(s));
+  return -1;
+}
+
+int nv_table_usable(nv_src *s, const char *table, const char *columns, int optional) {
+  if (!nv_has_table(s, table)) return 0;
+  char col[128];
+  if (!missing_column(s, table, columns, col, sizeof col)) return 1;
+  tt_buf sql = {0};
+  tt_buf_puts(&sql, "SELECT 1 FROM \"");
+  for (const char *c = table; *c; c++) { /* identifier quoting: double the quotes */
+    if (*c == '"') tt_buf_putc(&sql, '"');
+    tt_buf_putc(&sql, *c);
+  }
+  tt_buf_puts(&sql, "\" LIMIT 1");
+  int rows = nv_first_int(s, sql.data, 0) != 0;
+  tt_buf_free(&sql);
+  if (!rows) return 0;
+  if (optional) {
+    tt_warn("%s: table %s has no column %s (%s): its rows are not imported", s->path, table,
+            col, layout_of(s));
+    return 0;
+  }
+  return nv_require_columns(s, table, columns);
 }
 
 typedef struct {
@@ -321,9 +352,10 @@ void nv_warn_unhandled(nv_src *s, const char *handled) {
     tt_buf_putc(&sql, '"');
     sqlite3_stmt *cnt = nv_prepare(s, sql.data);
     int64_t rows = cnt && sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
-    if (rows > 0)
-      tt_warn("%s: table %s (%lld row%s) has no hub mapping: not imported", s->path, name,
-              (long long)rows, rows == 1 ? "" : "s");
+    if (rows > 0) /* the layout named: a table a later version renamed shows which */
+      tt_warn("%s: table %s (%lld row%s) has no hub mapping%s%s%s: not imported", s->path, name,
+              (long long)rows, rows == 1 ? "" : "s", s->layout[0] ? " (" : "", s->layout,
+              s->layout[0] ? ")" : "");
     sqlite3_finalize(cnt);
   }
   tt_buf_free(&sql);

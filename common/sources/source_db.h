@@ -16,6 +16,9 @@ typedef struct nv_src {
   sqlite3 *db;
   const char *path;
   char *bad_time; /* the first time nv_time could not place (nv_time_error) */
+  /* What the export says of its own version ("nvprof Version 8"), named
+   * in every message about its layout; the tool sets it once read. */
+  char layout[128];
 } nv_src;
 
 /* Opens read-only (query_only, trusted_schema off) and checks the file is
@@ -31,8 +34,15 @@ void nv_src_close(nv_src *s);
 int nv_has_table(nv_src *s, const char *table);
 int nv_has_column(nv_src *s, const char *table, const char *column);
 /* Checks every column of the comma-separated list exists; otherwise prints
- * "FILE: table T has no column C ..." and returns -1. */
+ * "FILE: table T has no column C (LAYOUT): ..." and returns -1. */
 int nv_require_columns(nv_src *s, const char *table, const char *columns);
+/* Whether table can be read for the comma-separated columns: 1 it can;
+ * 0 it is absent, or lacks a column but has no rows (nothing is lost:
+ * versions differ in the columns of tables they leave empty); -1 it has
+ * rows but lacks a column, after nv_require_columns' message. An
+ * `optional` table (descriptions the import does without) lacking a
+ * column gives 0 and a warning naming the table, column and layout. */
+int nv_table_usable(nv_src *s, const char *table, const char *columns, int optional);
 
 /* Column col of the current row as a time in ns, plus offset (a session
  * start). A value that is not an integer, or leaves +-2^62 ns once offset

@@ -121,7 +121,8 @@ static void find_main_pid(nvp *c) {
   if (c->main_pid == HUB_NULL && c->have_driver)
     c->main_pid = nv_first_int(&c->b.src, "SELECT processId FROM " NVP_TABLE("DRIVER") " LIMIT 1",
                                HUB_NULL);
-  if (c->main_pid == HUB_NULL && nv_has_table(&c->b.src, NVP_TABLE("MARKER"))) {
+  if (c->main_pid == HUB_NULL && nv_has_column(&c->b.src, NVP_TABLE("MARKER"), "objectKind") &&
+      nv_has_column(&c->b.src, NVP_TABLE("MARKER"), "objectId")) {
     sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT objectKind, objectId FROM " NVP_TABLE(
                                                "MARKER") " WHERE objectKind IN (1,2) LIMIT 1");
     int64_t pid, tid;
@@ -137,8 +138,8 @@ static void find_main_pid(nvp *c) {
  * extdata "object_names". */
 static int read_names(nvp *c) {
   const char *t = NVP_TABLE("NAME");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "_id_,objectKind,objectId,name")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "_id_,objectKind,objectId,name", 1);
+  if (usable <= 0) return usable;
   sqlite3_stmt *st = nv_prepare(&c->b.src,
                                 "SELECT n._id_, n.objectKind, n.objectId, n.name, s.value FROM " NVP_TABLE(
                                     "NAME") " n LEFT JOIN StringTable s ON s._id_ = n.name");
@@ -177,12 +178,10 @@ static int read_names(nvp *c) {
  * in extdata. */
 static int read_devices(nvp *c) {
   const char *t = NVP_TABLE("DEVICE");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "_id_,id,name")) return -1;
-  int attrs = nv_has_table(&c->b.src, NVP_TABLE("DEVICE_ATTRIBUTE"));
-  if (attrs && nv_require_columns(&c->b.src, NVP_TABLE("DEVICE_ATTRIBUTE"),
-                                  "deviceId,flags,attribute,value"))
-    return -1;
+  int usable = nv_table_usable(&c->b.src, t, "_id_,id,name", 1);
+  if (usable <= 0) return usable; /* GPUs then come from the activity rows */
+  int attrs = nv_table_usable(&c->b.src, NVP_TABLE("DEVICE_ATTRIBUTE"),
+                              "deviceId,flags,attribute,value", 1);
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT d._id_, d.id, d.name, s.value");
   nv_rest_columns(&c->b.src, t, "d", "_id_,id,name", &c->sql);
@@ -264,9 +263,9 @@ static int rows_to_process_extdata(nvp *c, const char *table, const char *sql, i
  * device, priority and flags; each context's null stream. */
 static int read_streams(nvp *c) {
   const char *ts = NVP_TABLE("STREAM"), *tc = NVP_TABLE("CONTEXT");
-  int have_s = nv_has_table(&c->b.src, ts), have_c = nv_has_table(&c->b.src, tc);
-  if (have_s && nv_require_columns(&c->b.src, ts, "contextId,streamId")) return -1;
-  if (have_c && nv_require_columns(&c->b.src, tc, "contextId,deviceId,nullStreamId")) return -1;
+  /* Descriptions only: streams are named from the activity rows without them. */
+  int have_s = nv_table_usable(&c->b.src, ts, "contextId,streamId", 1) > 0;
+  int have_c = nv_table_usable(&c->b.src, tc, "contextId,deviceId,nullStreamId", 1) > 0;
   for (int pass = 0; pass < 2; pass++) {
     if (!(pass ? have_c : have_s)) continue;
     tt_buf_clear(&c->sql);
@@ -301,6 +300,16 @@ static int read_streams(nvp *c) {
     if (step != SQLITE_DONE) return nv_step_error(&c->b.src, pass ? tc : ts);
   }
   return 0;
+}
+
+/* The Version table's number names the layout in every message about it. */
+static void read_layout(nvp *c) {
+  if (!nv_has_table(&c->b.src, "Version")) return;
+  sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT * FROM Version LIMIT 1");
+  if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    snprintf(c->b.src.layout, sizeof c->b.src.layout, "nvprof Version %.40s",
+             (const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
 }
 
 static int read_version(nvp *c) {
@@ -342,22 +351,19 @@ int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   if (nv_src_open(&c.b.src, opts->input)) return 1;
   int rc = check_format(&c);
   if (!rc) {
-    c.have_runtime = nv_has_table(&c.b.src, NVP_TABLE("RUNTIME"));
-    c.have_driver = nv_has_table(&c.b.src, NVP_TABLE("DRIVER"));
-    if (c.have_runtime && nv_require_columns(&c.b.src, NVP_TABLE("RUNTIME"),
-                                             "_id_,cbid,start,end,processId,threadId,correlationId"))
-      rc = -1;
-    if (!rc && c.have_driver &&
-        nv_require_columns(&c.b.src, NVP_TABLE("DRIVER"),
-                           "_id_,cbid,start,end,processId,threadId,correlationId"))
-      rc = -1;
+    read_layout(&c);
+    static const char api_cols[] = "_id_,cbid,start,end,processId,threadId,correlationId";
+    c.have_runtime = nv_table_usable(&c.b.src, NVP_TABLE("RUNTIME"), api_cols, 0);
+    if (c.have_runtime >= 0)
+      c.have_driver = nv_table_usable(&c.b.src, NVP_TABLE("DRIVER"), api_cols, 0);
+    rc = c.have_runtime < 0 || c.have_driver < 0 ? -1 : 0;
   }
   if (!rc) {
     find_main_pid(&c);
     hub_touch_process(w, c.main_pid, HUB_NULL, HUB_NULL);
     rc = read_version(&c) || read_names(&c) || read_devices(&c) || read_streams(&c);
   }
-  if (!rc && nv_has_table(&c.b.src, NVP_TABLE("PCIE")))
+  if (!rc && nv_table_usable(&c.b.src, NVP_TABLE("PCIE"), "_id_", 1) > 0)
     rc = rows_to_process_extdata(&c, NVP_TABLE("PCIE"),
                                  "SELECT * FROM " NVP_TABLE("PCIE") " ORDER BY _id_", 1, "pcie");
   if (!rc)

@@ -40,8 +40,8 @@ int nvp_api(nvp *c, const char *table, const char *category, int driver) {
 
 int nvp_overhead(nvp *c) {
   const char *t = NVP_TABLE("OVERHEAD");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "overheadKind,objectKind,objectId,start,end")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "overheadKind,objectKind,objectId,start,end", 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT o.overheadKind, o.objectKind, o.objectId, o.start, o.end");
   nv_rest_columns(&c->b.src, t, "o", "_id_,objectId,start,end", &c->sql);

@@ -19,12 +19,12 @@ static int64_t kernel_symbol(nvp *c, int64_t pid, int64_t name_id, const char *n
 }
 
 int nvp_kernels(nvp *c, const char *table) {
-  if (!nv_has_table(&c->b.src, table)) return 0;
-  if (nv_require_columns(&c->b.src, table,
-                         "_id_,start,end,deviceId,streamId,gridX,gridY,gridZ,blockX,blockY,blockZ,"
-                         "staticSharedMemory,dynamicSharedMemory,localMemoryPerThread,"
-                         "correlationId,name"))
-    return -1;
+  int usable = nv_table_usable(&c->b.src, table,
+                               "_id_,start,end,deviceId,streamId,gridX,gridY,gridZ,blockX,blockY,"
+                               "blockZ,staticSharedMemory,dynamicSharedMemory,"
+                               "localMemoryPerThread,correlationId,name",
+                               0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT k._id_, k.start, k.end, k.deviceId, k.streamId, k.gridX, k.gridY, "
                        "k.gridZ, k.blockX, k.blockY, k.blockZ, k.staticSharedMemory, "
@@ -60,12 +60,12 @@ int nvp_kernels(nvp *c, const char *table) {
 }
 
 int nvp_memcpy(nvp *c, const char *table, int peer) {
-  if (!nv_has_table(&c->b.src, table)) return 0;
   const char *need = peer ? "start,end,deviceId,streamId,copyKind,srcKind,dstKind,bytes,"
                             "correlationId,srcDeviceId,dstDeviceId"
                           : "start,end,deviceId,streamId,copyKind,srcKind,dstKind,bytes,"
                             "correlationId";
-  if (nv_require_columns(&c->b.src, table, need)) return -1;
+  int usable = nv_table_usable(&c->b.src, table, need, 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT m.start, m.end, m.deviceId, m.streamId, m.copyKind, m.srcKind, "
                        "m.dstKind, m.bytes, m.correlationId");
@@ -91,8 +91,8 @@ int nvp_memcpy(nvp *c, const char *table, int peer) {
 /* Memsets: dispatches of "Memset (<memory kind>)" (cupti_memset). */
 int nvp_memset(nvp *c) {
   const char *t = NVP_TABLE("MEMSET");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "start,end,deviceId,streamId,correlationId")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "start,end,deviceId,streamId,correlationId", 0);
+  if (usable <= 0) return usable;
   int kind = nv_has_column(&c->b.src, t, "memoryKind");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql, "SELECT m.start, m.end, m.deviceId, m.streamId, m.correlationId, %s",
@@ -117,8 +117,8 @@ int nvp_memset(nvp *c) {
 /* Synchronization intervals: regions on the thread that waited. */
 int nvp_sync(nvp *c) {
   const char *t = NVP_TABLE("SYNCHRONIZATION");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "type,start,end,correlationId")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "type,start,end,correlationId", 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT y.type, y.start, y.end, y.correlationId");
   nvp_launch_expr(c, "y.correlationId", &c->sql);
@@ -143,8 +143,8 @@ int nvp_sync(nvp *c) {
  * is counted in a warning. */
 int nvp_cuda_events(nvp *c) {
   const char *t = NVP_TABLE("CUDA_EVENT");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "correlationId")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "correlationId", 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT e.correlationId, COALESCE(");
   if (c->have_runtime)
@@ -159,27 +159,15 @@ int nvp_cuda_events(nvp *c) {
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("CUDA_EVENT") " e");
   sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
   if (!st) return -1;
+  static const cupti_event_cols cols = {.corr = 0, .call_start = 1, .rest = 3};
   int64_t orphans = 0;
   int step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
-      orphans++;
-      continue;
-    }
-    int64_t pid, tid, ts = sqlite3_column_int64(st, 1);
+    int64_t pid, tid;
     nvp_launch_decode(c, st, 2, &pid, &tid, 0);
-    hub_touch_thread(c->b.w, pid, tid, ts, ts);
-    int64_t track = hub_track(c->b.w, pid, tid, "CUDA events", HUB_TRACK_CUDA_EVENT);
-    nv_json_begin(&c->b.ext);
-    nv_json_str(&c->b.ext, "name", "CUDA event record");
-    nv_rest_json(st, 3, &c->b.ext);
-    int64_t ev = hub_event(c->b.w, "CUDA_EVENT", sqlite3_column_int64(st, 0), nv_json_end(&c->b.ext));
-    hub_sample(c->b.w, track, ts, ev, NULL);
-    cupti_progress(&c->b);
+    orphans += cupti_cuda_event(&c->b, st, &cols, pid, tid);
   }
   sqlite3_finalize(st);
-  if (orphans)
-    tt_warn("%s: %lld CUDA_EVENT rows have no recording API call (no time): not imported",
-            c->b.src.path, (long long)orphans);
+  cupti_cuda_event_warn_orphans(&c->b, "CUDA_EVENT", orphans);
   return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }

@@ -123,15 +123,16 @@ static int load_row(nvp *c, sqlite3_stmt *st, pending *p) {
 
 int nvp_markers(nvp *c) {
   const char *t = NVP_TABLE("MARKER"), *td = NVP_TABLE("MARKER_DATA");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "_id_,flags,timestamp,id,objectKind,objectId,name,domain"))
-    return -1;
-  int data = nv_has_table(&c->b.src, td);
-  if (data && nv_require_columns(&c->b.src, td, "_id_,id,payloadKind,payload,color,category"))
-    return -1;
+  int usable = nv_table_usable(&c->b.src, t, "_id_,flags,timestamp,id,objectKind,objectId,name", 0);
+  if (usable <= 0) return usable;
+  /* CUPTI's first marker record had no domain (nvprof Version 8 has none). */
+  int domain = nv_has_column(&c->b.src, t, "domain");
+  /* payload and color are extras: markers import without them */
+  int data = nv_table_usable(&c->b.src, td, "_id_,id,payloadKind,payload,color,category", 1);
   tt_buf_clear(&c->sql);
-  tt_buf_puts(&c->sql, "SELECT m._id_, m.flags, m.timestamp, m.id, m.objectKind, m.objectId, "
-                       "m.name, sn.value, m.domain, sd.value");
+  tt_buf_printf(&c->sql, "SELECT m._id_, m.flags, m.timestamp, m.id, m.objectKind, m.objectId, "
+                         "m.name, sn.value, %s, sd.value",
+                domain ? "m.domain" : "NULL");
   tt_buf_puts(&c->sql, data ? ", d.payloadKind, d.payload, d.color, d.category, d._id_"
                             : ", NULL, NULL, NULL, NULL, NULL");
   nv_rest_columns(&c->b.src, t, "m", "_id_,flags,timestamp,id,objectKind,objectId,name,domain",
@@ -139,7 +140,8 @@ int nvp_markers(nvp *c) {
   if (data) nv_rest_columns(&c->b.src, td, "d", "_id_,flags,id,payloadKind,payload,color,category", &c->sql);
   tt_buf_puts(&c->sql, " FROM " NVP_TABLE("MARKER") " m"
                        " LEFT JOIN StringTable sn ON sn._id_ = m.name"
-                       " LEFT JOIN StringTable sd ON sd._id_ = m.domain");
+                       " LEFT JOIN StringTable sd ON sd._id_ = ");
+  tt_buf_puts(&c->sql, domain ? "m.domain" : "NULL");
   /* The data row belongs to the start (or instant) row of the same id. */
   if (data) tt_buf_puts(&c->sql, " LEFT JOIN " NVP_TABLE("MARKER_DATA") " d ON d.id = m.id AND (m.flags & 4) = 0");
   tt_buf_puts(&c->sql, " ORDER BY m.id, m._id_");
