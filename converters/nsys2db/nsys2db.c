@@ -14,8 +14,9 @@ static const char HANDLED[] =
     "StringIds,ThreadNames,PROCESSES,TARGET_INFO_GPU,TARGET_INFO_CUDA_STREAM,"
     "TARGET_INFO_CUDA_NULL_STREAM,TARGET_INFO_SESSION_START_TIME,TARGET_INFO_SYSTEM_ENV,"
     "EXPORT_META_DATA,META_DATA_EXPORT,ANALYSIS_DETAILS,NVTX_EVENTS,OSRT_API,PROFILER_OVERHEAD,"
+    "TARGET_INFO_CUDA_GPU,TARGET_INFO_NVTX_CUDA_STREAM,"
     "ENUM_*," NS_TABLE("RUNTIME") "," NS_TABLE("DRIVER") "," NS_TABLE("KERNEL") "," NS_TABLE(
-        "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION");
+        "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT");
 
 int64_t ns_seen(ns *c, int64_t pid) {
   if (!tt_i64map_get(&c->pids, pid)) tt_i64map_put(&c->pids, pid, 1);
@@ -123,12 +124,20 @@ static int read_session(ns *c) {
 
 static int read_gpus(ns *c) {
   const char *t = "TARGET_INFO_GPU";
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "id,name")) return -1;
+  /* The device id column is `deviceId` in exports older than the version
+   * tables, `id` since. Without it, GPUs come from the activity rows. */
+  const char *id = nv_has_column(&c->b.src, t, "deviceId") && !nv_has_column(&c->b.src, t, "id")
+                       ? "deviceId"
+                       : "id";
+  char need[32];
+  snprintf(need, sizeof need, "%s,name", id);
+  int usable = nv_table_usable(&c->b.src, t, need, 1);
+  if (usable <= 0) return usable;
   /* Activity rows' deviceId is the CUDA ordinal: cuDevice where present. */
   int cu = nv_has_column(&c->b.src, t, "cuDevice");
   tt_buf_clear(&c->sql);
-  tt_buf_printf(&c->sql, "SELECT %s, g.name", cu ? "COALESCE(g.cuDevice, g.id)" : "g.id");
+  if (cu) tt_buf_printf(&c->sql, "SELECT COALESCE(g.cuDevice, g.%s), g.name", id);
+  else tt_buf_printf(&c->sql, "SELECT g.%s, g.name", id);
   nv_rest_columns(&c->b.src, t, "g", "name", &c->sql);
   tt_buf_puts(&c->sql, " FROM TARGET_INFO_GPU g");
   sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
@@ -147,17 +156,33 @@ static int read_gpus(ns *c) {
   return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }
 
+/* Streams named through NVTX (nvtxNameCudaStream), as one join adding
+ * the name as `nvtxName` to a stream's description: the stream keeps its
+ * "stream N" name, which the activity rows find it by. */
+static void nvtx_stream_join(const char *s, tt_buf *sql) {
+  tt_buf_printf(sql, " LEFT JOIN (SELECT processId AS p, streamId AS sid, min(name) AS nvtxName"
+                     " FROM TARGET_INFO_NVTX_CUDA_STREAM GROUP BY 1, 2) n"
+                     " ON n.p = %s.processId AND n.sid = %s.streamId",
+                s, s);
+}
+
 static int read_streams(ns *c) {
-  /* Null streams first: a stream keeps the description it is created with. */
-  static const char *const tables[] = {"TARGET_INFO_CUDA_NULL_STREAM", "TARGET_INFO_CUDA_STREAM"};
-  for (int i = 0; i < 2; i++) {
+  const char *tn = "TARGET_INFO_NVTX_CUDA_STREAM";
+  int named = nv_table_usable(&c->b.src, tn, "name,processId,streamId", 1) > 0;
+  /* Null streams first: a stream keeps the description it is created
+   * with; streams known only by their NVTX name last. */
+  static const char *const tables[] = {"TARGET_INFO_CUDA_NULL_STREAM", "TARGET_INFO_CUDA_STREAM",
+                                       "TARGET_INFO_NVTX_CUDA_STREAM"};
+  for (int i = 0; i < 3; i++) {
     const char *t = tables[i];
-    if (!nv_has_table(&c->b.src, t)) continue;
-    if (nv_require_columns(&c->b.src, t, "streamId,processId")) return -1;
+    if (i == 2 && !named) break;
+    if (nv_table_usable(&c->b.src, t, "streamId,processId", 1) <= 0) continue;
     tt_buf_clear(&c->sql);
     tt_buf_printf(&c->sql, "SELECT s.streamId, s.processId, %d AS nullStream", i == 0);
-    nv_rest_columns(&c->b.src, t, "s", "", &c->sql);
+    nv_rest_columns(&c->b.src, t, "s", i == 2 ? "name,processId,streamId" : "", &c->sql);
+    if (named) tt_buf_puts(&c->sql, i == 2 ? ", s.name AS nvtxName" : ", n.nvtxName");
     tt_buf_printf(&c->sql, " FROM %s s", t);
+    if (named && i < 2) nvtx_stream_join("s", &c->sql);
     sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
     if (!st) return -1;
     char name[48];
@@ -176,8 +201,8 @@ static int read_streams(ns *c) {
 
 static int read_threads(ns *c) {
   const char *t = "ThreadNames";
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "nameId,globalTid")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "nameId,globalTid", 1);
+  if (usable <= 0) return usable;
   sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT t.rowid, t.nameId, s.value, t.globalTid FROM "
                                          "ThreadNames t LEFT JOIN StringIds s ON s.id = t.nameId");
   if (!st) return -1;
@@ -197,8 +222,8 @@ static int read_threads(ns *c) {
  * get a row (with their name). */
 static int name_processes(ns *c) {
   const char *t = "PROCESSES";
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "pid,name")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "pid,name", 1);
+  if (usable <= 0) return usable;
   sqlite3_stmt *st = nv_prepare(&c->b.src, "SELECT pid, name FROM PROCESSES");
   if (!st) return -1;
   int step;
@@ -209,6 +234,39 @@ static int name_processes(ns *c) {
   }
   sqlite3_finalize(st);
   return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
+}
+
+/* A name's value in the export metadata (EXPORT_META_DATA, or
+ * META_DATA_EXPORT in older versions), into v; "" when absent. */
+static void export_meta(ns *c, const char *name, char *v, size_t n) {
+  static const char *const tables[] = {"EXPORT_META_DATA", "META_DATA_EXPORT"};
+  v[0] = '\0';
+  for (int i = 0; i < 2 && !v[0]; i++) {
+    if (!nv_has_column(&c->b.src, tables[i], "name") || !nv_has_column(&c->b.src, tables[i], "value"))
+      continue;
+    tt_buf_clear(&c->sql);
+    tt_buf_printf(&c->sql, "SELECT value FROM %s WHERE name = ?1 AND value IS NOT NULL LIMIT 1",
+                  tables[i]);
+    sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
+    if (!st) continue;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW)
+      snprintf(v, n, "%.40s", (const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+}
+
+/* The export's version, named in every message about its layout: NVIDIA
+ * changes the tables from release to release. */
+static void read_layout(ns *c) {
+  char product[48], schema[48];
+  export_meta(c, "EXPORT_PRODUCT_VERSION", product, sizeof product);
+  export_meta(c, "EXPORT_SCHEMA_VERSION", schema, sizeof schema);
+  if (!product[0] && !schema[0])
+    snprintf(c->b.src.layout, sizeof c->b.src.layout, "an Nsight Systems export without version tables");
+  else
+    snprintf(c->b.src.layout, sizeof c->b.src.layout, "Nsight Systems %s, export schema %s",
+             product[0] ? product : "?", schema[0] ? schema : "?");
 }
 
 static int check_format(ns *c) {
@@ -229,6 +287,7 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   ns c = {.b = {.w = w, .hooks = &ns_hooks, .max_ts = INT64_MIN}};
   if (nv_src_open(&c.b.src, opts->input)) return 1;
+  read_layout(&c);
   int rc = check_format(&c);
   if (!rc)
     rc = read_session(&c) ||
@@ -239,9 +298,11 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
                        "SELECT name, value FROM TARGET_INFO_SYSTEM_ENV", "nsys.env") ||
          read_host(&c) ||
          metadata_json(&c, "ANALYSIS_DETAILS", "nsys.analysis") || read_gpus(&c) ||
+         /* the CUDA view of the GPUs in exports without version tables */
+         metadata_json(&c, "TARGET_INFO_CUDA_GPU", "nsys.cuda_gpu") ||
          read_streams(&c) || read_threads(&c) || ns_cuda_api(&c, NS_TABLE("RUNTIME")) ||
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
-         ns_memset(&c) || ns_sync(&c) || ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
+         ns_memset(&c) || ns_sync(&c) || ns_cuda_events(&c) || ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
          ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
   if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);

@@ -77,8 +77,8 @@ static void key_of(char *key, size_t n, int64_t pid, sqlite3_stmt *st, int with_
 
 int ns_nvtx(ns *c) {
   const char *t = "NVTX_EVENTS";
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "start,end,eventType,globalTid")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "start,end,eventType,globalTid", 0);
+  if (usable <= 0) return usable;
   names domains = {0}, categories = {0};
   char key[96];
   int rc = 0, step;
@@ -176,8 +176,8 @@ done:
 
 /* OS runtime calls and profiler overhead: named intervals on a thread. */
 int ns_cpu_ranges(ns *c, const char *table, const char *category) {
-  if (!nv_has_table(&c->b.src, table)) return 0;
-  if (nv_require_columns(&c->b.src, table, "start,end,globalTid,nameId")) return -1;
+  int usable = nv_table_usable(&c->b.src, table, "start,end,globalTid,nameId", 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT o.rowid, o.start, o.end, o.globalTid, o.nameId, s.value");
   nv_rest_columns(&c->b.src, table, "o", "start,end,globalTid,nameId", &c->sql);

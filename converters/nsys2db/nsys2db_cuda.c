@@ -12,22 +12,26 @@
 enum { CLASS_RUNTIME = 0, CLASS_DRIVER = 1, CLASS_BACKTRACE = 67 };
 
 /* Appends the join giving a.g = globalTid of the call that launched the
- * row aliased `x` (by process and correlation id). */
-static void launch_join(ns *c, const char *x, tt_buf *sql) {
+ * row aliased `x` (by process and correlation id), and with `start` its
+ * start as a.ts. */
+static void launch_join_at(ns *c, const char *x, int start, tt_buf *sql) {
   const char *tables[2] = {NS_TABLE("RUNTIME"), NS_TABLE("DRIVER")};
-  tt_buf_puts(sql, " LEFT JOIN (SELECT gp, cid, min(g) AS g FROM (");
+  tt_buf_printf(sql, " LEFT JOIN (SELECT gp, cid, min(g) AS g%s FROM (",
+                start ? ", min(ts) AS ts" : "");
   int n = 0;
   for (int i = 0; i < 2; i++) {
     if (!nv_has_table(&c->b.src, tables[i])) continue;
     int cls = nv_has_column(&c->b.src, tables[i], "eventClass");
-    tt_buf_printf(sql, "%sSELECT globalTid >> 24 AS gp, correlationId AS cid, globalTid AS g FROM %s%s",
-                  n++ ? " UNION ALL " : "", tables[i],
+    tt_buf_printf(sql, "%sSELECT globalTid >> 24 AS gp, correlationId AS cid, globalTid AS g%s FROM %s%s",
+                  n++ ? " UNION ALL " : "", start ? ", start AS ts" : "", tables[i],
                   cls ? " WHERE eventClass != 67" : "");
   }
-  if (!n) tt_buf_puts(sql, "SELECT NULL AS gp, NULL AS cid, NULL AS g");
+  if (!n) tt_buf_puts(sql, "SELECT NULL AS gp, NULL AS cid, NULL AS g, NULL AS ts");
   tt_buf_printf(sql, ") GROUP BY gp, cid) a ON a.gp = %s.globalPid >> 24 AND a.cid = %s.correlationId",
                 x, x);
 }
+
+static void launch_join(ns *c, const char *x, tt_buf *sql) { launch_join_at(c, x, 0, sql); }
 
 /* Thread of the launching call (a.g), HUB_NULL when there is none. */
 static int64_t launch_tid(sqlite3_stmt *st, int col) {
@@ -36,8 +40,8 @@ static int64_t launch_tid(sqlite3_stmt *st, int col) {
 }
 
 int ns_cuda_api(ns *c, const char *table) {
-  if (!nv_has_table(&c->b.src, table)) return 0;
-  if (nv_require_columns(&c->b.src, table, "start,end,globalTid,correlationId,nameId")) return -1;
+  int usable = nv_table_usable(&c->b.src, table, "start,end,globalTid,correlationId,nameId", 0);
+  if (usable <= 0) return usable;
   int cls = nv_has_column(&c->b.src, table, "eventClass");
   int chain = cls && nv_has_column(&c->b.src, table, "callchainId");
   int driver_table = strcmp(table, NS_TABLE("DRIVER")) == 0;
@@ -105,12 +109,12 @@ int ns_cuda_api(ns *c, const char *table) {
 
 int ns_kernels(ns *c) {
   const char *t = NS_TABLE("KERNEL");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t,
-                         "start,end,deviceId,streamId,correlationId,globalPid,demangledName,"
-                         "shortName,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
-                         "dynamicSharedMemory,localMemoryPerThread"))
-    return -1;
+  int usable = nv_table_usable(&c->b.src, t,
+                               "start,end,deviceId,streamId,correlationId,globalPid,demangledName,"
+                               "shortName,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
+                               "dynamicSharedMemory,localMemoryPerThread",
+                               0);
+  if (usable <= 0) return usable;
   int mangled = nv_has_column(&c->b.src, t, "mangledName");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
@@ -155,11 +159,11 @@ int ns_kernels(ns *c) {
 
 int ns_memcpy(ns *c) {
   const char *t = NS_TABLE("MEMCPY");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t,
-                         "start,end,deviceId,streamId,correlationId,globalPid,bytes,copyKind,"
-                         "srcKind,dstKind"))
-    return -1;
+  int usable = nv_table_usable(&c->b.src, t,
+                               "start,end,deviceId,streamId,correlationId,globalPid,bytes,"
+                               "copyKind,srcKind,dstKind",
+                               0);
+  if (usable <= 0) return usable;
   int peer = nv_has_column(&c->b.src, t, "srcDeviceId") && nv_has_column(&c->b.src, t, "dstDeviceId");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
@@ -186,9 +190,9 @@ int ns_memcpy(ns *c) {
 /* Memsets: dispatches of "Memset (<kind>)" (cupti_memset). */
 int ns_memset(ns *c) {
   const char *t = NS_TABLE("MEMSET");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "start,end,deviceId,streamId,correlationId,globalPid"))
-    return -1;
+  int usable =
+      nv_table_usable(&c->b.src, t, "start,end,deviceId,streamId,correlationId,globalPid", 0);
+  if (usable <= 0) return usable;
   int kind = nv_has_column(&c->b.src, t, "memKind");
   tt_buf_clear(&c->sql);
   tt_buf_printf(&c->sql,
@@ -214,8 +218,8 @@ int ns_memset(ns *c) {
  * process's pid as tid when no call matches). */
 int ns_sync(ns *c) {
   const char *t = NS_TABLE("SYNCHRONIZATION");
-  if (!nv_has_table(&c->b.src, t)) return 0;
-  if (nv_require_columns(&c->b.src, t, "start,end,correlationId,globalPid,syncType")) return -1;
+  int usable = nv_table_usable(&c->b.src, t, "start,end,correlationId,globalPid,syncType", 0);
+  if (usable <= 0) return usable;
   tt_buf_clear(&c->sql);
   tt_buf_puts(&c->sql, "SELECT y.start, y.end, y.correlationId, y.globalPid, y.syncType, a.g");
   nv_rest_columns(&c->b.src, t, "y", "start,end,correlationId,globalPid", &c->sql);
@@ -230,5 +234,30 @@ int ns_sync(ns *c) {
     cupti_sync(&c->b, st, &cols, pid, tid == HUB_NULL ? pid : tid);
   }
   sqlite3_finalize(st);
+  return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
+}
+
+/* CUDA event records (cudaEventRecord) carry no time: samples at the
+ * recording call's start, as nvvp2db writes them (cupti_cuda_event). */
+int ns_cuda_events(ns *c) {
+  const char *t = NS_TABLE("CUDA_EVENT");
+  int usable = nv_table_usable(&c->b.src, t, "correlationId,globalPid", 0);
+  if (usable <= 0) return usable;
+  tt_buf_clear(&c->sql);
+  tt_buf_puts(&c->sql, "SELECT e.correlationId, a.ts, e.globalPid, a.g");
+  nv_rest_columns(&c->b.src, t, "e", "globalPid", &c->sql);
+  tt_buf_printf(&c->sql, " FROM %s e", t);
+  launch_join_at(c, "e", 1, &c->sql);
+  sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
+  if (!st) return -1;
+  static const cupti_event_cols cols = {.corr = 0, .call_start = 1, .rest = 4};
+  int64_t orphans = 0;
+  int step;
+  while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+    int64_t pid = ns_seen(c, ns_pid(sqlite3_column_int64(st, 2))), tid = launch_tid(st, 3);
+    orphans += cupti_cuda_event(&c->b, st, &cols, pid, tid == HUB_NULL ? pid : tid);
+  }
+  sqlite3_finalize(st);
+  cupti_cuda_event_warn_orphans(&c->b, t, orphans);
   return step == SQLITE_DONE ? 0 : nv_step_error(&c->b.src, t);
 }

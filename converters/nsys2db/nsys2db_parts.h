@@ -42,6 +42,7 @@ int ns_kernels(ns *c);
 int ns_memcpy(ns *c);
 int ns_memset(ns *c);
 int ns_sync(ns *c);
+int ns_cuda_events(ns *c);
 int ns_nvtx(ns *c);
 int ns_cpu_ranges(ns *c, const char *table, const char *category);
 
