@@ -164,7 +164,8 @@ int cupti_cuda_event(cupti_rows *b, sqlite3_stmt *st, const cupti_event_cols *c,
   nv_json_begin(&b->ext);
   nv_json_str(&b->ext, "name", "CUDA event record");
   nv_rest_json(st, c->rest, &b->ext);
-  int64_t ev = hub_event(b->w, "CUDA_EVENT", sqlite3_column_int64(st, c->corr), nv_json_end(&b->ext));
+  int64_t ev =
+      hub_event(b->w, "CUDA_EVENT", sqlite3_column_int64(st, c->corr), nv_json_end(&b->ext));
   hub_sample(b->w, track, ts, ev, NULL);
   cupti_progress(b);
   return 0;

@@ -174,7 +174,9 @@ static int missing_column(nv_src *s, const char *table, const char *columns, cha
   return 0;
 }
 
-static const char *layout_of(nv_src *s) { return s->layout[0] ? s->layout : "version not recorded"; }
+static const char *layout_of(nv_src *s) {
+  return s->layout[0] ? s->layout : "version not recorded";
+}
 
 int nv_require_columns(nv_src *s, const char *table, const char *columns) {
   char col[128];

@@ -242,7 +242,8 @@ static void export_meta(ns *c, const char *name, char *v, size_t n) {
   static const char *const tables[] = {"EXPORT_META_DATA", "META_DATA_EXPORT"};
   v[0] = '\0';
   for (int i = 0; i < 2 && !v[0]; i++) {
-    if (!nv_has_column(&c->b.src, tables[i], "name") || !nv_has_column(&c->b.src, tables[i], "value"))
+    if (!nv_has_column(&c->b.src, tables[i], "name") ||
+        !nv_has_column(&c->b.src, tables[i], "value"))
       continue;
     tt_buf_clear(&c->sql);
     tt_buf_printf(&c->sql, "SELECT value FROM %s WHERE name = ?1 AND value IS NOT NULL LIMIT 1",
@@ -263,7 +264,8 @@ static void read_layout(ns *c) {
   export_meta(c, "EXPORT_PRODUCT_VERSION", product, sizeof product);
   export_meta(c, "EXPORT_SCHEMA_VERSION", schema, sizeof schema);
   if (!product[0] && !schema[0])
-    snprintf(c->b.src.layout, sizeof c->b.src.layout, "an Nsight Systems export without version tables");
+    snprintf(c->b.src.layout, sizeof c->b.src.layout,
+             "an Nsight Systems export without version tables");
   else
     snprintf(c->b.src.layout, sizeof c->b.src.layout, "Nsight Systems %s, export schema %s",
              product[0] ? product : "?", schema[0] ? schema : "?");
@@ -302,7 +304,8 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          metadata_json(&c, "TARGET_INFO_CUDA_GPU", "nsys.cuda_gpu") ||
          read_streams(&c) || read_threads(&c) || ns_cuda_api(&c, NS_TABLE("RUNTIME")) ||
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
-         ns_memset(&c) || ns_sync(&c) || ns_cuda_events(&c) || ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
+         ns_memset(&c) || ns_sync(&c) || ns_cuda_events(&c) ||
+         ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
          ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
   if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);

@@ -22,7 +22,9 @@ static void launch_join_at(ns *c, const char *x, int start, tt_buf *sql) {
   for (int i = 0; i < 2; i++) {
     if (!nv_has_table(&c->b.src, tables[i])) continue;
     int cls = nv_has_column(&c->b.src, tables[i], "eventClass");
-    tt_buf_printf(sql, "%sSELECT globalTid >> 24 AS gp, correlationId AS cid, globalTid AS g%s FROM %s%s",
+    tt_buf_printf(sql,
+                  "%sSELECT globalTid >> 24 AS gp, correlationId AS cid, globalTid AS g%s"
+                  " FROM %s%s",
                   n++ ? " UNION ALL " : "", start ? ", start AS ts" : "", tables[i],
                   cls ? " WHERE eventClass != 67" : "");
   }
