@@ -618,6 +618,11 @@ static void check_part_count(run *ru, int64_t count, const char *what) {
            (long long)count, what, (long long)ru->o->max_parts);
 }
 
+/* "3 parts (one per process)", "1 part (...)". */
+static void say_part_count(int64_t count, const char *what) {
+  tt_info("%lld part%s (%s)", (long long)count, count == 1 ? "" : "s", what);
+}
+
 /* A part the plan could not make small enough (it starts at `at`). */
 static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at) {
   char sz[32], b[32];
@@ -674,12 +679,21 @@ static int list_categories(run *ru) {
 /* The processes that have events, in --split process order (host, pid),
  * as the reader keys them: a process row alone makes no part, and two
  * hosts' pid 1234 are two parts. Keys own their host. Its inputs (the
- * databases with a row for the process, in input order) are `paths`,
- * copied from the reader. */
-static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***paths_out) {
-  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r);
-  const char **paths = tt_calloc(ndbs ? ndbs : 1, sizeof *paths);
-  for (size_t d = 0; d < ndbs; d++) paths[d] = tt_strdup(hub_reader_db_path(r, (int)d));
+ * files with a row for the process, in input order) are `files`, each
+ * file once: a merged hub is one file holding several hubs, given to a
+ * part's reader once. */
+static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***files_out,
+                                 size_t *nfiles_out) {
+  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r), nfiles = 0;
+  const char **files = tt_calloc(ndbs ? ndbs : 1, sizeof *files);
+  size_t *file_of = tt_calloc(ndbs ? ndbs : 1, sizeof *file_of);
+  for (size_t d = 0; d < ndbs; d++) {
+    const char *path = hub_reader_db_path(r, (int)d);
+    size_t f = 0;
+    while (f < nfiles && strcmp(files[f], path) != 0) f++;
+    if (f == nfiles) files[nfiles++] = tt_strdup(path);
+    file_of[d] = f;
+  }
   hub_process_key *hk;
   size_t n = hub_reader_process_keys(r, &hk);
   tt_proc_key *keys = tt_calloc(n ? n : 1, sizeof *keys);
@@ -687,21 +701,26 @@ static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***pat
     keys[i] = (tt_proc_key){.host = tt_strdup(hk[i].host), .pid = hk[i].pid,
                             .ambiguous = hk[i].ambiguous};
   free(hk);
-  /* Each key's databases, in input order (keys are sorted by (host, pid)). */
+  /* Each key's files, in input order (keys are sorted by (host, pid)). */
   for (size_t d = 0; d < ndbs; d++) {
+    const char *file = files[file_of[d]];
     for (size_t i = 0; i < np; i++) {
       const hub_process_info *p = hub_reader_process(r, i);
       if (p->db != (int)d) continue;
       tt_proc_key probe = {.host = p->hostname ? p->hostname : "", .pid = p->pid};
       tt_proc_key *key = bsearch(&probe, keys, n, sizeof *keys, tt_proc_key_cmp);
       if (!key) continue;
-      if (key->ninputs && key->inputs[key->ninputs - 1] == paths[d]) continue;
+      int have = 0;
+      for (size_t j = 0; j < key->ninputs && !have; j++) have = key->inputs[j] == file;
+      if (have) continue;
       key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
-      key->inputs[key->ninputs++] = paths[d];
+      key->inputs[key->ninputs++] = file;
     }
   }
+  free(file_of);
   *n_out = n;
-  *paths_out = paths;
+  *files_out = files;
+  *nfiles_out = nfiles;
   return keys;
 }
 
@@ -730,31 +749,78 @@ static const char **part_inputs(const tt_proc_key *keys, size_t first, size_t n,
   return v;
 }
 
-/* ".p1234", ".p1234-1301" (a pack, first and last process), or
- * ".p1234.w003" (a window of a process too big alone); a process whose
- * pid another host has too is ".HOST.p1234" (characters other than
- * [A-Za-z0-9._-] in HOST become '_'). */
-static void process_tag(const tt_proc_key *keys, const tt_proc_part *pp, char *tag, size_t n) {
+/* The longest host written whole in a part's name: a file name holds at
+ * most 255 bytes (NAME_MAX), and a cluster's host names can be longer. */
+#define HOST_IN_NAME_MAX 48
+
+/* A host as a part's name writes it: as it is when it is short, made of
+ * [A-Za-z0-9._-] only and not "nohost"; else its first characters (others
+ * as '_'), '+' and a hash of the whole name ('+' is in no host written as
+ * it is, so two hosts never share a name). No host known: "nohost". */
+static void put_host(tt_buf *b, const char *host) {
+  size_t n = strlen(host), keep = n < HOST_IN_NAME_MAX ? n : HOST_IN_NAME_MAX;
+  if (n == 0) {
+    tt_buf_puts(b, "nohost");
+    return;
+  }
+  int changed = n > keep || strcmp(host, "nohost") == 0;
+  for (size_t i = 0; i < keep; i++) {
+    char c = host[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '.' || c == '-' || c == '_';
+    tt_buf_putc(b, ok ? c : '_');
+    changed |= !ok;
+  }
+  if (changed) tt_buf_printf(b, "+%016llx", (unsigned long long)tt_hash_str(host, n));
+}
+
+/* A part's tag: ".p1234", ".p1234-1301" (a pack of one host's processes,
+ * its first and last), or ".p1234.w003" (a window of a process too big
+ * alone); ".HOST.p1234..." when another host has one of its pids. A part
+ * is named by its first process (host, pid), which no other part starts
+ * with, so no two parts share a name. Malloc'ed. */
+static char *process_tag(const tt_proc_key *keys, const tt_proc_part *pp) {
   tt_buf b = {0};
   const tt_proc_key *k = &keys[pp->first];
-  if (pp->n == 1 && k->ambiguous) {
+  int with_host = 0;
+  for (size_t i = pp->first; i < pp->first + pp->n; i++) with_host |= keys[i].ambiguous;
+  tt_buf_putc(&b, '.');
+  if (with_host) {
+    put_host(&b, k->host);
     tt_buf_putc(&b, '.');
-    if (!k->host[0]) tt_buf_puts(&b, "nohost");
-    for (const char *c = k->host; *c; c++) {
-      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                 *c == '.' || *c == '-' || *c == '_';
-      tt_buf_putc(&b, keep ? *c : '_');
-    }
   }
-  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
+  tt_buf_printf(&b, "p%lld", (long long)k->pid);
   if (pp->n > 1) {
     tt_buf_printf(&b, "-%lld", (long long)keys[pp->first + pp->n - 1].pid);
   } else if (pp->window >= 0) {
     int width = digits(pp->nwindows - 1);
     tt_buf_printf(&b, ".w%0*lld", width < 3 ? 3 : width > 19 ? 19 : width, (long long)pp->window);
   }
-  snprintf(tag, n, "%s", b.data);
-  free(b.data);
+  return b.data;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The parts' tags, each part's at its index; dies before anything is
+ * written if two were the same (they cannot be: see process_tag), as a
+ * part written over another loses it. */
+static char **process_tags(const tt_proc_key *keys, const tt_proc_plan *plan) {
+  char **tags = tt_calloc(plan->nparts ? plan->nparts : 1, sizeof *tags);
+  char **sorted = tt_calloc(plan->nparts ? plan->nparts : 1, sizeof *sorted);
+  for (size_t i = 0; i < plan->nparts; i++) sorted[i] = tags[i] = process_tag(keys, &plan->parts[i]);
+  qsort(sorted, plan->nparts, sizeof *sorted, cmp_str);
+  for (size_t i = 1; i < plan->nparts; i++)
+    if (strcmp(sorted[i - 1], sorted[i]) == 0)
+      tt_die(2, "--split process: two parts would be named '%s'; nothing written", sorted[i]);
+  free(sorted);
+  return tags;
+}
+
+static void tags_free(char **tags, size_t n) {
+  for (size_t i = 0; i < n; i++) free(tags[i]);
+  free(tags);
 }
 
 static int cmp_pid(const void *a, const void *b) {
@@ -765,9 +831,9 @@ static int cmp_pid(const void *a, const void *b) {
 /* One pass per part, its process(es) pushed into SQL. */
 static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
   const tt_export_opts *o = ru->o;
-  size_t n = 0, npaths = hub_reader_ndbs(ru->r);
+  size_t n = 0, npaths = 0;
   const char **paths = NULL;
-  tt_proc_key *keys = process_keys(ru->r, &n, &paths);
+  tt_proc_key *keys = process_keys(ru->r, &n, &paths, &npaths);
   tt_proc_plan plan = {0};
   char what[64] = "one per process";
   if (o->max_part_size) {
@@ -799,15 +865,14 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
     process_keys_free(keys, n, paths, npaths);
     tt_die(2, "--part %lld: the split has %lld parts", (long long)o->part, (long long)count);
   }
-  char tag[320];
+  char **tags = process_tags(keys, &plan);
   for (int64_t i = 0; i < count; i++) {
     if (o->part >= 0 && i != o->part) continue;
-    process_tag(keys, &plan.parts[i], tag, sizeof tag);
-    char *p = part_path_of(ru, count, tag);
+    char *p = part_path_of(ru, count, tags[i]);
     refuse_input_as_output(ru, p);
     free(p);
   }
-  if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+  if (o->part < 0) say_part_count(count, what);
   int64_t *pids = NULL;
   for (int64_t i = 0; i < count && rc == 0; i++) {
     if (o->part >= 0 && i != o->part) continue;
@@ -831,8 +896,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
       qsort(pids, pp->n, sizeof *pids, cmp_pid);
       pf.pids = pids;
       pf.npids = pp->n;
-      pf.pid = HUB_NULL;
-      pf.host = NULL;
+      pf.pid = HUB_NULL; /* a pack holds one host's processes: pf.host stays */
     }
     if (o->max_part_size) {
       /* Only the part's databases, as its planning pass read them. */
@@ -847,11 +911,10 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
       rc = 1;
       break;
     }
-    process_tag(keys, pp, tag, sizeof tag);
-    set_part(ru, i, count, start, end, keys[pp->first].pid, tag);
+    set_part(ru, i, count, start, end, keys[pp->first].pid, tags[i]);
     ru->part.pids = pids;
     ru->part.npids = pids ? pp->n : 0;
-    ru->part.host = pids ? NULL : keys[pp->first].host;
+    ru->part.host = keys[pp->first].host;
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
     if (rc == 0 && o->max_part_size && getenv("TT_SPLIT_TRACE"))
       fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)i,
@@ -868,6 +931,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
   hub_reader_close(ru->r);
   ru->r = NULL;
   free(pids);
+  tags_free(tags, (size_t)count);
 done:
   tt_proc_plan_free(&plan);
   process_keys_free(keys, n, paths, npaths);
@@ -915,7 +979,7 @@ static int finish_ahead(run *ru, int64_t *count) {
     if (rc != 0) return -1;
   }
   ru->tag_width = width;
-  tt_info("%lld parts (%s)", (long long)*count, what);
+  say_part_count(*count, what);
   return 0;
 }
 
@@ -1043,7 +1107,7 @@ static int run_all(run *ru) {
       refuse_input_as_output(ru, p);
       free(p);
     }
-    if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+    if (o->part < 0) say_part_count(count, what);
     if (o->max_part_size) report_oversize(ru, count);
     if (o->max_part_size && o->part < 0)
       ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);

@@ -440,8 +440,11 @@ int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_
     if (cp.nparts == 1 && cp.bytes[0] <= max) {
       uint64_t b = cp.bytes[0];
       tt_cut_plan_free(&cp);
-      /* Packed, the part has once what each process's part has alone. */
-      if (pack && pack->bytes + b - (b > shared ? shared : 0) <= max) {
+      /* Packed, the part has once what each process's part has alone. A
+       * pack holds one host's processes: its reader takes their pids on
+       * that host (a merged hub holds every host's pid 1234). */
+      if (pack && strcmp(keys[pack->first].host, keys[i].host) == 0 &&
+          pack->bytes + b - (b > shared ? shared : 0) <= max) {
         pack->bytes += b - (b > shared ? shared : 0);
         pack->n++;
         continue;

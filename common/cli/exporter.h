@@ -39,7 +39,7 @@ typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */
   int64_t start, end;   /* time range of this part: events are clipped to it */
   int64_t pid;          /* process part: its pid, else HUB_NULL */
-  const char *host;     /* one process's part: its host (hub_process_info.hostname) */
+  const char *host;     /* a process part or pack: its host (hub_process_info.hostname) */
   /* A part packing several processes (--split process --max-part-size):
    * all its pids, sorted; NULL otherwise. tt_part_has_pid says. */
   const int64_t *pids;

@@ -118,7 +118,7 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
 /* Whether input db's process pid is the part's (host, pid) process. */
 static int other_process(const json_part *jp, hub_reader *r, int db, int64_t pid) {
   if (!tt_part_has_pid(jp->part, pid)) return 1;
-  if (jp->part->pid == HUB_NULL || jp->part->npids || !jp->part->host) return 0;
+  if ((jp->part->pid == HUB_NULL && !jp->part->npids) || !jp->part->host) return 0;
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
   return jp->part->host && strcmp(p ? p->hostname : "", jp->part->host) != 0;
 }
