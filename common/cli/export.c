@@ -23,6 +23,10 @@
  * event arguments, --max-part-size without part_bytes). */
 static void usage(FILE *f, const void *ctx) {
   const tt_exporter *ex = ctx;
+  char limit[32], auto_text[96] = "refused: this format has no viewer limit";
+  if (ex->auto_max_part_size)
+    snprintf(auto_text, sizeof auto_text, "%s, what %s opens",
+             tt_size_text(ex->auto_max_part_size, limit, sizeof limit), ex->viewer_limit);
   fprintf(f,
           "Usage: %s [options] DB... -o OUTPUT%s\n"
           "%s\n\n"
@@ -44,8 +48,9 @@ static void usage(FILE *f, const void *ctx) {
             "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
             "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
             "                           process: whole processes packed into parts of SIZE.\n"
-            "                           'auto': %s. Alone, it means --split window\n",
-            ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
+            "                           'auto': %s.\n"
+            "                           Alone, it means --split window\n",
+            auto_text);
   fprintf(f,
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
@@ -308,7 +313,7 @@ typedef struct run {
   int tag_width;     /* digits of the part numbers, so names sort */
   char tag[48];
   char *path;
-  uint64_t events, progress_total;
+  uint64_t events, records, progress_total; /* events written; records read */
   int64_t parts_written, parts_empty;
   uint64_t bytes_written;
   int bytes_unknown;       /* a part went to stdout or a device: not counted */
@@ -347,8 +352,11 @@ static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->end < ev->start) ev->end = ev->start;
 }
 
+/* A size split (--max-part-size) that needs one part writes the plain
+ * name: the user asked for parts only where one file is too big. */
 static char *part_path_of(const run *ru, int64_t count, const char *tag) {
-  return count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+  int plain = !tag[0] || (count == 1 && ru->o->split == TT_SPLIT_WINDOW && ru->o->max_part_size);
+  return plain ? tt_strdup(ru->o->output) : tt_part_path(ru->o->output, tag);
 }
 
 static void window_tag(const run *ru, int64_t w, char *tag, size_t n) {
@@ -420,6 +428,8 @@ static int end_part(run *ru) {
   /* Written in place (stdout, a device, a directory a sink replaces at
    * exit): what is at the path now is not what this run wrote. */
   int in_place = strcmp(tt_output_tmp_path(ru->out), tt_output_final_path(ru->out)) == 0;
+  const char *staged = tt_output_staged_path(ru->out);
+  char *measure = staged ? tt_strdup(staged) : NULL; /* what replaces the path at exit */
   rc = tt_output_commit_part(ru->out);
   ru->out = NULL;
   if (rc == 0) {
@@ -428,10 +438,12 @@ static int end_part(run *ru) {
     ru->part_bytes = 0;
     if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
         (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      if (in_place) {
+      if (in_place && !measure) {
         ru->bytes_unknown = 1;
       } else {
-        ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+        ru->part_bytes = measure            ? dir_bytes(measure)
+                         : S_ISDIR(st.st_mode) ? dir_bytes(ru->path)
+                                             : (uint64_t)st.st_size;
         ru->bytes_written += ru->part_bytes;
         if (ru->plan_ahead) note_part_size(ru, ru->part.index);
         if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
@@ -442,14 +454,17 @@ static int end_part(run *ru) {
       ru->bytes_unknown = 1;
     }
   }
+  free(measure);
   return rc;
 }
 
 static int emit(run *ru, hub_record *ev) {
   if (ensure_begun(ru) != 0) return -1;
   clip(ev, ru->part.start, ru->part.end);
-  ru->events++;
-  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, ru->progress_total);
+  /* A flow arrow's recorded end is drawn on its event, not one of its own:
+   * counted as db2summary counts (the progress counts every row read). */
+  ru->events += ev->kind != HUB_FLOW;
+  if ((++ru->records & 0xFFF) == 0) tt_progress("events", ru->records, ru->progress_total);
   return ru->ex->event(ru->state, ru->r, ev);
 }
 
@@ -1011,6 +1026,16 @@ static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64
   ru->tag_width = 3;
   if (stream_windows(ru, INT64_MAX) != 0) return 1;
   int64_t count = (int64_t)ru->plan.nparts;
+  if (count == 1) {
+    /* Written as part 0 before the plan was known to have one part. */
+    char tag[48];
+    window_tag(ru, 0, tag, sizeof tag);
+    char *from = tt_part_path(o->output, tag);
+    struct stat st;
+    int rc = stat(from, &st) == 0 ? tt_output_rename_part(from, o->output) : 0;
+    free(from);
+    if (rc != 0) return 1;
+  }
   if (count <= 16)
     for (int64_t w = 0; w < count; w++) {
       char tag[48];
@@ -1188,10 +1213,10 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
                 (unsigned long long)ru.bytes_written);
       if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size && !ru.bytes_unknown &&
           ru.bytes_written > auto_limit(ex)) {
-        char sz[32];
-        tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
-                "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
-                ex->viewer_limit);
+        char sz[32], limit[32];
+        tt_warn("%s holds %s, more than %s opens (%s): --max-part-size auto splits it into "
+                "parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
+                ex->viewer_limit, tt_size_text(auto_limit(ex), limit, sizeof limit));
       }
     }
   }

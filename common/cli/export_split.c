@@ -50,11 +50,11 @@ int tt_parse_size(const char *s, uint64_t *bytes) {
 
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
-    snprintf(buf, n, "%llu MB", (unsigned long long)(bytes >> 20));
+    snprintf(buf, n, "%llu MiB", (unsigned long long)(bytes >> 20));
   else if (bytes >= (1u << 20))
-    snprintf(buf, n, "%.1f MB", (double)bytes / (1u << 20));
+    snprintf(buf, n, "%.1f MiB", (double)bytes / (1u << 20));
   else if (bytes >= 1024 && bytes % 1024 == 0)
-    snprintf(buf, n, "%llu KB", (unsigned long long)(bytes >> 10));
+    snprintf(buf, n, "%llu KiB", (unsigned long long)(bytes >> 10));
   else
     snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
   return buf;

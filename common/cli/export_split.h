@@ -57,7 +57,7 @@ int tt_cuts_ahead_finish(tt_cuts_ahead *a, tt_cut_plan *plan);
 /* Stops the planner if it is still running, and frees everything. */
 void tt_cuts_ahead_free(tt_cuts_ahead *a);
 
-/* "200 MB" (MiB, for messages), into buf. */
+/* "200 MiB", "64 KiB", "1.5 MiB" or "100 bytes" (for messages), into buf. */
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 
 /* --- --split process --------------------------------------------------- */

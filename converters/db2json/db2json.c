@@ -370,7 +370,7 @@ int main(int argc, char **argv) {
        * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
        * JSON importer is no better (google/perfetto #99). */
       .auto_max_part_size = 200ull << 20,
-      .viewer_limit = "200 MB; chrome://tracing opens JSON up to about 256 MB",
+      .viewer_limit = "chrome://tracing",
   };
   return tt_export_main(argc, argv, &ex);
 }
