@@ -1176,8 +1176,14 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   /* A whole size split on two cores: planned on a second thread (SQLite
    * told before its first connection). */
+  /* Not over an existing directory (an OTF2 archive): planned ahead, a
+   * split found to have one part renames its part 0 to the plain name,
+   * which a directory there refuses; the serial run knows the count
+   * first and lets the sink replace the archive. */
+  struct stat out_st;
+  int out_is_dir = o.output && stat(o.output, &out_st) == 0 && S_ISDIR(out_st.st_mode);
   ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
-                  !o.list_categories && tt_threads_default(2) >= 2;
+                  !o.list_categories && !out_is_dir && tt_threads_default(2) >= 2;
   if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {

@@ -126,6 +126,10 @@ for spec in "db2json json" "db2perfetto pftrace"; do
   expect_eq "$tool --max-part-size auto, one part: the plain name" "a.$ext" "$(ls "$TMP/one" | grep "^a\..*$ext$" | paste -sd' ')"
   [[ "$err" == *": 1 part (parts of at most "*" MiB)"* ]] && pass "$tool: '1 part', in MiB" || fail "$tool: [$err]"
 done
+db2otf2 -q "$TMP/r0.db" --max-part-size 1G -o "$TMP/one/a.otf2"
+expect_ok "db2otf2: a one-part size split replaces the archive of that name" \
+  db2otf2 -q "$TMP/r0.db" --max-part-size 1G -o "$TMP/one/a.otf2"
+expect_eq "db2otf2 --max-part-size 1G, one part, twice: the plain name" "a.otf2" "$(ls "$TMP/one" | grep "otf2$" | paste -sd' ')"
 expect_ok "--part 0 of a one-part size split" db2json -q "$TMP/r0.db" --max-part-size 200M --part 0 -o "$TMP/one/k.json"
 expect_eq "--part 0 of a one-part size split: the serial run's file, plain name" same \
   "$(cmp -s "$TMP/one/k.json" "$TMP/one/a.json" && echo same)"
