@@ -102,6 +102,10 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
 
+# unit_split_oom makes the allocations of common/ fail on demand: its own
+# tt_malloc, tt_calloc and tt_realloc stand in for theirs (--wrap).
+$(BUILD)/tests/unit_split_oom: LDFLAGS_ALL += -Wl,--wrap=tt_malloc,--wrap=tt_calloc,--wrap=tt_realloc
+
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
 # one tool) are linked with converters/<tool>/*.c but the file of its main:
 # an importer's harness calls <tool>_import (converters/<tool>/<tool>.h)

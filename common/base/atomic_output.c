@@ -17,6 +17,7 @@
 struct tt_output {
   char *final_path;
   char *tmp_path;
+  char *staged; /* written in place: where the caller stages it (or NULL) */
   FILE *fp;
   int is_stdout;
   int is_device;
@@ -87,12 +88,34 @@ static void remove_tmp(const char *path) {
   errno = saved;
 }
 
+/* "prog: removed the N parts ..." from a signal handler: no stdio, the
+ * message built on the stack and given to write(2) at once. */
+static void say_removed_on_signal(size_t n) {
+  char buf[256], num[24];
+  size_t len = 0, k = 0;
+  const char *parts[] = {tt_progname(), ": interrupted: removed the ", NULL,
+                         n == 1 ? " part" : " parts",
+                         " this run had finished: a failed split leaves none\n"};
+  do num[k++] = (char)('0' + n % 10); while ((n /= 10) && k < sizeof num);
+  for (size_t i = 0; i < sizeof parts / sizeof *parts; i++) {
+    if (!parts[i]) {
+      while (k && len < sizeof buf) buf[len++] = num[--k];
+      continue;
+    }
+    for (const char *c = parts[i]; *c && len < sizeof buf; c++) buf[len++] = *c;
+  }
+  ssize_t w = write(STDERR_FILENO, buf, len);
+  (void)w;
+}
+
 static void on_signal(int sig) {
   /* The list is only linked and unlinked between signals, one pointer
    * store at a time, so walking it here sees a consistent list. */
   for (tt_output *o = pending; o; o = o->next)
     if (!o->is_stdout && !o->is_device) remove_tmp(o->tmp_path);
-  for (tt_output *o = committed; o; o = o->next) remove_tmp(o->final_path);
+  size_t n = 0;
+  for (tt_output *o = committed; o; o = o->next, n++) remove_tmp(o->final_path);
+  if (n) say_removed_on_signal(n);
   signal(sig, SIG_DFL);
   raise(sig);
 }
@@ -161,6 +184,11 @@ tt_output *tt_output_begin(const char *final_path) {
 
 const char *tt_output_tmp_path(const tt_output *o) { return o->tmp_path; }
 const char *tt_output_final_path(const tt_output *o) { return o->final_path; }
+void tt_output_set_staged(tt_output *o, const char *path) {
+  free(o->staged);
+  o->staged = tt_strdup(path);
+}
+const char *tt_output_staged_path(const tt_output *o) { return o->staged; }
 int tt_output_is_stdout(const tt_output *o) { return o->is_stdout; }
 
 FILE *tt_output_fopen(tt_output *o, const char *mode) {
@@ -188,6 +216,7 @@ static void unlink_pending(tt_output *o) {
 static void free_output(tt_output *o) {
   free(o->final_path);
   free(o->tmp_path);
+  free(o->staged);
   free(o);
 }
 

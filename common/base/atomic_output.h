@@ -17,6 +17,11 @@ tt_output *tt_output_begin(const char *final_path);
 const char *tt_output_tmp_path(const tt_output *o);
 const char *tt_output_final_path(const tt_output *o);
 int tt_output_is_stdout(const tt_output *o);
+/* An output written in place (tmp == final: an existing directory a sink
+ * replaces at exit) may say where it stages the new content, so the
+ * caller can measure what was written; NULL when not said. */
+void tt_output_set_staged(tt_output *o, const char *path);
+const char *tt_output_staged_path(const tt_output *o);
 /* Opens the temporary path with fopen(mode); dies with a message on error. */
 FILE *tt_output_fopen(tt_output *o, const char *mode);
 /* Renames the temporary to the final path (closing the FILE if opened by
@@ -39,7 +44,7 @@ void tt_output_abort(tt_output *o);
  * temporary then name what the user asked for. */
 const char *tt_output_name_of(const char *path);
 /* Called by tt_die and on SIGINT/SIGTERM: removes all pending temporaries
- * and the parts not yet kept (said on stderr, except from a signal). */
+ * and the parts not yet kept (said on stderr, from a signal too). */
 void tt_output_abort_all(void);
 
 #endif

@@ -23,6 +23,10 @@
  * event arguments, --max-part-size without part_bytes). */
 static void usage(FILE *f, const void *ctx) {
   const tt_exporter *ex = ctx;
+  char limit[32], auto_text[96] = "refused: this format has no viewer limit";
+  if (ex->auto_max_part_size)
+    snprintf(auto_text, sizeof auto_text, "%s, what %s opens",
+             tt_size_text(ex->auto_max_part_size, limit, sizeof limit), ex->viewer_limit);
   fprintf(f,
           "Usage: %s [options] DB... -o OUTPUT%s\n"
           "%s\n\n"
@@ -44,8 +48,9 @@ static void usage(FILE *f, const void *ctx) {
             "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
             "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
             "                           process: whole processes packed into parts of SIZE.\n"
-            "                           'auto': %s. Alone, it means --split window\n",
-            ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
+            "                           'auto': %s.\n"
+            "                           Alone, it means --split window\n",
+            auto_text);
   fprintf(f,
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
@@ -308,7 +313,7 @@ typedef struct run {
   int tag_width;     /* digits of the part numbers, so names sort */
   char tag[48];
   char *path;
-  uint64_t events, progress_total;
+  uint64_t events, records, progress_total; /* events written; records read */
   int64_t parts_written, parts_empty;
   uint64_t bytes_written;
   int bytes_unknown;       /* a part went to stdout or a device: not counted */
@@ -347,8 +352,11 @@ static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->end < ev->start) ev->end = ev->start;
 }
 
+/* A size split (--max-part-size) that needs one part writes the plain
+ * name: the user asked for parts only where one file is too big. */
 static char *part_path_of(const run *ru, int64_t count, const char *tag) {
-  return count > 1 || tag[0] ? tt_part_path(ru->o->output, tag) : tt_strdup(ru->o->output);
+  int plain = !tag[0] || (count == 1 && ru->o->split == TT_SPLIT_WINDOW && ru->o->max_part_size);
+  return plain ? tt_strdup(ru->o->output) : tt_part_path(ru->o->output, tag);
 }
 
 static void window_tag(const run *ru, int64_t w, char *tag, size_t n) {
@@ -420,6 +428,8 @@ static int end_part(run *ru) {
   /* Written in place (stdout, a device, a directory a sink replaces at
    * exit): what is at the path now is not what this run wrote. */
   int in_place = strcmp(tt_output_tmp_path(ru->out), tt_output_final_path(ru->out)) == 0;
+  const char *staged = tt_output_staged_path(ru->out);
+  char *measure = staged ? tt_strdup(staged) : NULL; /* what replaces the path at exit */
   rc = tt_output_commit_part(ru->out);
   ru->out = NULL;
   if (rc == 0) {
@@ -428,10 +438,12 @@ static int end_part(run *ru) {
     ru->part_bytes = 0;
     if (strcmp(ru->path, "-") != 0 && stat(ru->path, &st) == 0 &&
         (S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))) {
-      if (in_place) {
+      if (in_place && !measure) {
         ru->bytes_unknown = 1;
       } else {
-        ru->part_bytes = S_ISDIR(st.st_mode) ? dir_bytes(ru->path) : (uint64_t)st.st_size;
+        ru->part_bytes = measure            ? dir_bytes(measure)
+                         : S_ISDIR(st.st_mode) ? dir_bytes(ru->path)
+                                             : (uint64_t)st.st_size;
         ru->bytes_written += ru->part_bytes;
         if (ru->plan_ahead) note_part_size(ru, ru->part.index);
         if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
@@ -442,14 +454,17 @@ static int end_part(run *ru) {
       ru->bytes_unknown = 1;
     }
   }
+  free(measure);
   return rc;
 }
 
 static int emit(run *ru, hub_record *ev) {
   if (ensure_begun(ru) != 0) return -1;
   clip(ev, ru->part.start, ru->part.end);
-  ru->events++;
-  if ((ru->events & 0xFFF) == 0) tt_progress("events", ru->events, ru->progress_total);
+  /* A flow arrow's recorded end is drawn on its event, not one of its own:
+   * counted as db2summary counts (the progress counts every row read). */
+  ru->events += ev->kind != HUB_FLOW;
+  if ((++ru->records & 0xFFF) == 0) tt_progress("events", ru->records, ru->progress_total);
   return ru->ex->event(ru->state, ru->r, ev);
 }
 
@@ -618,6 +633,11 @@ static void check_part_count(run *ru, int64_t count, const char *what) {
            (long long)count, what, (long long)ru->o->max_parts);
 }
 
+/* "3 parts (one per process)", "1 part (...)". */
+static void say_part_count(int64_t count, const char *what) {
+  tt_info("%lld part%s (%s)", (long long)count, count == 1 ? "" : "s", what);
+}
+
 /* A part the plan could not make small enough (it starts at `at`). */
 static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at) {
   char sz[32], b[32];
@@ -674,12 +694,21 @@ static int list_categories(run *ru) {
 /* The processes that have events, in --split process order (host, pid),
  * as the reader keys them: a process row alone makes no part, and two
  * hosts' pid 1234 are two parts. Keys own their host. Its inputs (the
- * databases with a row for the process, in input order) are `paths`,
- * copied from the reader. */
-static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***paths_out) {
-  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r);
-  const char **paths = tt_calloc(ndbs ? ndbs : 1, sizeof *paths);
-  for (size_t d = 0; d < ndbs; d++) paths[d] = tt_strdup(hub_reader_db_path(r, (int)d));
+ * files with a row for the process, in input order) are `files`, each
+ * file once: a merged hub is one file holding several hubs, given to a
+ * part's reader once. */
+static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***files_out,
+                                 size_t *nfiles_out) {
+  size_t np = hub_reader_nprocesses(r), ndbs = hub_reader_ndbs(r), nfiles = 0;
+  const char **files = tt_calloc(ndbs ? ndbs : 1, sizeof *files);
+  size_t *file_of = tt_calloc(ndbs ? ndbs : 1, sizeof *file_of);
+  for (size_t d = 0; d < ndbs; d++) {
+    const char *path = hub_reader_db_path(r, (int)d);
+    size_t f = 0;
+    while (f < nfiles && strcmp(files[f], path) != 0) f++;
+    if (f == nfiles) files[nfiles++] = tt_strdup(path);
+    file_of[d] = f;
+  }
   hub_process_key *hk;
   size_t n = hub_reader_process_keys(r, &hk);
   tt_proc_key *keys = tt_calloc(n ? n : 1, sizeof *keys);
@@ -687,21 +716,26 @@ static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***pat
     keys[i] = (tt_proc_key){.host = tt_strdup(hk[i].host), .pid = hk[i].pid,
                             .ambiguous = hk[i].ambiguous};
   free(hk);
-  /* Each key's databases, in input order (keys are sorted by (host, pid)). */
+  /* Each key's files, in input order (keys are sorted by (host, pid)). */
   for (size_t d = 0; d < ndbs; d++) {
+    const char *file = files[file_of[d]];
     for (size_t i = 0; i < np; i++) {
       const hub_process_info *p = hub_reader_process(r, i);
       if (p->db != (int)d) continue;
       tt_proc_key probe = {.host = p->hostname ? p->hostname : "", .pid = p->pid};
       tt_proc_key *key = bsearch(&probe, keys, n, sizeof *keys, tt_proc_key_cmp);
       if (!key) continue;
-      if (key->ninputs && key->inputs[key->ninputs - 1] == paths[d]) continue;
+      int have = 0;
+      for (size_t j = 0; j < key->ninputs && !have; j++) have = key->inputs[j] == file;
+      if (have) continue;
       key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
-      key->inputs[key->ninputs++] = paths[d];
+      key->inputs[key->ninputs++] = file;
     }
   }
+  free(file_of);
   *n_out = n;
-  *paths_out = paths;
+  *files_out = files;
+  *nfiles_out = nfiles;
   return keys;
 }
 
@@ -730,31 +764,78 @@ static const char **part_inputs(const tt_proc_key *keys, size_t first, size_t n,
   return v;
 }
 
-/* ".p1234", ".p1234-1301" (a pack, first and last process), or
- * ".p1234.w003" (a window of a process too big alone); a process whose
- * pid another host has too is ".HOST.p1234" (characters other than
- * [A-Za-z0-9._-] in HOST become '_'). */
-static void process_tag(const tt_proc_key *keys, const tt_proc_part *pp, char *tag, size_t n) {
+/* The longest host written whole in a part's name: a file name holds at
+ * most 255 bytes (NAME_MAX), and a cluster's host names can be longer. */
+#define HOST_IN_NAME_MAX 48
+
+/* A host as a part's name writes it: as it is when it is short, made of
+ * [A-Za-z0-9._-] only and not "nohost"; else its first characters (others
+ * as '_'), '+' and a hash of the whole name ('+' is in no host written as
+ * it is, so two hosts never share a name). No host known: "nohost". */
+static void put_host(tt_buf *b, const char *host) {
+  size_t n = strlen(host), keep = n < HOST_IN_NAME_MAX ? n : HOST_IN_NAME_MAX;
+  if (n == 0) {
+    tt_buf_puts(b, "nohost");
+    return;
+  }
+  int changed = n > keep || strcmp(host, "nohost") == 0;
+  for (size_t i = 0; i < keep; i++) {
+    char c = host[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '.' || c == '-' || c == '_';
+    tt_buf_putc(b, ok ? c : '_');
+    changed |= !ok;
+  }
+  if (changed) tt_buf_printf(b, "+%016llx", (unsigned long long)tt_hash_str(host, n));
+}
+
+/* A part's tag: ".p1234", ".p1234-1301" (a pack of one host's processes,
+ * its first and last), or ".p1234.w003" (a window of a process too big
+ * alone); ".HOST.p1234..." when another host has one of its pids. A part
+ * is named by its first process (host, pid), which no other part starts
+ * with, so no two parts share a name. Malloc'ed. */
+static char *process_tag(const tt_proc_key *keys, const tt_proc_part *pp) {
   tt_buf b = {0};
   const tt_proc_key *k = &keys[pp->first];
-  if (pp->n == 1 && k->ambiguous) {
+  int with_host = 0;
+  for (size_t i = pp->first; i < pp->first + pp->n; i++) with_host |= keys[i].ambiguous;
+  tt_buf_putc(&b, '.');
+  if (with_host) {
+    put_host(&b, k->host);
     tt_buf_putc(&b, '.');
-    if (!k->host[0]) tt_buf_puts(&b, "nohost");
-    for (const char *c = k->host; *c; c++) {
-      int keep = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                 *c == '.' || *c == '-' || *c == '_';
-      tt_buf_putc(&b, keep ? *c : '_');
-    }
   }
-  tt_buf_printf(&b, ".p%lld", (long long)k->pid);
+  tt_buf_printf(&b, "p%lld", (long long)k->pid);
   if (pp->n > 1) {
     tt_buf_printf(&b, "-%lld", (long long)keys[pp->first + pp->n - 1].pid);
   } else if (pp->window >= 0) {
     int width = digits(pp->nwindows - 1);
     tt_buf_printf(&b, ".w%0*lld", width < 3 ? 3 : width > 19 ? 19 : width, (long long)pp->window);
   }
-  snprintf(tag, n, "%s", b.data);
-  free(b.data);
+  return b.data;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The parts' tags, each part's at its index; dies before anything is
+ * written if two were the same (they cannot be: see process_tag), as a
+ * part written over another loses it. */
+static char **process_tags(const tt_proc_key *keys, const tt_proc_plan *plan) {
+  char **tags = tt_calloc(plan->nparts ? plan->nparts : 1, sizeof *tags);
+  char **sorted = tt_calloc(plan->nparts ? plan->nparts : 1, sizeof *sorted);
+  for (size_t i = 0; i < plan->nparts; i++) sorted[i] = tags[i] = process_tag(keys, &plan->parts[i]);
+  qsort(sorted, plan->nparts, sizeof *sorted, cmp_str);
+  for (size_t i = 1; i < plan->nparts; i++)
+    if (strcmp(sorted[i - 1], sorted[i]) == 0)
+      tt_die(2, "--split process: two parts would be named '%s'; nothing written", sorted[i]);
+  free(sorted);
+  return tags;
+}
+
+static void tags_free(char **tags, size_t n) {
+  for (size_t i = 0; i < n; i++) free(tags[i]);
+  free(tags);
 }
 
 static int cmp_pid(const void *a, const void *b) {
@@ -765,9 +846,9 @@ static int cmp_pid(const void *a, const void *b) {
 /* One pass per part, its process(es) pushed into SQL. */
 static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
   const tt_export_opts *o = ru->o;
-  size_t n = 0, npaths = hub_reader_ndbs(ru->r);
+  size_t n = 0, npaths = 0;
   const char **paths = NULL;
-  tt_proc_key *keys = process_keys(ru->r, &n, &paths);
+  tt_proc_key *keys = process_keys(ru->r, &n, &paths, &npaths);
   tt_proc_plan plan = {0};
   char what[64] = "one per process";
   if (o->max_part_size) {
@@ -799,15 +880,14 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
     process_keys_free(keys, n, paths, npaths);
     tt_die(2, "--part %lld: the split has %lld parts", (long long)o->part, (long long)count);
   }
-  char tag[320];
+  char **tags = process_tags(keys, &plan);
   for (int64_t i = 0; i < count; i++) {
     if (o->part >= 0 && i != o->part) continue;
-    process_tag(keys, &plan.parts[i], tag, sizeof tag);
-    char *p = part_path_of(ru, count, tag);
+    char *p = part_path_of(ru, count, tags[i]);
     refuse_input_as_output(ru, p);
     free(p);
   }
-  if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+  if (o->part < 0) say_part_count(count, what);
   int64_t *pids = NULL;
   for (int64_t i = 0; i < count && rc == 0; i++) {
     if (o->part >= 0 && i != o->part) continue;
@@ -831,8 +911,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
       qsort(pids, pp->n, sizeof *pids, cmp_pid);
       pf.pids = pids;
       pf.npids = pp->n;
-      pf.pid = HUB_NULL;
-      pf.host = NULL;
+      pf.pid = HUB_NULL; /* a pack holds one host's processes: pf.host stays */
     }
     if (o->max_part_size) {
       /* Only the part's databases, as its planning pass read them. */
@@ -847,11 +926,10 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
       rc = 1;
       break;
     }
-    process_tag(keys, pp, tag, sizeof tag);
-    set_part(ru, i, count, start, end, keys[pp->first].pid, tag);
+    set_part(ru, i, count, start, end, keys[pp->first].pid, tags[i]);
     ru->part.pids = pids;
     ru->part.npids = pids ? pp->n : 0;
-    ru->part.host = pids ? NULL : keys[pp->first].host;
+    ru->part.host = keys[pp->first].host;
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
     if (rc == 0 && o->max_part_size && getenv("TT_SPLIT_TRACE"))
       fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)i,
@@ -868,6 +946,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
   hub_reader_close(ru->r);
   ru->r = NULL;
   free(pids);
+  tags_free(tags, (size_t)count);
 done:
   tt_proc_plan_free(&plan);
   process_keys_free(keys, n, paths, npaths);
@@ -915,7 +994,7 @@ static int finish_ahead(run *ru, int64_t *count) {
     if (rc != 0) return -1;
   }
   ru->tag_width = width;
-  tt_info("%lld parts (%s)", (long long)*count, what);
+  say_part_count(*count, what);
   return 0;
 }
 
@@ -947,6 +1026,16 @@ static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64
   ru->tag_width = 3;
   if (stream_windows(ru, INT64_MAX) != 0) return 1;
   int64_t count = (int64_t)ru->plan.nparts;
+  if (count == 1) {
+    /* Written as part 0 before the plan was known to have one part. */
+    char tag[48];
+    window_tag(ru, 0, tag, sizeof tag);
+    char *from = tt_part_path(o->output, tag);
+    struct stat st;
+    int rc = stat(from, &st) == 0 ? tt_output_rename_part(from, o->output) : 0;
+    free(from);
+    if (rc != 0) return 1;
+  }
   if (count <= 16)
     for (int64_t w = 0; w < count; w++) {
       char tag[48];
@@ -1043,7 +1132,7 @@ static int run_all(run *ru) {
       refuse_input_as_output(ru, p);
       free(p);
     }
-    if (o->part < 0) tt_info("%lld parts (%s)", (long long)count, what);
+    if (o->part < 0) say_part_count(count, what);
     if (o->max_part_size) report_oversize(ru, count);
     if (o->max_part_size && o->part < 0)
       ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
@@ -1087,8 +1176,14 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   /* A whole size split on two cores: planned on a second thread (SQLite
    * told before its first connection). */
+  /* Not over an existing directory (an OTF2 archive): planned ahead, a
+   * split found to have one part renames its part 0 to the plain name,
+   * which a directory there refuses; the serial run knows the count
+   * first and lets the sink replace the archive. */
+  struct stat out_st;
+  int out_is_dir = o.output && stat(o.output, &out_st) == 0 && S_ISDIR(out_st.st_mode);
   ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
-                  !o.list_categories && tt_threads_default(2) >= 2;
+                  !o.list_categories && !out_is_dir && tt_threads_default(2) >= 2;
   if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
@@ -1124,10 +1219,10 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
                 (unsigned long long)ru.bytes_written);
       if (o.split == TT_SPLIT_NONE && ex->auto_max_part_size && !ru.bytes_unknown &&
           ru.bytes_written > auto_limit(ex)) {
-        char sz[32];
-        tt_warn("%s holds %s, more than its viewer opens (%s): --max-part-size auto splits it "
-                "into parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
-                ex->viewer_limit);
+        char sz[32], limit[32];
+        tt_warn("%s holds %s, more than %s opens (%s): --max-part-size auto splits it into "
+                "parts that open", o.output, tt_size_text(ru.bytes_written, sz, sizeof sz),
+                ex->viewer_limit, tt_size_text(auto_limit(ex), limit, sizeof limit));
       }
     }
   }

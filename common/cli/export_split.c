@@ -50,11 +50,11 @@ int tt_parse_size(const char *s, uint64_t *bytes) {
 
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n) {
   if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
-    snprintf(buf, n, "%llu MB", (unsigned long long)(bytes >> 20));
+    snprintf(buf, n, "%llu MiB", (unsigned long long)(bytes >> 20));
   else if (bytes >= (1u << 20))
-    snprintf(buf, n, "%.1f MB", (double)bytes / (1u << 20));
+    snprintf(buf, n, "%.1f MiB", (double)bytes / (1u << 20));
   else if (bytes >= 1024 && bytes % 1024 == 0)
-    snprintf(buf, n, "%llu KB", (unsigned long long)(bytes >> 10));
+    snprintf(buf, n, "%llu KiB", (unsigned long long)(bytes >> 10));
   else
     snprintf(buf, n, "%llu bytes", (unsigned long long)bytes);
   return buf;
@@ -152,13 +152,26 @@ static int dry_end(planner *p) {
   return rc;
 }
 
+/* Memory is taken before the writer's lock, never under it: out of
+ * memory, tt_die ends the planner's thread, whose cleanup (planner_gone)
+ * takes the lock; held, that would wait for itself and the writer with
+ * it. The planner alone changes the plan, so it reads it unlocked. */
 static void plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
   tt_cut_plan *pl = p->plan;
-  if (p->ahead) pthread_mutex_lock(&p->ahead->mu);
+  int64_t *cuts = NULL, *old_cuts = NULL;
+  uint64_t *sizes = NULL, *old_sizes = NULL;
   if (pl->nparts + 2 > p->cap) {
-    p->cap = p->cap ? 2 * p->cap : 16;
-    pl->cuts = tt_realloc(pl->cuts, p->cap * sizeof *pl->cuts);
-    pl->bytes = tt_realloc(pl->bytes, p->cap * sizeof *pl->bytes);
+    size_t cap = p->cap ? 2 * p->cap : 16;
+    cuts = tt_malloc(cap * sizeof *cuts);
+    sizes = tt_malloc(cap * sizeof *sizes);
+    memcpy(cuts, pl->cuts, (pl->nparts + 1) * sizeof *cuts);
+    memcpy(sizes, pl->bytes, pl->nparts * sizeof *sizes);
+    p->cap = cap;
+  }
+  if (p->ahead) pthread_mutex_lock(&p->ahead->mu);
+  if (cuts) {
+    old_cuts = pl->cuts, old_sizes = pl->bytes;
+    pl->cuts = cuts, pl->bytes = sizes;
   }
   pl->bytes[pl->nparts] = bytes;
   pl->cuts[++pl->nparts] = end;
@@ -167,6 +180,8 @@ static void plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
     pthread_cond_broadcast(&p->ahead->changed);
     pthread_mutex_unlock(&p->ahead->mu);
   }
+  free(old_cuts);
+  free(old_sizes);
 }
 
 /* Ends the dry part at `cut` and opens the next one there, giving it the
@@ -237,11 +252,13 @@ static int plan_cuts(hub_reader *r, const tt_exporter *ex, const tt_export_opts 
   p.part.index = 0;
   p.part.count = 1;
   p.cap = 16;
+  int64_t *cuts = tt_calloc(p.cap, sizeof *cuts); /* not under the lock: see plan_add */
+  uint64_t *sizes = tt_calloc(p.cap, sizeof *sizes);
+  cuts[0] = t0;
   if (ahead) pthread_mutex_lock(&ahead->mu);
   memset(plan, 0, sizeof *plan);
-  plan->cuts = tt_calloc(p.cap, sizeof *plan->cuts);
-  plan->bytes = tt_calloc(p.cap, sizeof *plan->bytes);
-  plan->cuts[0] = t0;
+  plan->cuts = cuts;
+  plan->bytes = sizes;
   if (ahead) pthread_mutex_unlock(&ahead->mu);
   hub_record ev;
   int rc;
@@ -423,8 +440,11 @@ int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_
     if (cp.nparts == 1 && cp.bytes[0] <= max) {
       uint64_t b = cp.bytes[0];
       tt_cut_plan_free(&cp);
-      /* Packed, the part has once what each process's part has alone. */
-      if (pack && pack->bytes + b - (b > shared ? shared : 0) <= max) {
+      /* Packed, the part has once what each process's part has alone. A
+       * pack holds one host's processes: its reader takes their pids on
+       * that host (a merged hub holds every host's pid 1234). */
+      if (pack && strcmp(keys[pack->first].host, keys[i].host) == 0 &&
+          pack->bytes + b - (b > shared ? shared : 0) <= max) {
         pack->bytes += b - (b > shared ? shared : 0);
         pack->n++;
         continue;

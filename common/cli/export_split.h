@@ -57,7 +57,7 @@ int tt_cuts_ahead_finish(tt_cuts_ahead *a, tt_cut_plan *plan);
 /* Stops the planner if it is still running, and frees everything. */
 void tt_cuts_ahead_free(tt_cuts_ahead *a);
 
-/* "200 MB" (MiB, for messages), into buf. */
+/* "200 MiB", "64 KiB", "1.5 MiB" or "100 bytes" (for messages), into buf. */
 const char *tt_size_text(uint64_t bytes, char *buf, size_t n);
 
 /* --- --split process --------------------------------------------------- */
@@ -90,11 +90,12 @@ typedef struct tt_proc_plan {
   size_t nwindowed;
 } tt_proc_plan;
 
-/* Packs whole processes, in keys' order, into parts of at most `max`
- * bytes, measured by a planning pass per process (filter `base` with the
- * process's pid and [t0, t1) when `bounded`); a process that alone is
- * larger is cut into windows. `shared` is what packing saves per process
- * (tt_exporter.part_shared_bytes). 0 on success, -1 on error (said). */
+/* Packs whole processes of one host, in keys' order, into parts of at
+ * most `max` bytes, measured by a planning pass per process (filter
+ * `base` with the process's pid and [t0, t1) when `bounded`); a process
+ * that alone is larger is cut into windows. `shared` is what packing
+ * saves per process (tt_exporter.part_shared_bytes). 0 on success, -1 on
+ * error (said). */
 int tt_plan_processes(const tt_exporter *ex, const tt_export_opts *o, const hub_filter *base,
                       const tt_proc_key *keys, size_t n, int bounded, int64_t t0, int64_t t1,
                       tt_proc_plan *plan);

@@ -39,7 +39,7 @@ typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */
   int64_t start, end;   /* time range of this part: events are clipped to it */
   int64_t pid;          /* process part: its pid, else HUB_NULL */
-  const char *host;     /* one process's part: its host (hub_process_info.hostname) */
+  const char *host;     /* a process part or pack: its host (hub_process_info.hostname) */
   /* A part packing several processes (--split process --max-part-size):
    * all its pids, sorted; NULL otherwise. tt_part_has_pid says. */
   const int64_t *pids;
@@ -83,10 +83,12 @@ typedef struct tt_exporter {
    * frame): a part packing several processes is at most the sum of their
    * parts alone less this for each but one. */
   uint64_t part_shared_bytes;
-  /* --max-part-size auto: the largest output the format's viewer opens,
-   * and the viewer's name; 0 when the format has no such limit. */
+  /* --max-part-size auto: the largest output the format's viewer opens
+   * (said in MiB: the one limit messages give), and the viewer's name
+   * ("chrome://tracing"); 0 when the format has no such limit, and
+   * viewer_limit says why ("Vampir's limit is the desktop's memory"). */
   uint64_t auto_max_part_size;
-  const char *viewer_limit; /* "chrome://tracing opens JSON up to about 256 MB" */
+  const char *viewer_limit;
   /* The tool's own options (db2summary's --format), parsed with the
    * shared ones, their help printed after the shared options'; NULL: none. */
   const tt_cli_ext *options;

@@ -108,9 +108,9 @@ typedef struct hub_filter {
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
   int gpu_only; /* the GPU side only: records hub_record_is_gpu (--gpu) */
-  /* With pid: only the process of that pid on this host (its
-   * hub_process_info.hostname; "" for none), so two hosts' pid 1234 are
-   * two processes. NULL: any host. Kept by the caller while open. */
+  /* With pid (or pids): only the process(es) of that pid on this host
+   * (its hub_process_info.hostname; "" for none), so two hosts' pid 1234
+   * are two processes. NULL: any host. Kept by the caller while open. */
   const char *host;
   /* Several processes (npids > 0, pid then unused): kept by the caller
    * while the reader is open. */

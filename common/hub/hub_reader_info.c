@@ -237,9 +237,16 @@ const char *hub_reader_host(const hub_reader *r, int db, int64_t pid) {
 }
 
 void hr_exclude_hosts(hub_reader *r) {
-  if (!r->filter.host || r->filter.pid == HUB_NULL) return;
-  for (size_t i = 0; i < r->ndbs; i++)
-    r->dbs[i].excluded = strcmp(hub_reader_host(r, (int)i, r->filter.pid), r->filter.host) != 0;
+  const hub_filter *f = &r->filter;
+  if (!f->host || (f->pid == HUB_NULL && !f->npids)) return;
+  /* A pack (pids): a database is read when one of them is on the host. */
+  for (size_t i = 0; i < r->ndbs; i++) {
+    int on_host = 0;
+    if (!f->npids) on_host = strcmp(hub_reader_host(r, (int)i, f->pid), f->host) == 0;
+    for (size_t k = 0; k < f->npids && !on_host; k++)
+      on_host = strcmp(hub_reader_host(r, (int)i, f->pids[k]), f->host) == 0;
+    r->dbs[i].excluded = !on_host;
+  }
 }
 
 static int cmp_key(const void *pa, const void *pb) {

@@ -118,7 +118,7 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
 /* Whether input db's process pid is the part's (host, pid) process. */
 static int other_process(const json_part *jp, hub_reader *r, int db, int64_t pid) {
   if (!tt_part_has_pid(jp->part, pid)) return 1;
-  if (jp->part->pid == HUB_NULL || jp->part->npids || !jp->part->host) return 0;
+  if ((jp->part->pid == HUB_NULL && !jp->part->npids) || !jp->part->host) return 0;
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
   return jp->part->host && strcmp(p ? p->hostname : "", jp->part->host) != 0;
 }
@@ -370,7 +370,7 @@ int main(int argc, char **argv) {
        * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
        * JSON importer is no better (google/perfetto #99). */
       .auto_max_part_size = 200ull << 20,
-      .viewer_limit = "200 MB; chrome://tracing opens JSON up to about 256 MB",
+      .viewer_limit = "chrome://tracing",
   };
   return tt_export_main(argc, argv, &ex);
 }

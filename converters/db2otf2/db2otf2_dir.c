@@ -161,8 +161,10 @@ int o2_stage_begin(o2_archive *a, tt_output *out) {
   /* atomic_output writes an existing non-file in place (tmp == final):
    * then the staging directory and its rename are ours. */
   a->own_stage = strcmp(tt_output_tmp_path(out), final) == 0;
-  if (a->own_stage)
+  if (a->own_stage) {
     tt_buf_printf(&b, "%s.tmp%ld", final, (long)getpid());
+    tt_output_set_staged(out, b.data); /* the driver counts its bytes there */
+  }
   else
     tt_buf_puts(&b, tt_output_tmp_path(out));
   a->stage = b.data;

@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
        * trace takes 2-4x its size once loaded (perfetto.dev, "Visualising
        * large traces"): 500 MB is the size that opens. */
       .auto_max_part_size = 500ull << 20,
-      .viewer_limit = "500 MB; the Perfetto UI loads a .pftrace up to about 500 MB",
+      .viewer_limit = "the Perfetto UI",
   };
   return tt_export_main(argc, argv, &ex);
 }

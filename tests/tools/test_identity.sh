@@ -194,18 +194,20 @@ d = json.load(open(sys.argv[1]))["traceEvents"]
 print(" ".join(sorted([e["name"] for e in d if e.get("ph") == "X"] + [e["args"]["name"] for e in d if e.get("name") == "process_name"])))' "$TMP/sp/t.nid00855$h.p1234.json")"
 done
 db2perfetto -q --split process "$TMP/host0.db" "$TMP/host1.db" -o "$TMP/sp/t.pftrace"
-# Packed (--max-part-size): both hosts' pid 1234 fit one part, which holds
-# both processes whole, each under its own label.
+# Packed (--max-part-size): a pack holds one host's processes, so both
+# hosts' pid 1234 are two parts, named by host, as without a size.
 rm -rf "$TMP/pk"; mkdir -p "$TMP/pk"
 db2json -q --split process --max-part-size 1M "$TMP/host0.db" "$TMP/host1.db" -o "$TMP/pk/t.json"
-expect_eq "db2json --split process --max-part-size: both hosts' pid 1234 in one pack" \
-  "t.p1234-1234.json" "$(ls "$TMP/pk" | paste -sd' ')"
-expect_eq "db2json pack: both hosts' events and process names" \
-  "inner-0 inner-1 op-0 op-1 python3 [rank 2] nid008550 (pid 1234) python3 [rank 3] nid008551 (pid 1234)" \
-  "$($PY -c '
+expect_eq "db2json --split process --max-part-size: each host's pid 1234 its own part" \
+  "t.nid008550.p1234.json t.nid008551.p1234.json" "$(ls "$TMP/pk" | paste -sd' ')"
+for h in 0 1; do
+  expect_eq "db2json pack of nid00855$h: its events and process name only" \
+    "inner-$h op-$h python3 [rank $((h + 2))] nid00855$h (pid 1234)" \
+    "$($PY -c '
 import json,sys
 d = json.load(open(sys.argv[1]))["traceEvents"]
-print(" ".join(sorted([e["name"] for e in d if e.get("ph") == "X"] + [e["args"]["name"] for e in d if e.get("name") == "process_name"])))' "$TMP/pk/t.p1234-1234.json")"
+print(" ".join(sorted([e["name"] for e in d if e.get("ph") == "X"] + [e["args"]["name"] for e in d if e.get("name") == "process_name"])))' "$TMP/pk/t.nid00855$h.p1234.json")"
+done
 for h in 0 1; do
   validate "db2perfetto part of nid00855$h is valid" pftrace-check "$TMP/sp/t.nid00855$h.p1234.pftrace"
   expect_eq "db2perfetto part of nid00855$h: its process descriptor" \

@@ -106,7 +106,7 @@ rm -f "$TMP"/one.* "$TMP"/ok.*
 # apart, each instant's event with the part's names is over 1K.
 "$GEN" "$TMP/tiny.db" 4 4 >/dev/null
 err=$(db2json "$TMP/tiny.db" --max-part-size 1K -o "$TMP/tiny.json" 2>&1)
-[[ "$err" == *"more than --max-part-size 1 KB"*"cannot be cut apart"* ]] &&
+[[ "$err" == *"more than --max-part-size 1 KiB"*"cannot be cut apart"* ]] &&
   pass "an instant over the size is said" || fail "no message: $err"
 expect_eq "one event per part, as small as it gets" 8 "$(ls "$TMP"/tiny.w*.json | wc -l)"
 
