@@ -41,7 +41,7 @@ typedef struct rpd {
     int64_t pid, gpu, queue, agent, queue_id;
   } lanes[RPD_LANES];
   int nlanes, lane_next;
-  /* description_id -> kernel symbol, for the process ksym_pid */
+  /* description_id -> kernel symbol id * 2 + demangled, for the process ksym_pid */
   tt_i64map ksyms;
   int64_t ksym_pid;
   uint64_t rows;

@@ -219,6 +219,40 @@ expect_fail "truncated .rpd.gz: message names the file and the byte" \
   rpd2db "$TMP/gz/cut.rpd.gz" -o "$TMP/gz/cut.db"
 expect_eq "truncated .rpd.gz: no output and no temporary left" "cut.rpd.gz m.db" "$(ls "$TMP/gz" | tr '\n' ' ' | sed 's/ $//')"
 
+# ---------------------------------------------------- mangled kernel names
+# HIP programs record kernels by their mangled names: the hub's symbol
+# keeps the mangled name as kernel_name and shows it demangled (as
+# c++filt from binutils prints it), the dispatch keeps it as arg
+# mangledName. A name that does not demangle stays as it is, without the arg.
+MANGLED_A='_Z32paged_attention_ll4mi_QKV_kernelIttLi128ELi16ELi256ELb0EEvPKT_Pf'
+MANGLED_B='_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_'
+NOT_MANGLED='_Zinvalid'
+# Three kernel descriptions of the fixture (the lowest string ids of its
+# KernelExecution ops) renamed; the kernelapi rows share those strings.
+KDESC="SELECT DISTINCT o.description_id FROM rocpd_op o JOIN rocpd_string t ON t.id = o.opType_id
+       WHERE t.string = 'KernelExecution' ORDER BY 1 LIMIT 3"
+cp "$SMALL" "$TMP/mangled.rpd"
+read -r DA DB DC <<<"$(q "$SMALL" "SELECT group_concat(description_id, ' ') FROM ($KDESC)")"
+sqlite3 "$TMP/mangled.rpd" "UPDATE rocpd_string SET string = CASE id WHEN $DA THEN '$MANGLED_A'
+                            WHEN $DB THEN '$MANGLED_B' ELSE '$NOT_MANGLED' END WHERE id IN ($DA, $DB, $DC)"
+expect_ok "mangled: rpd2db imports it" rpd2db -q "$TMP/mangled.rpd" -o "$TMP/mangled.db"
+ops_of() { q "$TMP/mangled.rpd" "SELECT count(*) FROM rocpd_op WHERE description_id = $1"; }
+expect_eq "mangled: symbols keep the mangled name, show c++filt's; dispatches carry it as mangledName" \
+  "$MANGLED_A|$(c++filt <<<"$MANGLED_A")|$(ops_of "$DA") $MANGLED_B|$(c++filt <<<"$MANGLED_B")|$(ops_of "$DB") $NOT_MANGLED|$NOT_MANGLED|0" \
+  "$(q "$TMP/mangled.db" "SELECT group_concat(x, ' ') FROM (SELECT s.kernel_name || '|' || s.display_name || '|' ||
+      (SELECT count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_arg g ON g.event_id = k.event_id
+       WHERE k.kernel_id = s.id AND g.name = 'mangledName' AND g.value = s.kernel_name) x
+      FROM rocpd_info_kernel_symbol s WHERE s.kernel_name GLOB '_Z*' ORDER BY s.kernel_name)")"
+expect_ok "mangled: db2json exports it" db2json -q "$TMP/mangled.db" -o "$TMP/mangled.json"
+expect_eq "mangled: db2json names the dispatches by the demangled names" \
+  "$(ops_of "$DA")|$(ops_of "$DB")|$(ops_of "$DC")" \
+  "$($PY -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+n = lambda name: sum(1 for e in ev if e.get("ph") == "X" and e.get("name") == name)
+print("%d|%d|%d" % (n(sys.argv[2]), n(sys.argv[3]), n(sys.argv[4])))' "$TMP/mangled.json" \
+    "$(c++filt <<<"$MANGLED_A")" "$(c++filt <<<"$MANGLED_B")" "$NOT_MANGLED")"
+
 # -------------------------------------------------------- schema version 3
 # Built from rocmProfileData's v3 table definitions: two processes on node
 # 1 (pid_stride 10000000), GPUs 0 and 1 of node 1 (gpu_stride 1000).
