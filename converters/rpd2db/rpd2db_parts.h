@@ -71,7 +71,11 @@ void rpd_side_close(rpd_side *s);
 int64_t rpd_pid(const rpd *c, int64_t raw);
 int64_t rpd_tid(const rpd *c, int64_t raw);
 int64_t rpd_gpu(const rpd *c, int64_t raw);
-/* The process of a GPU's work when no call links it. */
+/* The process of a GPU: the one whose calls launched work on it, else the
+ * file's only process, else HUB_NULL. */
+int64_t rpd_gpu_known_owner(rpd *c, int64_t raw_gpu);
+/* The process of a GPU's work when no call links it: the known owner, else
+ * the placeholder process (named once, and warned about). */
 int64_t rpd_gpu_owner(rpd *c, int64_t raw_gpu);
 int64_t rpd_gpu_agent(rpd *c, int64_t pid, int64_t raw_gpu);
 int64_t rpd_cpu_agent(rpd *c, int64_t pid);
