@@ -36,16 +36,23 @@ static void usage(FILE *f, const void *ctx) {
           tt_progname(), ex->extension, ex->description,
           ex->stdout_ok ? " ('-' for stdout)" : "",
           ex->no_gzip ? ""
-                      : "; a name\n"
-                        "                           ending in .gz is written gzip-compressed",
+                      : ";\n"
+                        "                           a name ending in .gz is written gzip-compressed",
           ex->extension, ex->extension);
-  if (ex->part_bytes)
+  if (ex->part_bytes) {
+    /* "'auto': 200 MB; <why>": the why on a line of its own (80 columns). */
+    const char *limit =
+        ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit";
+    const char *why = strstr(limit, "; ");
     fprintf(f,
-            "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
-            "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
-            "                           process: whole processes packed into parts of SIZE.\n"
-            "                           'auto': %s. Alone, it means --split window\n",
-            ex->auto_max_part_size ? ex->viewer_limit : "refused: this format has no viewer limit");
+            "      --max-part-size SIZE with --split window: cut where each part's file\n"
+            "                           holds at most SIZE (K, M, G: powers of 1024; 200M);\n"
+            "                           with --split process: whole processes packed into\n"
+            "                           parts of SIZE. Alone, it means --split window.\n"
+            "                           'auto': %.*s%s%s.\n",
+            why ? (int)(why - limit) : (int)strlen(limit), limit,
+            why ? ";\n                           " : "", why ? why + 2 : "");
+  }
   fprintf(f,
           "      --part K             write only part K (from 0) of the split\n"
           "      --start T, --end T   time range: absolute ns, a duration from the\n"
@@ -59,8 +66,10 @@ static void usage(FILE *f, const void *ctx) {
           "                           annotations, whatever their category's name\n"
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
-          "      --count-parts        print the number of parts the split makes, write nothing\n"
-          "      --list-categories    print each category in the inputs with its event count\n",
+          "      --count-parts        print the number of parts the split makes, write\n"
+          "                           nothing\n"
+          "      --list-categories    print each category in the inputs with its event\n"
+          "                           count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 
