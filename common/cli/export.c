@@ -40,16 +40,16 @@ static void usage(FILE *f, const void *ctx) {
           tt_progname(), ex->extension, ex->description,
           ex->stdout_ok ? " ('-' for stdout)" : "",
           ex->no_gzip ? ""
-                      : "; a name\n"
-                        "                           ending in .gz is written gzip-compressed",
+                      : ";\n"
+                        "                           a name ending in .gz is written gzip-compressed",
           ex->extension, ex->extension);
   if (ex->part_bytes)
     fprintf(f,
-            "      --max-part-size SIZE with --split window: cut where each part's file holds at\n"
-            "                           most SIZE (K, M, G: powers of 1024; 200M); with --split\n"
-            "                           process: whole processes packed into parts of SIZE.\n"
-            "                           'auto': %s.\n"
-            "                           Alone, it means --split window\n",
+            "      --max-part-size SIZE with --split window: cut where each part's file\n"
+            "                           holds at most SIZE (K, M, G: powers of 1024; 200M);\n"
+            "                           with --split process: whole processes packed into\n"
+            "                           parts of SIZE. Alone, it means --split window.\n"
+            "                           'auto': %s.\n",
             auto_text);
   fprintf(f,
           "      --part K             write only part K (from 0) of the split\n"
@@ -64,8 +64,10 @@ static void usage(FILE *f, const void *ctx) {
           "                           annotations, whatever their category's name\n"
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
-          "      --count-parts        print the number of parts the split makes, write nothing\n"
-          "      --list-categories    print each category in the inputs with its event count\n",
+          "      --count-parts        print the number of parts the split makes, write\n"
+          "                           nothing\n"
+          "      --list-categories    print each category in the inputs with its event\n"
+          "                           count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
 }
 

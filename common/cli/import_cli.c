@@ -32,7 +32,7 @@ static void usage(FILE *f, const void *ctx) {
   const import_usage *u = ctx;
   fprintf(f,
           "Usage: %s [options] INPUT -o OUTPUT.db\n"
-          "%s into a rocpd (schema v3) SQLite database.\n\n"
+          "%s\ninto a rocpd (schema v3) SQLite database.\n\n"
           "  INPUT              %s\n"
           "  -o, --output FILE  the database to write (required; replaced if it exists)\n",
           tt_progname(), u->what, u->input_help);

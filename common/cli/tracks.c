@@ -60,6 +60,7 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
   memset(t, 0, sizeof *t);
   int gpu_work = ev->lane_id != HUB_NULL ||
                  (ev->kind == HUB_KERNEL) ||
+                 (ev->kind == HUB_COUNTER && ev->agent_id != HUB_NULL) || /* a GPU's counter */
                  ((ev->kind == HUB_COPY || ev->kind == HUB_ALLOC) && ev->tid == HUB_NULL &&
                   ev->agent_id != HUB_NULL);
   if (gpu_work) {

@@ -496,9 +496,12 @@ static int64_t track_row(hub_writer *w, int64_t pid, int64_t tid, const char *na
     process_entity(w, pid);
   int64_t name_id = hub_string(w, name);
   char extdata[128];
-  if (lane)
+  if (lane && lane[1] != HUB_NULL)
     snprintf(extdata, sizeof extdata, "{\"kind\":\"%s\",\"agent_id\":%lld,\"stream_id\":%lld}",
              hub_track_kind_name(kind), (long long)lane[0], (long long)lane[1]);
+  else if (lane)
+    snprintf(extdata, sizeof extdata, "{\"kind\":\"%s\",\"agent_id\":%lld}",
+             hub_track_kind_name(kind), (long long)lane[0]);
   else
     snprintf(extdata, sizeof extdata, "{\"kind\":\"%s\"}", hub_track_kind_name(kind));
   hw_row st = hw_row_begin(&w->bs, ST_TRACK);
@@ -763,6 +766,12 @@ void hub_flow_end_gpu(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stre
 int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name) {
   hub_touch_process(w, pid, HUB_NULL, HUB_NULL);
   return hub_track(w, pid, HUB_NULL, name, HUB_TRACK_COUNTER);
+}
+
+int64_t hub_gpu_counter_track(hub_writer *w, int64_t pid, int64_t agent_id, const char *name) {
+  if (pid != HUB_NULL) hub_touch_process(w, pid, HUB_NULL, HUB_NULL);
+  int64_t lane[2] = {agent_id, HUB_NULL};
+  return track_row(w, pid, HUB_NULL, name, HUB_TRACK_COUNTER, lane);
 }
 
 void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double value,

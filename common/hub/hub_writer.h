@@ -161,6 +161,11 @@ void hub_flow_end_gpu(hub_writer *w, int64_t pid, int64_t agent_id, int64_t stre
 /* Counter samples: a track (extdata {"kind":"counter"}) per (pid, name),
  * each sample's extdata {"value":V}. */
 int64_t hub_counter_track(hub_writer *w, int64_t pid, const char *name);
+/* A device's own counter (a GPU's clock, power, temperature): a counter
+ * track of the agent (extdata {"kind":"counter","agent_id":A}), which the
+ * exporters draw with that GPU's work; pid is the GPU's process, HUB_NULL
+ * when no process is known. */
+int64_t hub_gpu_counter_track(hub_writer *w, int64_t pid, int64_t agent_id, const char *name);
 void hub_counter_sample(hub_writer *w, int64_t track_id, int64_t ts, double value,
                         const char *category);
 

@@ -353,7 +353,7 @@ static uint64_t json_part_bytes(void *state) {
 
 int main(int argc, char **argv) {
   static const tt_exporter ex = {
-      .description = "Writes Chrome trace-event JSON (Kineto's dialect) for chrome://tracing "
+      .description = "Writes Chrome trace-event JSON (Kineto's dialect) for chrome://tracing\n"
                      "and the Perfetto UI.",
       .extension = ".json",
       .stdout_ok = 1,

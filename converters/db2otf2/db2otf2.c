@@ -357,7 +357,7 @@ static int o2_end(void *state, hub_reader *r) {
 
 int main(int argc, char **argv) {
   static const tt_exporter ex = {
-      .description = "Writes OTF2 archives (Score-P's layout) for Vampir, Scalasca and otf2-print: "
+      .description = "Writes OTF2 archives (Score-P's layout) for Vampir, Scalasca and otf2-print:\n"
                      "OUTPUT is a directory holding traces.otf2, traces.def and traces/.",
       .extension = ".otf2",
       .stdout_ok = 0,

@@ -144,7 +144,7 @@ static uint64_t pf_part_bytes(void *state) {
 
 int main(int argc, char **argv) {
   static const tt_exporter ex = {
-      .description = "Writes Perfetto protobuf traces (.pftrace) for ui.perfetto.dev, streamed; "
+      .description = "Writes Perfetto protobuf traces (.pftrace) for ui.perfetto.dev, streamed;\n"
                      "split parts load on their own.",
       .extension = ".pftrace",
       .stdout_ok = 1,

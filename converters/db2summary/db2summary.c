@@ -113,8 +113,8 @@ static int summary_option(int val, const char *arg, void *ctx) {
 
 int main(int argc, char **argv) {
   tt_exporter ex = {
-      .description = "Writes the flat profile of the hubs: top kernels, copies, allocations, "
-                     "one table per API\ncategory, GPU busy time and launch latency.",
+      .description = "Writes the flat profile of the hubs: top kernels, copies, allocations,\n"
+                     "one table per API category, GPU busy time and launch latency.",
       .extension = ".txt",
       .stdout_ok = 1,
       .no_event_args = 1,

@@ -78,9 +78,12 @@ int main(int argc, char **argv) {
       .options =
           {.longopts = extra,
            .help =
-               "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or cycles\n"
-               "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g. 1000000000)\n"
-               "      --lenient      import iterations that disagree (warning each) instead of failing\n"
+               "      --time-scale U the unit of the recorded ticks: ns (default), us, ms or\n"
+               "                     cycles\n"
+               "      --cpu-freq HZ  the clock for --time-scale cycles (whole Hz, e.g.\n"
+               "                     1000000000)\n"
+               "      --lenient      import iterations that disagree (warning each) instead of\n"
+               "                     failing\n"
                "      --summary      print per-iteration events, framework tax and per-name\n"
                "                     statistics on stdout (-o is then optional)\n"
                "      --format F     auto (default: .etdp or identifier ED00), legacy or etdump\n",
@@ -94,7 +97,8 @@ int main(int argc, char **argv) {
   tt_import_opts opts;
   tt_import_parse_ext(argc, argv,
                       "Imports an ExecuTorch profile (ETDump .etdp or legacy prof_result.bin)",
-                      "an ETDump (.etdp) or a legacy profiler buffer (prof_result.bin)", &ext,
+                      "an ETDump (.etdp) or a legacy profiler buffer\n"
+                      "                     (prof_result.bin)", &ext,
                       &opts);
   if (k.r.o.scale == ETP_CYCLES && k.r.o.cpu_freq == 0) {
     tt_error("--time-scale cycles needs --cpu-freq HZ (the hub holds nanoseconds)");

@@ -20,7 +20,8 @@ int main(int argc, char **argv) {
       .options = {
           .longopts = extra,
           .help = "      --lenient      import a trace cut short (its writer killed): every event\n"
-                  "                     complete before the cut, with a warning giving the cut's byte\n",
+                  "                     complete before the cut is imported, and a warning gives\n"
+                  "                     the byte offset of the cut\n",
           .handle = handle_opt,
           .ctx = &k}};
   tt_import_opts opts;

@@ -6,12 +6,13 @@
 #include <string.h>
 
 #include "nvvp2db_parts.h"
+#include "sources/demangle.h"
 
 /* Kernel symbol for a StringTable id, demangled once per distinct name. */
 static int64_t kernel_symbol(nvp *c, int64_t pid, int64_t name_id, const char *name) {
   int64_t *id = pid == c->main_pid ? tt_i64map_get(&c->ksyms, name_id) : NULL;
   if (id) return *id;
-  char *display = nvp_demangle(name);
+  char *display = tt_demangle(name);
   int64_t k = hub_kernel_symbol(c->b.w, pid, name, display ? display : name);
   free(display);
   if (pid == c->main_pid) tt_i64map_put(&c->ksyms, name_id, k);

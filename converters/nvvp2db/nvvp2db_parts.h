@@ -58,8 +58,4 @@ int nvp_sync(nvp *c);
 int nvp_cuda_events(nvp *c);
 int nvp_markers(nvp *c);
 
-/* Demangled C++ name (malloc'd) or NULL when not mangled or no demangler:
- * libstdc++'s __cxa_demangle, loaded at run time (no link flag needed). */
-char *nvp_demangle(const char *mangled);
-
 #endif

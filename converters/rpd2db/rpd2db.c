@@ -66,10 +66,14 @@ int64_t rpd_pid(const rpd *c, int64_t raw) { return c->decode_pid ? raw % c->pid
 int64_t rpd_tid(const rpd *c, int64_t raw) { return c->decode_pid ? raw % c->pid_stride : raw; }
 int64_t rpd_gpu(const rpd *c, int64_t raw) { return c->decode_gpu ? raw % c->gpu_stride : raw; }
 
-int64_t rpd_gpu_owner(rpd *c, int64_t raw_gpu) {
+int64_t rpd_gpu_known_owner(rpd *c, int64_t raw_gpu) {
   int64_t *pid = tt_i64map_get(&c->gpu_pid, raw_gpu);
-  if (pid && *pid != HUB_NULL) return *pid;
-  if (c->single_pid != HUB_NULL) return c->single_pid;
+  return pid && *pid != HUB_NULL ? *pid : c->single_pid;
+}
+
+int64_t rpd_gpu_owner(rpd *c, int64_t raw_gpu) {
+  int64_t pid = rpd_gpu_known_owner(c, raw_gpu);
+  if (pid != HUB_NULL) return pid;
   if (!c->placeholder_used) {
     c->placeholder_used = 1;
     hub_process_name(c->w, RPD_PLACEHOLDER_PID, RPD_PLACEHOLDER_NAME);

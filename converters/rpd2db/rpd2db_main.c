@@ -7,7 +7,8 @@
 int main(int argc, char **argv) {
   tt_import_opts opts;
   tt_import_parse(argc, argv, "Imports a rocmProfileData trace (.rpd, .rpd.gz)",
-                  "the RPD file (rocmProfileData's SQLite trace, schema 2 or 3; gzipped too)",
+                  "the RPD file (rocmProfileData's SQLite trace,\n"
+                  "                     schema 2 or 3; gzipped too)",
                   &opts);
   return tt_import_run(&opts, rpd2db_import, NULL);
 }

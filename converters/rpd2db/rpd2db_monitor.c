@@ -1,6 +1,7 @@
 /* rocpd_monitor: device readings (SMI clocks, power, temperature), each a
  * value held over [start, end]. Each (deviceType, deviceId, monitorType)
- * is a counter track ("GPU 0 sclk") of the device's process; each row a
+ * is a counter track ("GPU 0 sclk"): a GPU's on its agent (in its process
+ * when one is known), another device's in the file's process; each row a
  * sample at its start; where a row's interval ends before the next one
  * starts (always after the last), one more sample at its end with the
  * same value closes it, as rpd2tracing.py ends the last interval. Rows
@@ -59,15 +60,19 @@ int rpd_monitor(rpd *c) {
       tt_buf_puts(&last_key, key.data);
       int gpu = dtype && strcasecmp(dtype, "gpu") == 0;
       int64_t dev = gpu ? rpd_gpu(c, raw_dev) : raw_dev;
-      int64_t pid = gpu ? rpd_gpu_owner(c, raw_dev)
-                        : c->single_pid != HUB_NULL ? c->single_pid : rpd_gpu_owner(c, -1);
       tt_buf_clear(&c->name);
-      if (gpu)
+      if (gpu) {
+        /* The GPU's own counter, on its agent: no launching call to miss,
+         * so a GPU no process owns takes no placeholder process. */
+        int64_t pid = rpd_gpu_known_owner(c, raw_dev);
         tt_buf_printf(&c->name, "GPU %lld %s", (long long)dev, mtype ? mtype : "");
-      else
+        p.track = hub_gpu_counter_track(c->w, pid, rpd_gpu_agent(c, pid, raw_dev), c->name.data);
+      } else {
+        int64_t pid = c->single_pid != HUB_NULL ? c->single_pid : rpd_gpu_owner(c, -1);
         tt_buf_printf(&c->name, "%s %lld %s", dtype ? dtype : "", (long long)dev,
                       mtype ? mtype : "");
-      p.track = hub_counter_track(c->w, pid, c->name.data);
+        p.track = hub_counter_track(c->w, pid, c->name.data);
+      }
     } else {
       close_interval(c, &p, start);
     }

@@ -12,6 +12,7 @@
 
 #include "rpd2db_parts.h"
 #include "base/sqlite_setup.h"
+#include "sources/demangle.h"
 
 enum {
   C_ID, C_GPU, C_QUEUE, C_SEQ, C_START, C_END, C_DESC_ID, C_DESC, C_TYPE, C_API, C_NLINKS,
@@ -138,16 +139,25 @@ static void kernel_geometry(sqlite3_stmt *st, hub_kernel_row *k) {
   k->private_segment_size = int_or_null(st, C_PRIVSEG);
 }
 
-/* The symbol of a kernel: hub_kernel_symbol, looked up once per string id
- * of the first process with kernels (most files have one). */
-static int64_t kernel_symbol(rpd *c, int64_t pid, sqlite3_stmt *st, const char *name) {
+/* The symbol of a kernel: hub_kernel_symbol with the recorded (mangled)
+ * name and its demangled display name, looked up once per string id of the
+ * first process with kernels (most files have one). *demangled says
+ * whether the display name differs. The cache keeps symbol id * 2 + that. */
+static int64_t kernel_symbol(rpd *c, int64_t pid, sqlite3_stmt *st, const char *name,
+                             int *demangled) {
   int64_t desc_id = sqlite3_column_int64(st, C_DESC_ID);
   int cacheable = *text(st, C_DESC) != '\0';
   if (c->ksym_pid == HUB_NULL) c->ksym_pid = pid;
   int64_t *id = cacheable && pid == c->ksym_pid ? tt_i64map_get(&c->ksyms, desc_id) : NULL;
-  if (id) return *id;
-  int64_t k = hub_kernel_symbol(c->w, pid, name, name);
-  if (cacheable && pid == c->ksym_pid) tt_i64map_put(&c->ksyms, desc_id, k);
+  if (id) {
+    *demangled = (int)(*id & 1);
+    return *id >> 1;
+  }
+  char *display = tt_demangle(name);
+  *demangled = display != NULL;
+  int64_t k = hub_kernel_symbol(c->w, pid, name, display ? display : name);
+  free(display);
+  if (cacheable && pid == c->ksym_pid) tt_i64map_put(&c->ksyms, desc_id, k * 2 + *demangled);
   return k;
 }
 
@@ -301,7 +311,10 @@ int rpd_ops(rpd *c) {
       k.queue_id = queue_id;
       int64_t seq = sqlite3_column_int64(st, C_SEQ);
       k.dispatch_id = seq ? seq : id;
-      k.kernel_id = kernel_symbol(c, pid, st, *desc ? desc : *kname ? kname : type);
+      const char *symbol = *desc ? desc : *kname ? kname : type;
+      int demangled;
+      k.kernel_id = kernel_symbol(c, pid, st, symbol, &demangled);
+      if (demangled) rpd_arg(c, ev, &pos, HUB_ARG_STRING, "mangledName", symbol);
       kernel_geometry(st, &k);
       k.event_id = ev;
       hub_kernel_dispatch(c->w, &k);

@@ -41,7 +41,7 @@ typedef struct rpd {
     int64_t pid, gpu, queue, agent, queue_id;
   } lanes[RPD_LANES];
   int nlanes, lane_next;
-  /* description_id -> kernel symbol, for the process ksym_pid */
+  /* description_id -> kernel symbol id * 2 + demangled, for the process ksym_pid */
   tt_i64map ksyms;
   int64_t ksym_pid;
   uint64_t rows;
@@ -71,7 +71,11 @@ void rpd_side_close(rpd_side *s);
 int64_t rpd_pid(const rpd *c, int64_t raw);
 int64_t rpd_tid(const rpd *c, int64_t raw);
 int64_t rpd_gpu(const rpd *c, int64_t raw);
-/* The process of a GPU's work when no call links it. */
+/* The process of a GPU: the one whose calls launched work on it, else the
+ * file's only process, else HUB_NULL. */
+int64_t rpd_gpu_known_owner(rpd *c, int64_t raw_gpu);
+/* The process of a GPU's work when no call links it: the known owner, else
+ * the placeholder process (named once, and warned about). */
 int64_t rpd_gpu_owner(rpd *c, int64_t raw_gpu);
 int64_t rpd_gpu_agent(rpd *c, int64_t pid, int64_t raw_gpu);
 int64_t rpd_cpu_agent(rpd *c, int64_t pid);

@@ -62,6 +62,24 @@ for t in $IMPORTERS dbmerge $EXPORTERS; do
   expect_eq "$t: the usage after a usage error is --help's" "$($t --help)" "$(tail -n +2 <<<"$err")"
 done
 
+# --- --help reads whole on an 80-column terminal --------------------------
+# kineto2db's --lenient line was once cut short by hand to fit a line
+# ("... with a warning giving the cut's byte") and still ran past 80
+# columns, where a terminal wraps it mid-word. Every line fits in 80
+# columns, and no option's description stops on a word that cannot end
+# one (an article, a preposition, a conjunction, a possessive pronoun).
+for t in $IMPORTERS dbmerge $EXPORTERS; do
+  expect_eq "$t --help: every line fits in 80 columns" "" \
+    "$($t --help | awk 'length($0) > 80 { printf "%d: %s\n", length($0), $0 }')"
+  expect_eq "$t --help: no option's description ends on a word that leaves it unfinished" "" \
+    "$($t --help | awk '
+      function check() { if (last ~ /(^| )(a|an|the|of|to|with|and|or|for|in|on|by|at|its|their|giving)$/) print last }
+      /^  (-[a-zA-Z], )?--|^      --|^  [A-Z.]+ / { check(); last = $0; next }
+      /^                    +[^ ]/ { last = $0; next }
+      { check(); last = "" }
+      END { check() }')"
+done
+
 # --- every option --help documents is accepted ---------------------------
 # The options a --help line starts with (its first 27 columns: "-o,
 # --output FILE", "--start T, --end T"), not those named in descriptions.

@@ -219,6 +219,99 @@ expect_fail "truncated .rpd.gz: message names the file and the byte" \
   rpd2db "$TMP/gz/cut.rpd.gz" -o "$TMP/gz/cut.db"
 expect_eq "truncated .rpd.gz: no output and no temporary left" "cut.rpd.gz m.db" "$(ls "$TMP/gz" | tr '\n' ' ' | sed 's/ $//')"
 
+# ------------------------------------------------------ monitor rows only
+# An RPD of GPU clocks alone (rocpd_monitor of 8 GPUs, no call, no GPU op),
+# built from the fixture: its real sclk rows repeated for GPUs 1-7. The
+# counters belong to the GPUs they name: a GPU agent each, their tracks on
+# it, no placeholder process and no warning about GPU work.
+MON="$TMP/monitor_only.rpd"
+cp "$SMALL" "$MON"
+sqlite3 "$MON" "DELETE FROM rocpd_api_ops; DELETE FROM rocpd_op; DELETE FROM rocpd_kernelapi;
+  DELETE FROM rocpd_copyapi; DELETE FROM rocpd_api;
+  WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 7)
+  INSERT INTO rocpd_monitor(deviceType, deviceId, monitorType, start, \"end\", value)
+  SELECT m.deviceType, g.n, m.monitorType, m.start + g.n, m.\"end\" + g.n, CAST(m.value + g.n AS TEXT)
+  FROM rocpd_monitor m, g WHERE m.deviceId = 0"
+expect_eq "monitor only: the input has monitor rows of 8 GPUs and nothing else" "8|0|0" \
+  "$(q "$MON" "SELECT (SELECT count(DISTINCT deviceId) FROM rocpd_monitor) || '|' ||
+      (SELECT count(*) FROM rocpd_op) || '|' || (SELECT count(*) FROM rocpd_api)")"
+expect_eq "monitor only: imported without a warning" "" \
+  "$(rpd2db "$MON" -o "$TMP/monitor_only.db" 2>&1 | grep -i 'warning')"
+expect_eq "monitor only: no process made up" 0 \
+  "$(q "$TMP/monitor_only.db" "SELECT count(*) FROM rocpd_info_process")"
+expect_eq "monitor only: one GPU agent per GPU the rows name" \
+  "$(q "$MON" "SELECT group_concat(deviceId, ' ') FROM (SELECT DISTINCT deviceId FROM rocpd_monitor ORDER BY 1)")" \
+  "$(q "$TMP/monitor_only.db" "SELECT group_concat(type_index, ' ') FROM (SELECT type_index FROM rocpd_info_agent
+      WHERE type = 'GPU' ORDER BY 1)")"
+expect_eq "monitor only: each counter track on the agent of the GPU it names" \
+  "$(q "$MON" "SELECT group_concat(x, ' ') FROM (SELECT DISTINCT 'GPU_' || deviceId || '_' || monitorType || '@' || deviceId x
+      FROM rocpd_monitor ORDER BY 1)")" \
+  "$(q "$TMP/monitor_only.db" "SELECT group_concat(x, ' ') FROM (SELECT replace(n.string, ' ', '_') || '@' || a.type_index x
+      FROM rocpd_track t JOIN rocpd_string n ON n.id = t.name_id
+      JOIN rocpd_info_agent a ON a.id = json_extract(t.extdata, '$.agent_id')
+      WHERE json_extract(t.extdata, '$.kind') = 'counter' ORDER BY 1)")"
+MON_SAMPLES="WITH m AS (SELECT deviceId, start, end, value, LEAD(start) OVER (PARTITION BY deviceType, deviceId, monitorType
+             ORDER BY start, id) nx FROM rocpd_monitor)
+             SELECT count(*) || '|' || group_concat(x, ' ') FROM (SELECT x FROM
+             (SELECT deviceId || ':' || start || ':' || printf('%.6g', CAST(value AS REAL)) x FROM m UNION ALL
+              SELECT deviceId || ':' || end || ':' || printf('%.6g', CAST(value AS REAL)) FROM m
+              WHERE (nx IS NULL OR nx != end) AND end > start) ORDER BY x)"
+expect_eq "monitor only: samples (GPU, time, value) as the rows hold them" \
+  "$(q "$MON" "$MON_SAMPLES")" \
+  "$(q "$TMP/monitor_only.db" "SELECT count(*) || '|' || group_concat(x, ' ') FROM (SELECT a.type_index || ':' ||
+      s.timestamp || ':' || printf('%.6g', json_extract(s.extdata, '$.value')) x FROM rocpd_sample s
+      JOIN rocpd_track t ON t.id = s.track_id JOIN rocpd_info_agent a ON a.id = json_extract(t.extdata, '$.agent_id')
+      WHERE json_extract(t.extdata, '$.kind') = 'counter' ORDER BY x)")"
+expect_ok "monitor only: db2json exports it" db2json -q "$TMP/monitor_only.db" -o "$TMP/monitor_only.json"
+expect_eq "monitor only: db2json draws each GPU's counter in that GPU's group" \
+  "$(q "$MON" "$MON_SAMPLES" | cut -d'|' -f1)|$(q "$MON" \
+     "SELECT group_concat(x, ' ') FROM (SELECT DISTINCT 'GPU_' || deviceId || '/GPU_' || deviceId || '_' || monitorType x
+      FROM rocpd_monitor ORDER BY 1)")" \
+  "$($PY -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+group = {e["pid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "process_name"}
+c = [e for e in ev if e.get("ph") == "C"]
+pairs = sorted({(group.get(e["pid"], "?") + "/" + e["name"]).replace(" ", "_") for e in c})
+print("%d|%s" % (len(c), " ".join(pairs)))' "$TMP/monitor_only.json")"
+validate "monitor only: db2json output: chrome-json-check" chrome-json-check "$TMP/monitor_only.json"
+expect_ok "monitor only: db2perfetto exports it" db2perfetto -q "$TMP/monitor_only.db" -o "$TMP/monitor_only.pftrace"
+validate "monitor only: db2perfetto output: pftrace-check" pftrace-check "$TMP/monitor_only.pftrace"
+
+# ---------------------------------------------------- mangled kernel names
+# HIP programs record kernels by their mangled names: the hub's symbol
+# keeps the mangled name as kernel_name and shows it demangled (as
+# c++filt from binutils prints it), the dispatch keeps it as arg
+# mangledName. A name that does not demangle stays as it is, without the arg.
+MANGLED_A='_Z32paged_attention_ll4mi_QKV_kernelIttLi128ELi16ELi256ELb0EEvPKT_Pf'
+MANGLED_B='_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEENS_6detail5ArrayIPcLi1EEEEEviT0_T1_'
+NOT_MANGLED='_Zinvalid'
+# Three kernel descriptions of the fixture (the lowest string ids of its
+# KernelExecution ops) renamed; the kernelapi rows share those strings.
+KDESC="SELECT DISTINCT o.description_id FROM rocpd_op o JOIN rocpd_string t ON t.id = o.opType_id
+       WHERE t.string = 'KernelExecution' ORDER BY 1 LIMIT 3"
+cp "$SMALL" "$TMP/mangled.rpd"
+read -r DA DB DC <<<"$(q "$SMALL" "SELECT group_concat(description_id, ' ') FROM ($KDESC)")"
+sqlite3 "$TMP/mangled.rpd" "UPDATE rocpd_string SET string = CASE id WHEN $DA THEN '$MANGLED_A'
+                            WHEN $DB THEN '$MANGLED_B' ELSE '$NOT_MANGLED' END WHERE id IN ($DA, $DB, $DC)"
+expect_ok "mangled: rpd2db imports it" rpd2db -q "$TMP/mangled.rpd" -o "$TMP/mangled.db"
+ops_of() { q "$TMP/mangled.rpd" "SELECT count(*) FROM rocpd_op WHERE description_id = $1"; }
+expect_eq "mangled: symbols keep the mangled name, show c++filt's; dispatches carry it as mangledName" \
+  "$MANGLED_A|$(c++filt <<<"$MANGLED_A")|$(ops_of "$DA") $MANGLED_B|$(c++filt <<<"$MANGLED_B")|$(ops_of "$DB") $NOT_MANGLED|$NOT_MANGLED|0" \
+  "$(q "$TMP/mangled.db" "SELECT group_concat(x, ' ') FROM (SELECT s.kernel_name || '|' || s.display_name || '|' ||
+      (SELECT count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_arg g ON g.event_id = k.event_id
+       WHERE k.kernel_id = s.id AND g.name = 'mangledName' AND g.value = s.kernel_name) x
+      FROM rocpd_info_kernel_symbol s WHERE s.kernel_name GLOB '_Z*' ORDER BY s.kernel_name)")"
+expect_ok "mangled: db2json exports it" db2json -q "$TMP/mangled.db" -o "$TMP/mangled.json"
+expect_eq "mangled: db2json names the dispatches by the demangled names" \
+  "$(ops_of "$DA")|$(ops_of "$DB")|$(ops_of "$DC")" \
+  "$($PY -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+n = lambda name: sum(1 for e in ev if e.get("ph") == "X" and e.get("name") == name)
+print("%d|%d|%d" % (n(sys.argv[2]), n(sys.argv[3]), n(sys.argv[4])))' "$TMP/mangled.json" \
+    "$(c++filt <<<"$MANGLED_A")" "$(c++filt <<<"$MANGLED_B")" "$NOT_MANGLED")"
+
 # -------------------------------------------------------- schema version 3
 # Built from rocmProfileData's v3 table definitions: two processes on node
 # 1 (pid_stride 10000000), GPUs 0 and 1 of node 1 (gpu_stride 1000).

@@ -1,12 +1,12 @@
-/* Kernel display names. nvprof stores only mangled names; the C++ ABI's
- * demangler ships in libstdc++6 (always installed beside the compiler).
+/* Kernel display names. nvprof and RPD files store mangled names; the C++
+ * ABI's demangler ships in libstdc++6 (always installed beside the compiler).
  * It is loaded with dlopen so the tool links with the project's flags and
  * still runs, showing mangled names, where libstdc++ is missing. */
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nvvp2db_parts.h"
+#include "sources/demangle.h"
 
 typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
 
@@ -22,7 +22,7 @@ static demangle_fn load(void) {
   return fn;                    /* lib stays loaded for the process's life */
 }
 
-char *nvp_demangle(const char *mangled) {
+char *tt_demangle(const char *mangled) {
   if (!mangled || strncmp(mangled, "_Z", 2) != 0) return NULL;
   demangle_fn fn = load();
   if (!fn) return NULL;
