@@ -271,6 +271,50 @@ expect_fail "stdout refused" "cannot go to stdout" "$O" -q "$db" -o -
 expect_eq "no archive or staging directory left by failures" "" \
   "$(cd "$TMP" && ls -d bad.otf2* trunc.otf2* no *.tmp* 2>/dev/null)"
 
+# ---- a write that fails (a full disk): exit 1, nothing left -----------------
+# RLIMIT_FSIZE (ulimit -f, in KiB, SIGXFSZ ignored: write() fails with
+# EFBIG) cuts a file short as a full disk does, without root. libotf2 says
+# some of these failures only to its error handler (a buffered write that
+# fails when its file is closed), never in a return status.
+# 3000 distinct 70-byte names on one thread: traces.def holds them all
+# (278 KB), the one event file 3000 short Enter/Leave pairs (78 KB); at
+# 128 KiB only traces.def is cut.
+"$PY" -c 'import json
+json.dump({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op_%04d_%s" % (i, "x" * 62), "pid": 7,
+  "tid": 7, "ts": 10 + 2 * i, "dur": 1} for i in range(3000)]}, open("'"$TMP/names.json"'", "w"))'
+"$BIN/kineto2db" -q "$TMP/names.json" -o "$TMP/names.db"
+expect_ok "many names: db2otf2 without a limit" "$O" -q "$TMP/names.db" -o "$TMP/names.otf2"
+expect_eq "many names: traces.def is the file past 128 KiB, the event file is not" "1 0" \
+  "$(( $(stat -c %s "$TMP/names.otf2/traces.def") > 131072 )) $(( $(stat -c %s "$TMP/names.otf2/traces/0.evt") > 131072 ))"
+limited() { (trap '' XFSZ; ulimit -f "$1"; shift; "$@"); }
+expect_fail "traces.def cut short: exit 1, said" "cut.otf2: otf2: the archive is incomplete.*not written" \
+  limited 128 "$O" -q "$TMP/names.db" -o "$TMP/cut.otf2"
+expect_eq "traces.def cut short: no archive or staging directory left" "" \
+  "$(cd "$TMP" && ls -d cut.otf2* 2>/dev/null)"
+# Every limit below the archive's largest file (29 KB of events, 13 KB of
+# definitions): the run fails and leaves nothing; at 32 KiB it is whole.
+for kib in 4 8 16 24 28; do
+  expect_fail "limit ${kib} KiB: exit 1, said" "otf2" limited "$kib" "$O" -q "$TMP/hta_alexnet_trace.db" -o "$TMP/lim$kib.otf2"
+  expect_eq "limit ${kib} KiB: nothing left" "" "$(cd "$TMP" && ls -d lim$kib.otf2* 2>/dev/null)"
+done
+expect_ok "limit 32 KiB: written" limited 32 "$O" -q "$TMP/hta_alexnet_trace.db" -o "$TMP/lim32.otf2"
+expect_eq "limit 32 KiB: otf2-print reads it" "" "$(otf2-print "$TMP/lim32.otf2/traces.otf2" 2>&1 >/dev/null)"
+expect_fail "a failed write keeps the archive it would replace" "incomplete|otf2" \
+  limited 128 "$O" -q "$TMP/names.db" -o "$TMP/lim32.otf2"
+st=$("$PY" "$STATS" "$TMP/lim32.otf2/traces.otf2")
+expect_eq "the old archive is intact" "$(intervals "$TMP/hta_alexnet_trace.db")" "$(js "$st" 'd["enter"]')"
+
+# ---- a hub without events: an empty but valid archive, as db2json writes an empty trace
+echo '{"traceEvents": []}' >"$TMP/empty.json"
+"$BIN/kineto2db" -q "$TMP/empty.json" -o "$TMP/empty.db"
+expect_eq "empty hub: it holds no event" 0 "$(intervals "$TMP/empty.db")"
+expect_ok "empty hub: db2otf2" "$O" -q "$TMP/empty.db" -o "$TMP/empty.otf2"
+expect_eq "empty hub: otf2-print reads it" "" "$(otf2-print "$TMP/empty.otf2/traces.otf2" 2>&1 >/dev/null)"
+st=$("$PY" "$STATS" "$TMP/empty.otf2/traces.otf2" 2>&1)
+expect_eq "empty hub: no problem, no event, one process with its thread" \
+  '[] 0 0 {"PROCESS": 1} {"CPU_THREAD": 1}' \
+  "$(js "$st" '" ".join([str(d["problems"]), str(d["enter"]), str(d["metric"]), json.dumps(d["group_types"]), json.dumps(d["loc_types"])])')"
+
 # ---- interruption: SIGTERM mid-run leaves the old archive and no staging ----
 GEN="$ROOT/$BUILD/bench/gen_hub"
 "$GEN" "$TMP/big.db" 300000 4 >/dev/null 2>&1
