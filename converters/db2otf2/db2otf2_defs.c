@@ -210,17 +210,17 @@ static uint64_t group_key(int is_gpu, uint32_t host, int64_t pid, int64_t gpu) {
       (uint64_t)gpu);
 }
 
-/* "Process 1234 (python3)"; with a rank or host known, the process label
- * every exporter uses ("python3 [rank 3] nid008553 (pid 1234)"). */
+/* The process label every exporter uses ("python3 [rank 3] nid008553
+ * (pid 1234)", the command alone when neither rank nor host is known);
+ * "Process 1234" when the hub names no command (a group needs a name). */
 static uint32_t process_group(o2_archive *a, hub_reader *r, int db, int64_t pid) {
   uint32_t host = host_node(a, r, db, pid);
   uint64_t key = group_key(0, host, pid, 0);
   int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
   if (v) return (uint32_t)*v;
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
-  const char *name = p && strcmp(p->label, p->name) != 0 ? fmt(a, "%s", p->label)
-                     : p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
-                                       : fmt(a, "Process %lld", (long long)pid);
+  const char *name =
+      p && p->label[0] ? fmt(a, "%s", p->label) : fmt(a, "Process %lld", (long long)pid);
   GROW(a->groups, a->ngroups, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS, .pid = pid,
                                      .name = o2_string(a, name), .parent_node = host,

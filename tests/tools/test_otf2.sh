@@ -271,6 +271,25 @@ expect_fail "stdout refused" "cannot go to stdout" "$O" -q "$db" -o -
 expect_eq "no archive or staging directory left by failures" "" \
   "$(cd "$TMP" && ls -d bad.otf2* trunc.otf2* no *.tmp* 2>/dev/null)"
 
+# ---- process names: the label every exporter gives (issue 35) -------------
+# No host, no rank: the command alone, as db2json names the process; no
+# command: "Process PID".
+cat >"$TMP/pn.json" <<'EOF'
+{"traceEvents":[{"ph":"M","name":"process_name","pid":392793,"tid":0,"args":{"name":"CuptiActivityProfilerTest"}},
+{"ph":"X","cat":"cpu_op","name":"op","pid":392793,"tid":392793,"ts":10,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"op","pid":5,"tid":5,"ts":10,"dur":5}]}
+EOF
+"$BIN/kineto2db" -q "$TMP/pn.json" -o "$TMP/pn.db"
+"$O" -q "$TMP/pn.db" -o "$TMP/pn.otf2"
+"$BIN/db2json" -q "$TMP/pn.db" -o "$TMP/pn.trace.json"
+groups=$(otf2-print -G "$TMP/pn.otf2/traces.otf2" | sed -n 's/^LOCATION_GROUP .*Name: "\([^"]*\)".*Type: PROCESS.*/\1/p' | sort | paste -sd,)
+json_name=$("$PY" -c 'import json, sys
+print(*[e["args"]["name"] for e in json.load(open(sys.argv[1]))["traceEvents"]
+        if e.get("name") == "process_name" and e["pid"] == 392793])' "$TMP/pn.trace.json")
+expect_eq "db2json names pid 392793 by its command alone" CuptiActivityProfilerTest "$json_name"
+expect_eq "OTF2 process groups: the command alone (as db2json), Process PID without one" \
+  "CuptiActivityProfilerTest,Process 5" "$groups"
+
 # ---- a write that fails (a full disk): exit 1, nothing left -----------------
 # RLIMIT_FSIZE (ulimit -f, in KiB, SIGXFSZ ignored: write() fails with
 # EFBIG) cuts a file short as a full disk does, without root. libotf2 says
