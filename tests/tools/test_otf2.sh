@@ -356,6 +356,40 @@ else
   fail "SIGTERM: the staging directory never appeared"
 fi
 
+# ---- the signal handler calls only async-signal-safe functions ------------
+# gdb stops db2otf2 once its staging directory exists (OTF2_Archive_Open),
+# breaks on the allocator and the directory walkers, and delivers SIGTERM:
+# the handler must remove the staging directory and end the process
+# without reaching any of them (nftw/opendir allocate: a signal arriving
+# inside malloc deadlocked or corrupted the heap).
+if command -v gdb >/dev/null; then
+  cat >"$TMP/sig.gdb" <<'EOF'
+set pagination off
+set confirm off
+handle SIGTERM nostop noprint pass
+break OTF2_Archive_Open
+run
+delete
+break malloc
+break calloc
+break realloc
+break free
+break nftw
+break opendir
+signal SIGTERM
+bt 8
+kill
+quit
+EOF
+  out=$(gdb -q -batch -x "$TMP/sig.gdb" --args "$O" -q "$TMP/nsys.db" -o "$TMP/gdb.otf2" 2>&1)
+  expect_eq "signal handler: no allocation or directory walk inside it" "" \
+    "$(grep -B4 '<signal handler called>' <<<"$out" | cut -c1-160)"
+  expect_eq "signal handler: the process ends by the signal" 1 "$(grep -c 'terminated with signal SIGTERM' <<<"$out")"
+  expect_eq "signal handler: no staging directory left" "" "$(cd "$TMP" && ls -d gdb.otf2* 2>/dev/null)"
+else
+  skip "signal handler under gdb: gdb not installed (not run)"
+fi
+
 # Kernels: display name as the region name, the mangled name as its
 # canonical name (Score-P's CUDA adapter); the node is the hub's host.
 nvvp2db -q "$FIX/nvprof/onnxcustom_bench_ortmodule_nn_gpu.nvvp" -o "$TMP/canon.db"
