@@ -132,6 +132,16 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
     otf2_ok(a, OTF2_AttributeList_AddInt64(a->attrs, a->attr_corr, ev->correlation_id),
             "adding an attribute");
   }
+  /* An interval cut by the part's bounds, marked as db2json and
+   * db2perfetto mark it: the string attribute "clipped" on its Enter. */
+  if (ev->clipped) {
+    const char *how = ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
+                      : ev->clipped & HUB_CLIP_START                 ? "start"
+                                                                     : "end";
+    uint32_t ref = o2_attribute(a, "clipped", OTF2_TYPE_STRING), str = o2_string(a, how);
+    o2_model_attr(a, ref, o2_cu(str));
+    otf2_ok(a, OTF2_AttributeList_AddStringRef(a->attrs, ref, str), "adding an attribute");
+  }
 }
 
 /* An API call's paradigm: HIP for hip* and hsa_* calls (or a HIP or HSA
@@ -409,7 +419,12 @@ int main(int argc, char **argv) {
       .end_part = o2_end,
       .part_bytes = o2_part_bytes,
       .part_shared_bytes = O2_MODEL_FIXED,
-      /* Clipping moves a Leave's time: 8 bytes either way. */
+      /* An end clipped: the "clipped" attribute on its Enter (a list's
+       * header, reference, type and string reference, at their largest);
+       * once, its definition and its four strings. A Leave's time moves:
+       * 8 bytes either way. */
+      .clip_bytes = 24,
+      .clip_bytes_once = 128,
       .viewer_limit = "Vampir's limit is the desktop's memory, not a file size",
   };
   return tt_export_main(argc, argv, &ex);

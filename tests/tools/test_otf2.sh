@@ -205,6 +205,30 @@ for i in 0 1 2; do
 done
 [ "$total" -ge "$(intervals "$db")" ] && pass "split window: every interval in some part ($total)" ||
   fail "split window: $total enters < $(intervals "$db")"
+# Events crossing a cut are clipped and marked in every part, as db2json
+# marks them ("clipped": start|end|both): a "clipped" string attribute on
+# the Enter, the same events with the same values.
+"$BIN/db2json" -q "$db" --split window --windows 3 -o "$TMP/w.json"
+clip_marks() { "$PY" - "$@" <<'PYEOF'
+import collections, json, sys
+import otf2
+o, j = collections.Counter(), collections.Counter()
+with otf2.reader.open(sys.argv[1]) as t:
+    for _, ev in t.events:
+        if isinstance(ev, otf2.events.Enter) and ev.attributes:
+            for k, v in ev.attributes.items():
+                if k.name == "clipped": o[ev.region.name, v] += 1
+for e in json.load(open(sys.argv[2]))["traceEvents"]:
+    if "clipped" in e.get("args", {}): j[e["name"], e["args"]["clipped"]] += 1
+print(sum(j.values()), sum(o.values()) if o == j else "differ: %s" % sorted((o - j) + (j - o)))
+PYEOF
+}
+for i in 0 1 2; do
+  read -r want got <<<"$(clip_marks "$TMP/w.w00$i.otf2/traces.otf2" "$TMP/w.w00$i.json")"
+  expect_eq "split window part $i: the clipped events marked as db2json marks them" "$want" "$got"
+  [ "$want" -gt 0 ] && pass "split window part $i: some events cross a cut ($want)" ||
+    fail "split window part $i: no event crosses a cut"
+done
 expect_ok "split process" "$O" -q "$db" --split process -o "$TMP/p.otf2"
 pids=$(q "$db" "SELECT group_concat(pid) FROM (SELECT DISTINCT pid FROM (SELECT pid FROM rocpd_region UNION
   SELECT pid FROM rocpd_kernel_dispatch UNION SELECT pid FROM rocpd_memory_copy UNION
