@@ -108,6 +108,8 @@ static void say_removed_on_signal(size_t n) {
   (void)w;
 }
 
+void tt_output_remove_tree(const char *path) { remove_tmp(path); }
+
 static void on_signal(int sig) {
   /* The list is only linked and unlinked between signals, one pointer
    * store at a time, so walking it here sees a consistent list. */

@@ -43,6 +43,10 @@ void tt_output_abort(tt_output *o);
  * string, or an absolute form ending in it), else `path`: messages about a
  * temporary then name what the user asked for. */
 const char *tt_output_name_of(const char *path);
+/* Removes a file, or a directory with everything in it; only
+ * async-signal-safe calls, so a format's own signal handler may use it
+ * (db2otf2's staging directories). errno is kept. */
+void tt_output_remove_tree(const char *path);
 /* Called by tt_die and on SIGINT/SIGTERM: removes all pending temporaries
  * and the parts not yet kept (said on stderr, from a signal too). */
 void tt_output_abort_all(void);

@@ -1054,6 +1054,7 @@ static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64
 static int run_all(run *ru) {
   const tt_export_opts *o = ru->o;
   hub_filter f = base_filter(o);
+  f.launch_times = ru->ex->launch_times;
   ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
   if (!ru->r) return 1;
   if (o->list_categories) return list_categories(ru);

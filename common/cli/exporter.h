@@ -65,6 +65,7 @@ typedef struct tt_exporter {
   int binary;              /* output is binary: never written to a terminal */
   int no_gzip;             /* a directory format: a .gz output name is refused */
   int no_event_args;       /* holds no event arguments: --no-args is refused */
+  int launch_times;        /* GPU work's launch start wanted (hub_filter.launch_times) */
   /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
    * uses tt_output_fopen); the driver commits or aborts `out`. */
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,

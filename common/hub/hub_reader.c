@@ -474,10 +474,19 @@ static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   }
   }
   ev->cls = classify(ev);
+  ev->launch_ts = HUB_NULL;
+  /* An input with recorded flows draws those: its launches are found for
+   * their start alone (hub_filter.launch_times), with no arrow. */
+  int flows = r->dbs[c->db].has_flows;
   if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
-      r->pending_launch.count)
-    ev->link_ts = take_launch(r, ev, &ev->link_index);
-  else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
+      r->pending_launch.count) {
+    int64_t index = 0;
+    ev->launch_ts = take_launch(r, ev, &index);
+    if (!flows) {
+      ev->link_ts = ev->launch_ts;
+      if (ev->launch_ts != HUB_NULL) ev->link_index = index;
+    }
+  } else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
     /* One launch per (process, correlation): a second launch with the same
      * id (duplicate ids, merged profiles) or GPU work already read would
      * leave an arrow without its other end. */
@@ -487,6 +496,11 @@ static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
       ev->link_starts = "";
     } else {
       remember_launch(r, ev);
+    }
+    if (flows) {
+      ev->link_ts = HUB_NULL;
+      ev->link_count = ev->link_last = 0;
+      ev->link_starts = "";
     }
   }
   if (ev->link_ts != HUB_NULL && ev->correlation_id != HUB_NULL)

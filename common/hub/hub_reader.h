@@ -70,6 +70,10 @@ typedef struct hub_record {
    * arrow is number link_index of its launch's. */
   int64_t link_count, link_index, link_last;
   const char *link_starts;
+  /* GPU work: the start of the call that launched it (same process and
+   * correlation id), HUB_NULL when none was read. Without recorded flows
+   * it is link_ts; with them, only under hub_filter.launch_times. */
+  int64_t launch_ts;
 } hub_record;
 
 /* The GPU side of a trace (--gpu): hub_class_is_gpu, and waits drawn on
@@ -115,6 +119,10 @@ typedef struct hub_filter {
   /* Several processes (npids > 0, pid then unused): kept by the caller
    * while the reader is open. */
   const int64_t *pids; size_t npids;
+  /* GPU work gets its launch's start (hub_record.launch_ts) by correlation
+   * even in an input that records its own flows (Kineto's ac2g arrows),
+   * where no arrow is made from it: db2summary's launch latency. */
+  int launch_times;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;

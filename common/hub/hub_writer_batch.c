@@ -6,25 +6,18 @@
 
 #include "base/atomic_output.h"
 
-/* The failure message, formatted (the worker cannot die: exit() would run
- * under the caller's thread, which may be inside SQLite too). */
-static char *fail_message(sqlite3 *db, const char *what) {
-  const char *fmt = "%s: writing hub database: %s (in: %.60s)";
-  const char *name = tt_output_name_of(sqlite3_db_filename(db, "main"));
-  const char *why = sqlite3_errmsg(db);
-  int n = snprintf(NULL, 0, fmt, name, why, what);
-  char *m = malloc((size_t)(n > 0 ? n : 0) + 1);
-  if (m) snprintf(m, (size_t)n + 1, fmt, name, why, what);
-  return m;
+/* The failure message, formatted into the batches' own buffer: the worker
+ * cannot die (exit() would run under the caller's thread, which may be
+ * inside SQLite too), and a message that needed memory could be lost when
+ * there is none, the failure then read as success. */
+static void fail_message(hw_batches *bs, const char *what) {
+  snprintf(bs->error, sizeof bs->error, "%s: writing hub database: %s (in: %.60s)",
+           tt_output_name_of(sqlite3_db_filename(bs->db, "main")), sqlite3_errmsg(bs->db), what);
 }
 
 void hw_fail(sqlite3 *db, const char *what) {
   tt_die(1, "%s: writing hub database: %s (in: %.60s)",
          tt_output_name_of(sqlite3_db_filename(db, "main")), sqlite3_errmsg(db), what);
-}
-
-static void die_with(char *message) {
-  tt_die(1, "%s", message ? message : "writing hub database: out of memory");
 }
 
 /* --- the staged rows as a virtual table ------------------------------
@@ -184,26 +177,24 @@ void hw_setup_table(hw_batches *bs, int which, const char *table, const char *co
   tt_buf_free(&sql);
 }
 
-/* Inserts one stage's rows and empties it. Returns NULL, or the message
- * to die with. */
-static char *insert_stage(hw_batches *bs, hw_table *b, hw_stage *s) {
+/* Inserts one stage's rows and empties it. Returns 0, or -1 with the
+ * message to die with in bs->error. */
+static int insert_stage(hw_batches *bs, hw_table *b, hw_stage *s) {
   b->reading = s;
   int rc = sqlite3_step(b->ins);
-  char *err = rc == SQLITE_DONE ? NULL : fail_message(bs->db, sqlite3_sql(b->ins));
+  if (rc != SQLITE_DONE) fail_message(bs, sqlite3_sql(b->ins));
   sqlite3_reset(b->ins);
-  if (err) return err;
+  if (rc != SQLITE_DONE) return -1;
   int64_t last = s->cells[(size_t)(s->nrows - 1) * (size_t)b->ncols].v.i;
   if (!b->explicit_id && sqlite3_last_insert_rowid(bs->db) != last) {
-    const char *fmt = "internal: hub row ids out of step (SQLite gave %lld, expected %lld)";
-    long long got = (long long)sqlite3_last_insert_rowid(bs->db);
-    int n = snprintf(NULL, 0, fmt, got, (long long)last);
-    err = malloc((size_t)n + 1);
-    if (err) snprintf(err, (size_t)n + 1, fmt, got, (long long)last);
-    return err;
+    snprintf(bs->error, sizeof bs->error,
+             "internal: hub row ids out of step (SQLite gave %lld, expected %lld)",
+             (long long)sqlite3_last_insert_rowid(bs->db), (long long)last);
+    return -1;
   }
   s->nrows = 0;
   tt_buf_clear(&s->arena);
-  return NULL;
+  return 0;
 }
 
 #define HW_QUEUE (ST_COUNT * HW_STAGES)
@@ -217,15 +208,15 @@ static void *worker(void *arg) {
     hw_table *b = &bs->t[bs->queue[bs->head]];
     hw_stage *s = &b->stage[b->oldest];
     pthread_mutex_unlock(&bs->mu);
-    char *err = insert_stage(bs, b, s);
+    int failed = insert_stage(bs, b, s) != 0;
     pthread_mutex_lock(&bs->mu);
     b->oldest = (b->oldest + 1) % HW_STAGES;
     b->nqueued--;
     bs->head = (bs->head + 1) % HW_QUEUE;
     bs->count--;
-    if (err) {
+    if (failed) {
       /* Nothing after a failed INSERT runs: one thread would have died. */
-      bs->error = err;
+      bs->failed = 1;
       for (; bs->count; bs->count--, bs->head = (bs->head + 1) % HW_QUEUE)
         bs->t[bs->queue[bs->head]].nqueued = 0;
     }
@@ -257,16 +248,15 @@ void hw_flush_table(hw_batches *bs, int which) {
   hw_stage *s = &b->stage[b->cur];
   if (s->nrows == 0) return;
   if (!bs->threaded) {
-    char *err = insert_stage(bs, b, s);
-    if (err) die_with(err);
+    if (insert_stage(bs, b, s) != 0) tt_die(1, "%s", bs->error);
     return;
   }
   pthread_mutex_lock(&bs->mu);
   /* The next stage is free once its INSERT is done. */
-  while (b->nqueued == HW_STAGES - 1 && !bs->error) pthread_cond_wait(&bs->done, &bs->mu);
-  if (bs->error) {
+  while (b->nqueued == HW_STAGES - 1 && !bs->failed) pthread_cond_wait(&bs->done, &bs->mu);
+  if (bs->failed) {
     pthread_mutex_unlock(&bs->mu);
-    die_with(bs->error);
+    tt_die(1, "%s", bs->error);
   }
   if (b->nqueued++ == 0) b->oldest = b->cur;
   b->cur = (b->cur + 1) % HW_STAGES;
@@ -283,10 +273,10 @@ void hw_flush_all(hw_batches *bs) {
 void hw_sync(hw_batches *bs) {
   if (!bs->threaded) return;
   pthread_mutex_lock(&bs->mu);
-  while (bs->count && !bs->error) pthread_cond_wait(&bs->done, &bs->mu);
-  char *err = bs->error;
+  while (bs->count && !bs->failed) pthread_cond_wait(&bs->done, &bs->mu);
+  int failed = bs->failed;
   pthread_mutex_unlock(&bs->mu);
-  if (err) die_with(err);
+  if (failed) tt_die(1, "%s", bs->error);
 }
 
 void hw_free(hw_batches *bs) {
@@ -301,8 +291,7 @@ void hw_free(hw_batches *bs) {
     pthread_cond_destroy(&bs->done);
     bs->threaded = 0;
   }
-  free(bs->error);
-  bs->error = NULL;
+  bs->failed = 0;
   for (int i = 0; i < ST_COUNT; i++) {
     sqlite3_finalize(bs->t[i].ins);
     bs->t[i].ins = NULL;

@@ -81,7 +81,10 @@ typedef struct hw_batches {
   int queue[ST_COUNT * HW_STAGES]; /* the tables of the queued stages, in order */
   int head, count;     /* count includes the INSERT running */
   int stop;
-  char *error; /* the worker's failure, reported by the caller's thread */
+  /* The worker's failure, reported by the caller's thread; its message
+   * needs no allocation, which could fail and lose it. */
+  int failed;
+  char error[512];
 } hw_batches;
 
 /* A row being filled: column 0 is the id, then the listed columns. */

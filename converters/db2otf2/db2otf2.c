@@ -7,6 +7,9 @@
  * per location and strictly nested. Intervals that overlap without
  * nesting go to overflow locations ("CUDA[0:7] overlap 1"), placed by
  * common/cli/tracks.c as db2perfetto does, so none is dropped. */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +41,27 @@ static int otf2_ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
     tt_error("%s: otf2: %s: %s", a->part->path, what, OTF2_Error_GetDescription(e));
   a->failed = 1;
   return -1;
+}
+
+/* Errors libotf2 reported, counted by its error callback: some of its
+ * failures never reach a return status (a buffered write that fails when
+ * its file is closed, on a full disk), so an archive is complete only
+ * when none was reported while it was written. */
+static atomic_ulong lib_errors; /* the size planner writes on a second thread */
+
+static OTF2_ErrorCode on_lib_error(void *user, const char *file, uint64_t line,
+                                   const char *function, OTF2_ErrorCode code, const char *format,
+                                   va_list va) {
+  (void)user, (void)file, (void)line, (void)function;
+  char msg[512];
+  vsnprintf(msg, sizeof msg, format, va);
+  if (code == OTF2_WARNING || code == OTF2_DEPRECATED) {
+    tt_warn("otf2: %s", msg);
+    return code;
+  }
+  lib_errors++;
+  tt_error("otf2: %s: %s", OTF2_Error_GetDescription(code), msg);
+  return code;
 }
 
 static void see_time(o2_archive *a, int64_t t) {
@@ -80,7 +104,8 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
           if (strcmp(v.name, "correlation") == 0) has_corr = 1;
           uint32_t ref = o2_attribute(a, v.name, OTF2_TYPE_INT64);
           o2_model_attr(a, ref, o2_cu((uint64_t)x));
-          OTF2_AttributeList_AddInt64(a->attrs, ref, x);
+          if (otf2_ok(a, OTF2_AttributeList_AddInt64(a->attrs, ref, x), "adding an attribute"))
+            return;
           continue;
         }
       } else if (type == HUB_ARG_DOUBLE) {
@@ -88,7 +113,8 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
         if (v.value[0] && !*end) {
           uint32_t ref = o2_attribute(a, v.name, OTF2_TYPE_DOUBLE);
           o2_model_attr(a, ref, 8);
-          OTF2_AttributeList_AddDouble(a->attrs, ref, x);
+          if (otf2_ok(a, OTF2_AttributeList_AddDouble(a->attrs, ref, x), "adding an attribute"))
+            return;
           continue;
         }
       }
@@ -96,13 +122,25 @@ static void add_args(o2_archive *a, hub_reader *r, const hub_record *ev) {
       if (a->string_bytes >= a->string_limit && !tt_strmap_get(&a->strings, s)) s = O2_TOO_MANY;
       uint32_t ref = o2_attribute(a, v.name, OTF2_TYPE_STRING), str = o2_string(a, s);
       o2_model_attr(a, ref, o2_cu(str));
-      OTF2_AttributeList_AddStringRef(a->attrs, ref, str);
+      if (otf2_ok(a, OTF2_AttributeList_AddStringRef(a->attrs, ref, str), "adding an attribute"))
+        return;
     }
   }
   /* The launch <-> GPU work correlation, on both Enter records. */
   if (!has_corr && ev->correlation_id != HUB_NULL) {
     o2_model_attr(a, a->attr_corr, o2_cu((uint64_t)ev->correlation_id));
-    OTF2_AttributeList_AddInt64(a->attrs, a->attr_corr, ev->correlation_id);
+    otf2_ok(a, OTF2_AttributeList_AddInt64(a->attrs, a->attr_corr, ev->correlation_id),
+            "adding an attribute");
+  }
+  /* An interval cut by the part's bounds, marked as db2json and
+   * db2perfetto mark it: the string attribute "clipped" on its Enter. */
+  if (ev->clipped) {
+    const char *how = ev->clipped == (HUB_CLIP_START | HUB_CLIP_END) ? "both"
+                      : ev->clipped & HUB_CLIP_START                 ? "start"
+                                                                     : "end";
+    uint32_t ref = o2_attribute(a, "clipped", OTF2_TYPE_STRING), str = o2_string(a, how);
+    o2_model_attr(a, ref, o2_cu(str));
+    otf2_ok(a, OTF2_AttributeList_AddStringRef(a->attrs, ref, str), "adding an attribute");
   }
 }
 
@@ -189,6 +227,7 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
     return -1;
   }
   add_args(a, r, ev);
+  if (a->failed) return -1;
   o2_model_attrs_written(a);
   o2_model_event(a, o2_cu(region));
   if (otf2_ok(a, OTF2_EvtWriter_Enter(l->w, a->attrs, (OTF2_TimeStamp)ev->start, region),
@@ -295,7 +334,10 @@ static int o2_event(void *state, hub_reader *r, const hub_record *ev) {
 
 static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, tt_output *out) {
   (void)r;
+  static atomic_flag handler_set = ATOMIC_FLAG_INIT;
+  if (!atomic_flag_test_and_set(&handler_set)) OTF2_Error_RegisterCallback(on_lib_error, NULL);
   o2_archive *a = tt_calloc(1, sizeof *a);
+  a->lib_errors_before = lib_errors;
   a->o = o;
   a->part = p;
   a->ts_min = INT64_MAX;
@@ -325,13 +367,18 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
     free(a);
     return NULL;
   }
-  OTF2_Archive_SetFlushCallbacks(a->ar, &o2_flush_callbacks, NULL);
-  OTF2_Archive_SetMemoryCallbacks(a->ar, &o2_memory_callbacks, NULL);
-  OTF2_Archive_SetSerialCollectiveCallbacks(a->ar);
-  OTF2_Archive_SetCreator(a->ar, "db2otf2 (tracetools) " TT_VERSION);
-  OTF2_Archive_SetDescription(a->ar, "converted from rocpd hub databases");
+  otf2_ok(a, OTF2_Archive_SetFlushCallbacks(a->ar, &o2_flush_callbacks, NULL),
+          "setting the flush callbacks");
+  otf2_ok(a, OTF2_Archive_SetMemoryCallbacks(a->ar, &o2_memory_callbacks, NULL),
+          "setting the memory callbacks");
+  otf2_ok(a, OTF2_Archive_SetSerialCollectiveCallbacks(a->ar), "setting the collectives");
+  otf2_ok(a, OTF2_Archive_SetCreator(a->ar, "db2otf2 (tracetools) " TT_VERSION),
+          "setting the creator");
+  otf2_ok(a, OTF2_Archive_SetDescription(a->ar, "converted from rocpd hub databases"),
+          "setting the description");
   otf2_ok(a, OTF2_Archive_OpenEvtFiles(a->ar), "opening event files");
   a->attrs = OTF2_AttributeList_New();
+  if (!a->attrs) tt_die(1, "%s: otf2: cannot allocate an attribute list", p->path);
   a->attr_corr = o2_attribute(a, "correlation", OTF2_TYPE_INT64);
   a->nesting = tt_nesting_new();
   return a;
@@ -344,6 +391,11 @@ static int o2_end(void *state, hub_reader *r) {
   for (size_t i = 0; i < a->nlocs && rc == 0; i++) rc = close_due(a, &a->locs[i], INT64_MAX);
   if (rc == 0) rc = o2_write_definitions(a);
   if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;
+  if (rc == 0 && lib_errors != a->lib_errors_before) {
+    tt_error("%s: otf2: the archive is incomplete (libotf2 reported an error above); not written",
+             a->part->path);
+    rc = -1;
+  }
   if (rc != 0) o2_stage_discard(a);
   /* No "wrote" here: the driver also ends a part whose stream failed, and
    * says what it wrote once the archive is in place. */
@@ -367,7 +419,12 @@ int main(int argc, char **argv) {
       .end_part = o2_end,
       .part_bytes = o2_part_bytes,
       .part_shared_bytes = O2_MODEL_FIXED,
-      /* Clipping moves a Leave's time: 8 bytes either way. */
+      /* An end clipped: the "clipped" attribute on its Enter (a list's
+       * header, reference, type and string reference, at their largest);
+       * once, its definition and its four strings. A Leave's time moves:
+       * 8 bytes either way. */
+      .clip_bytes = 24,
+      .clip_bytes_once = 128,
       .viewer_limit = "Vampir's limit is the desktop's memory, not a file size",
   };
   return tt_export_main(argc, argv, &ex);

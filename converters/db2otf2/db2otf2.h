@@ -88,6 +88,7 @@ typedef struct o2_archive {
   OTF2_AttributeList *attrs;
   tt_nesting *nesting;
   int failed;
+  unsigned long lib_errors_before; /* libotf2's error count when it began */
 
   tt_strmap strings; /* text -> ref */
   uint32_t nstrings;

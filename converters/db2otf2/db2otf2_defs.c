@@ -210,17 +210,17 @@ static uint64_t group_key(int is_gpu, uint32_t host, int64_t pid, int64_t gpu) {
       (uint64_t)gpu);
 }
 
-/* "Process 1234 (python3)"; with a rank or host known, the process label
- * every exporter uses ("python3 [rank 3] nid008553 (pid 1234)"). */
+/* The process label every exporter uses ("python3 [rank 3] nid008553
+ * (pid 1234)", the command alone when neither rank nor host is known);
+ * "Process 1234" when the hub names no command (a group needs a name). */
 static uint32_t process_group(o2_archive *a, hub_reader *r, int db, int64_t pid) {
   uint32_t host = host_node(a, r, db, pid);
   uint64_t key = group_key(0, host, pid, 0);
   int64_t *v = tt_i64map_get(&a->group_index, (int64_t)key);
   if (v) return (uint32_t)*v;
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
-  const char *name = p && strcmp(p->label, p->name) != 0 ? fmt(a, "%s", p->label)
-                     : p && p->name[0] ? fmt(a, "Process %lld (%s)", (long long)pid, p->name)
-                                       : fmt(a, "Process %lld", (long long)pid);
+  const char *name =
+      p && p->label[0] ? fmt(a, "%s", p->label) : fmt(a, "Process %lld", (long long)pid);
   GROW(a->groups, a->ngroups, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS, .pid = pid,
                                      .name = o2_string(a, name), .parent_node = host,
@@ -399,54 +399,61 @@ static int ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
   return -1;
 }
 
-static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w) {
+/* Keeps the first error of the definition writes, said once at the end. */
+static void note(OTF2_ErrorCode *st, OTF2_ErrorCode e) {
+  if (*st == OTF2_SUCCESS) *st = e;
+}
+
+static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st) {
   /* In ref order: readers may expect increasing references. */
   const char **byref = tt_calloc(a->nstrings ? a->nstrings : 1, sizeof *byref);
   for (size_t i = 0; i < a->strings.cap; i++)
     if (a->strings.slots[i].key) byref[a->strings.slots[i].val] = a->strings.slots[i].key;
-  for (uint32_t i = 0; i < a->nstrings; i++) OTF2_GlobalDefWriter_WriteString(w, i, byref[i]);
+  for (uint32_t i = 0; i < a->nstrings && *st == OTF2_SUCCESS; i++)
+    note(st, OTF2_GlobalDefWriter_WriteString(w, i, byref[i]));
   free(byref);
 }
 
 /* The copies' communicator: every location in it, by rank. */
-static void write_rma(o2_archive *a, OTF2_GlobalDefWriter *w) {
+static void write_rma(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st) {
   if (!a->nranks) return;
   OTF2_Paradigm p = (OTF2_Paradigm)a->rma_paradigm;
   const char *pn = p == OTF2_PARADIGM_HIP ? "HIP" : p == OTF2_PARADIGM_CUDA ? "CUDA" : "GPU";
   uint64_t *members = tt_calloc((size_t)a->nranks, sizeof *members);
   for (size_t i = 0; i < a->nlocs; i++)
     if (a->locs[i].rank >= 0) members[a->locs[i].rank] = i;
-  OTF2_GlobalDefWriter_WriteGroup(w, 0, o2_string(a, pn), OTF2_GROUP_TYPE_COMM_LOCATIONS, p,
-                                  OTF2_GROUP_FLAG_NONE, (uint32_t)a->nranks, members);
+  note(st, OTF2_GlobalDefWriter_WriteGroup(w, 0, o2_string(a, pn), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                           p, OTF2_GROUP_FLAG_NONE, (uint32_t)a->nranks, members));
   for (int64_t i = 0; i < a->nranks; i++) members[i] = (uint64_t)i;
-  OTF2_GlobalDefWriter_WriteGroup(w, 1, o2_string(a, fmt(a, "%s_GROUP", pn)),
-                                  OTF2_GROUP_TYPE_COMM_GROUP, p, OTF2_GROUP_FLAG_NONE,
-                                  (uint32_t)a->nranks, members);
+  note(st, OTF2_GlobalDefWriter_WriteGroup(w, 1, o2_string(a, fmt(a, "%s_GROUP", pn)),
+                                           OTF2_GROUP_TYPE_COMM_GROUP, p, OTF2_GROUP_FLAG_NONE,
+                                           (uint32_t)a->nranks, members));
   free(members);
-  OTF2_GlobalDefWriter_WriteComm(w, 0, o2_string(a, ""), 1, OTF2_UNDEFINED_COMM,
-                                 OTF2_COMM_FLAG_NONE);
-  OTF2_GlobalDefWriter_WriteRmaWin(w, 0, o2_string(a, fmt(a, "%s_WINDOW", pn)), 0,
-                                   OTF2_RMA_WIN_FLAG_NONE);
+  note(st, OTF2_GlobalDefWriter_WriteComm(w, 0, o2_string(a, ""), 1, OTF2_UNDEFINED_COMM,
+                                          OTF2_COMM_FLAG_NONE));
+  note(st, OTF2_GlobalDefWriter_WriteRmaWin(w, 0, o2_string(a, fmt(a, "%s_WINDOW", pn)), 0,
+                                            OTF2_RMA_WIN_FLAG_NONE));
 }
 
-static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w) {
+static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st) {
   /* Member i, class 2i, instance 2i + 1 (classes and instances share the
    * metric references; events name the instance). */
   for (size_t i = 0; i < a->nmetrics; i++) {
     const o2_metric *m = &a->metrics[i];
-    OTF2_GlobalDefWriter_WriteMetricMember(
-        w, (OTF2_MetricMemberRef)i, m->name, m->name, OTF2_METRIC_TYPE_OTHER,
-        m->is_alloc ? OTF2_METRIC_ABSOLUTE_NEXT : OTF2_METRIC_ABSOLUTE_POINT,
-        m->is_alloc ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, m->unit);
+    note(st, OTF2_GlobalDefWriter_WriteMetricMember(
+                 w, (OTF2_MetricMemberRef)i, m->name, m->name, OTF2_METRIC_TYPE_OTHER,
+                 m->is_alloc ? OTF2_METRIC_ABSOLUTE_NEXT : OTF2_METRIC_ABSOLUTE_POINT,
+                 m->is_alloc ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, m->unit));
   }
   for (size_t i = 0; i < a->nmetrics; i++) {
     const o2_metric *m = &a->metrics[i];
     OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
-    OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
-                                          OTF2_METRIC_ASYNCHRONOUS, OTF2_RECORDER_KIND_ABSTRACT);
-    OTF2_GlobalDefWriter_WriteMetricInstance(w, (OTF2_MetricRef)(2 * i + 1),
-                                             (OTF2_MetricRef)(2 * i), (OTF2_LocationRef)m->loc,
-                                             OTF2_SCOPE_LOCATION_GROUP, m->group);
+    note(st, OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
+                                                   OTF2_METRIC_ASYNCHRONOUS,
+                                                   OTF2_RECORDER_KIND_ABSTRACT));
+    note(st, OTF2_GlobalDefWriter_WriteMetricInstance(
+                 w, (OTF2_MetricRef)(2 * i + 1), (OTF2_MetricRef)(2 * i), (OTF2_LocationRef)m->loc,
+                 OTF2_SCOPE_LOCATION_GROUP, m->group));
   }
 }
 
@@ -486,6 +493,17 @@ static void o2_resolve(o2_archive *a) {
 
 int o2_write_definitions(o2_archive *a) {
   int rc = 0;
+  /* No event at all (an empty hub): readers need one location, so the
+   * archive is a machine with one process and its thread, no events. */
+  if (!a->ngroups) {
+    add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
+    GROW(a->groups, a->ngroups, a->cap_groups);
+    a->groups[a->ngroups++] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                         .name = o2_string(a, "no events"),
+                                         .parent_node = NODE_MACHINE,
+                                         .creator = O2_NONE,
+                                         .metric_loc = -1};
+  }
   /* GPU-only processes still get one CPU thread: OTF2 requires it. */
   for (size_t g = 0; g < a->ngroups; g++) {
     if (a->groups[g].type != OTF2_LOCATION_GROUP_TYPE_PROCESS || a->groups[g].has_thread) continue;
@@ -494,7 +512,8 @@ int o2_write_definitions(o2_archive *a) {
   }
   uint64_t *counts = tt_calloc(a->nlocs ? a->nlocs : 1, sizeof *counts);
   for (size_t i = 0; i < a->nlocs; i++) {
-    OTF2_EvtWriter_GetNumberOfEvents(a->locs[i].w, &counts[i]);
+    if (rc == 0)
+      rc = ok(a, OTF2_EvtWriter_GetNumberOfEvents(a->locs[i].w, &counts[i]), "counting events");
     if (rc == 0) rc = ok(a, OTF2_Archive_CloseEvtWriter(a->ar, a->locs[i].w), "closing events");
     a->locs[i].w = NULL;
   }
@@ -523,60 +542,63 @@ int o2_write_definitions(o2_archive *a) {
     o2_string(a, fmt(a, "%s_WINDOW", pn));
   }
 
+  OTF2_ErrorCode st = OTF2_SUCCESS;
   uint64_t offset = a->ts_min == INT64_MAX ? 0 : (uint64_t)a->ts_min;
   uint64_t length = a->ts_min == INT64_MAX ? 0 : (uint64_t)(a->ts_max - a->ts_min);
   /* Wall-clock source: ns since 1970 between 2000 and 2100. */
   uint64_t realtime = offset >= 946684800000000000ULL && offset < 4102444800000000000ULL
                           ? offset
                           : OTF2_UNDEFINED_TIMESTAMP;
-  OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime);
-  write_strings(a, w);
+  note(&st, OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime));
+  write_strings(a, w, &st);
   if (a->used_cuda || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_CUDA))
-    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
-                                       OTF2_PARADIGM_CLASS_ACCELERATOR);
+    note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
+                                                 OTF2_PARADIGM_CLASS_ACCELERATOR));
   if (a->used_hip || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_HIP))
-    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_HIP, s_hip,
-                                       OTF2_PARADIGM_CLASS_ACCELERATOR);
+    note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_HIP, s_hip,
+                                                 OTF2_PARADIGM_CLASS_ACCELERATOR));
   for (size_t i = 0; i < a->nattrs; i++)
-    OTF2_GlobalDefWriter_WriteAttribute(w, (OTF2_AttributeRef)i, a->attrv[i].name,
-                                        a->attrv[i].name, a->attrv[i].type);
+    note(&st, OTF2_GlobalDefWriter_WriteAttribute(w, (OTF2_AttributeRef)i, a->attrv[i].name,
+                                                  a->attrv[i].name, a->attrv[i].type));
   for (size_t i = 0; i < a->nnodes; i++) {
     const o2_node *n = &a->nodes[i];
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(
-        w, (OTF2_SystemTreeNodeRef)i, n->name, n->class_name,
-        n->parent == O2_NONE ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : n->parent);
-    OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, (OTF2_SystemTreeNodeRef)i, n->domain);
+    note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+                  w, (OTF2_SystemTreeNodeRef)i, n->name, n->class_name,
+                  n->parent == O2_NONE ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : n->parent));
+    note(&st,
+         OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, (OTF2_SystemTreeNodeRef)i, n->domain));
     if (n->prop_name != O2_NONE) {
       OTF2_AttributeValue v;
       v.stringRef = n->prop_value;
-      OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(w, (OTF2_SystemTreeNodeRef)i, n->prop_name,
-                                                       OTF2_TYPE_STRING, v);
+      note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
+                    w, (OTF2_SystemTreeNodeRef)i, n->prop_name, OTF2_TYPE_STRING, v));
     }
   }
   for (size_t i = 0; i < a->ngroups; i++) {
     const o2_group *g = &a->groups[i];
-    OTF2_GlobalDefWriter_WriteLocationGroup(
-        w, (OTF2_LocationGroupRef)i, g->name, g->type, g->parent_node,
-        g->creator == O2_NONE ? OTF2_UNDEFINED_LOCATION_GROUP : g->creator);
+    note(&st, OTF2_GlobalDefWriter_WriteLocationGroup(
+                  w, (OTF2_LocationGroupRef)i, g->name, g->type, g->parent_node,
+                  g->creator == O2_NONE ? OTF2_UNDEFINED_LOCATION_GROUP : g->creator));
   }
   for (size_t i = 0; i < a->nlocs; i++) {
     const o2_loc *l = &a->locs[i];
-    OTF2_GlobalDefWriter_WriteLocation(w, (OTF2_LocationRef)i, l->name,
-                                       l->kind == O2_LOC_CPU   ? OTF2_LOCATION_TYPE_CPU_THREAD
-                                       : l->kind == O2_LOC_GPU ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
-                                                               : OTF2_LOCATION_TYPE_METRIC,
-                                       counts[i], l->group);
+    note(&st, OTF2_GlobalDefWriter_WriteLocation(
+                  w, (OTF2_LocationRef)i, l->name,
+                  l->kind == O2_LOC_CPU   ? OTF2_LOCATION_TYPE_CPU_THREAD
+                  : l->kind == O2_LOC_GPU ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
+                                          : OTF2_LOCATION_TYPE_METRIC,
+                  counts[i], l->group));
   }
   for (size_t i = 0; i < a->nregions; i++) {
     const o2_region_def *g = &a->regions[i];
-    OTF2_GlobalDefWriter_WriteRegion(w, (OTF2_RegionRef)i, g->name, g->canonical, 0, g->role,
-                                     g->paradigm, OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING,
-                                     0, 0);
+    note(&st, OTF2_GlobalDefWriter_WriteRegion(w, (OTF2_RegionRef)i, g->name, g->canonical, 0,
+                                               g->role, g->paradigm, OTF2_REGION_FLAG_NONE,
+                                               OTF2_UNDEFINED_STRING, 0, 0));
   }
-  write_rma(a, w);
-  write_metrics(a, w);
+  write_rma(a, w, &st);
+  write_metrics(a, w, &st);
   free(counts);
-  return 0;
+  return ok(a, st, "writing the global definitions");
 }
 
 void o2_defs_free(o2_archive *a) {

@@ -5,10 +5,9 @@
  * directory, so nothing half-written is ever left. An existing path is
  * replaced only when it is an OTF2 archive (or empty), never a directory
  * of other files. */
-#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,37 +16,34 @@
 #include <unistd.h>
 
 #include "db2otf2.h"
+#include "base/atomic_output.h"
 #include "base/util.h"
 
 /* Staging directories of this run. One that replaces an existing archive
  * is put in place at exit, and only when the run succeeded: the driver
  * also ends a part when the stream failed, and a failed run must leave the
  * old archive as it was. The others are renamed by the driver (removing
- * them afterwards is a no-op) or removed when the run fails. */
+ * them afterwards is a no-op) or removed when the run fails.
+ *
+ * The signal handler walks the list, on whichever thread the signal
+ * reaches (a size split writes its parts on a second thread): a stage is
+ * linked complete, by one pointer store, and none is unlinked before exit,
+ * so the handler never sees a half-built list (as atomic_output keeps its
+ * own). At exit the list is freed with the signals blocked. */
 typedef struct pending {
   char *stage, *final;
   int own;
+  struct pending *next;
 } pending;
-static pending *stages;
-static size_t nstages;
+static pending *volatile stages;
+static pending *volatile *stages_end = &stages;
 static struct sigaction old_actions[3];
 static const int signals[3] = {SIGINT, SIGTERM, SIGHUP};
 static int cleanup_installed;
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st, (void)flag, (void)ftw;
-  remove(path);
-  return 0;
-}
-
-static void remove_tree(const char *path) {
-  struct stat st;
-  if (lstat(path, &st) != 0) return;
-  if (S_ISDIR(st.st_mode))
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  else
-    remove(path);
-}
+/* A file or a directory tree, by atomic_output's async-signal-safe removal
+ * (the signal handler's too). */
+static void remove_tree(const char *path) { tt_output_remove_tree(path); }
 
 /* Replaces an existing archive: old aside, new in, old removed. */
 static int swap_in(const char *stage, const char *final) {
@@ -74,16 +70,20 @@ static int swap_in(const char *stage, const char *final) {
 static void at_exit(int status, void *arg) {
   (void)arg;
   int failed = 0;
-  for (size_t i = 0; i < nstages; i++) {
-    if (status == 0 && !failed && stages[i].own && swap_in(stages[i].stage, stages[i].final))
-      failed = 1;
-    remove_tree(stages[i].stage);
-    free(stages[i].stage);
-    free(stages[i].final);
+  sigset_t mask, all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &mask); /* a handler would walk the list being freed */
+  for (pending *p = stages, *next; p; p = next) {
+    if (status == 0 && !failed && p->own && swap_in(p->stage, p->final)) failed = 1;
+    remove_tree(p->stage);
+    next = p->next;
+    free(p->stage);
+    free(p->final);
+    free(p);
   }
-  free(stages);
   stages = NULL;
-  nstages = 0;
+  stages_end = &stages;
+  pthread_sigmask(SIG_SETMASK, &mask, NULL);
   if (failed) {
     fflush(NULL);
     _exit(1);
@@ -91,7 +91,7 @@ static void at_exit(int status, void *arg) {
 }
 
 static void on_signal(int sig) {
-  for (size_t i = 0; i < nstages; i++) remove_tree(stages[i].stage);
+  for (pending *p = stages; p; p = p->next) remove_tree(p->stage);
   for (int i = 0; i < 3; i++) {
     if (signals[i] != sig) continue;
     /* Then whatever was there before (atomic_output's cleanup, which
@@ -113,7 +113,7 @@ static void install_cleanup(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
+  sigfillset(&sa.sa_mask); /* one cleanup at a time */
   for (int i = 0; i < 3; i++) sigaction(signals[i], &sa, &old_actions[i]);
 }
 
@@ -175,14 +175,16 @@ int o2_stage_begin(o2_archive *a, tt_output *out) {
     a->stage = NULL;
     return -1;
   }
-  stages = tt_realloc(stages, (nstages + 1) * sizeof *stages);
-  stages[nstages++] = (pending){tt_strdup(a->stage), tt_strdup(final), a->own_stage};
+  pending *p = tt_calloc(1, sizeof *p);
+  *p = (pending){tt_strdup(a->stage), tt_strdup(final), a->own_stage, NULL};
+  *stages_end = p; /* linked complete, in one store */
+  stages_end = &p->next;
   return 0;
 }
 
 void o2_stage_discard(o2_archive *a) {
   if (!a->stage) return;
   remove_tree(a->stage);
-  for (size_t i = 0; i < nstages; i++)
-    if (strcmp(stages[i].stage, a->stage) == 0) stages[i].own = 0; /* nothing to put in place */
+  for (pending *p = stages; p; p = p->next)
+    if (strcmp(p->stage, a->stage) == 0) p->own = 0; /* nothing to put in place */
 }

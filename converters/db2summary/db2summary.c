@@ -118,6 +118,7 @@ int main(int argc, char **argv) {
       .extension = ".txt",
       .stdout_ok = 1,
       .no_event_args = 1,
+      .launch_times = 1, /* launch latency, also where the input records its arrows */
       .begin_part = summary_begin,
       .event = summary_event,
       .end_part = summary_end,

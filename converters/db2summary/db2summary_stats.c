@@ -224,7 +224,7 @@ static void latency_add(sm_summary *s, const hub_record *ev) {
     ix = tt_strmap_get(&s->lat_ix, s->key.data);
     s->nlat++;
   }
-  sm_hist_add(&s->lat[*ix].hist, ev->start - ev->link_ts);
+  sm_hist_add(&s->lat[*ix].hist, ev->start - ev->launch_ts);
 }
 
 /* --- one event ------------------------------------------------------- */
@@ -246,7 +246,9 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
     }
     row_add(row_of(s, 0, ev, name), dur, HUB_NULL);
     agent_add(s, ev);
-    if (ev->link_ts != HUB_NULL && !(ev->clipped & HUB_CLIP_START)) latency_add(s, ev);
+    /* Not Kineto's cuda_sync rows (dispatches too): a wait, not launched work. */
+    if (ev->cls != HUB_CLS_SYNC && ev->launch_ts != HUB_NULL && !(ev->clipped & HUB_CLIP_START))
+      latency_add(s, ev);
     break;
   }
   case HUB_COPY:

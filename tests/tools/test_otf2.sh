@@ -205,6 +205,30 @@ for i in 0 1 2; do
 done
 [ "$total" -ge "$(intervals "$db")" ] && pass "split window: every interval in some part ($total)" ||
   fail "split window: $total enters < $(intervals "$db")"
+# Events crossing a cut are clipped and marked in every part, as db2json
+# marks them ("clipped": start|end|both): a "clipped" string attribute on
+# the Enter, the same events with the same values.
+"$BIN/db2json" -q "$db" --split window --windows 3 -o "$TMP/w.json"
+clip_marks() { "$PY" - "$@" <<'PYEOF'
+import collections, json, sys
+import otf2
+o, j = collections.Counter(), collections.Counter()
+with otf2.reader.open(sys.argv[1]) as t:
+    for _, ev in t.events:
+        if isinstance(ev, otf2.events.Enter) and ev.attributes:
+            for k, v in ev.attributes.items():
+                if k.name == "clipped": o[ev.region.name, v] += 1
+for e in json.load(open(sys.argv[2]))["traceEvents"]:
+    if "clipped" in e.get("args", {}): j[e["name"], e["args"]["clipped"]] += 1
+print(sum(j.values()), sum(o.values()) if o == j else "differ: %s" % sorted((o - j) + (j - o)))
+PYEOF
+}
+for i in 0 1 2; do
+  read -r want got <<<"$(clip_marks "$TMP/w.w00$i.otf2/traces.otf2" "$TMP/w.w00$i.json")"
+  expect_eq "split window part $i: the clipped events marked as db2json marks them" "$want" "$got"
+  [ "$want" -gt 0 ] && pass "split window part $i: some events cross a cut ($want)" ||
+    fail "split window part $i: no event crosses a cut"
+done
 expect_ok "split process" "$O" -q "$db" --split process -o "$TMP/p.otf2"
 pids=$(q "$db" "SELECT group_concat(pid) FROM (SELECT DISTINCT pid FROM (SELECT pid FROM rocpd_region UNION
   SELECT pid FROM rocpd_kernel_dispatch UNION SELECT pid FROM rocpd_memory_copy UNION
@@ -271,6 +295,69 @@ expect_fail "stdout refused" "cannot go to stdout" "$O" -q "$db" -o -
 expect_eq "no archive or staging directory left by failures" "" \
   "$(cd "$TMP" && ls -d bad.otf2* trunc.otf2* no *.tmp* 2>/dev/null)"
 
+# ---- process names: the label every exporter gives (issue 35) -------------
+# No host, no rank: the command alone, as db2json names the process; no
+# command: "Process PID".
+cat >"$TMP/pn.json" <<'EOF'
+{"traceEvents":[{"ph":"M","name":"process_name","pid":392793,"tid":0,"args":{"name":"CuptiActivityProfilerTest"}},
+{"ph":"X","cat":"cpu_op","name":"op","pid":392793,"tid":392793,"ts":10,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"op","pid":5,"tid":5,"ts":10,"dur":5}]}
+EOF
+"$BIN/kineto2db" -q "$TMP/pn.json" -o "$TMP/pn.db"
+"$O" -q "$TMP/pn.db" -o "$TMP/pn.otf2"
+"$BIN/db2json" -q "$TMP/pn.db" -o "$TMP/pn.trace.json"
+groups=$(otf2-print -G "$TMP/pn.otf2/traces.otf2" | sed -n 's/^LOCATION_GROUP .*Name: "\([^"]*\)".*Type: PROCESS.*/\1/p' | sort | paste -sd,)
+json_name=$("$PY" -c 'import json, sys
+print(*[e["args"]["name"] for e in json.load(open(sys.argv[1]))["traceEvents"]
+        if e.get("name") == "process_name" and e["pid"] == 392793])' "$TMP/pn.trace.json")
+expect_eq "db2json names pid 392793 by its command alone" CuptiActivityProfilerTest "$json_name"
+expect_eq "OTF2 process groups: the command alone (as db2json), Process PID without one" \
+  "CuptiActivityProfilerTest,Process 5" "$groups"
+
+# ---- a write that fails (a full disk): exit 1, nothing left -----------------
+# RLIMIT_FSIZE (ulimit -f, in KiB, SIGXFSZ ignored: write() fails with
+# EFBIG) cuts a file short as a full disk does, without root. libotf2 says
+# some of these failures only to its error handler (a buffered write that
+# fails when its file is closed), never in a return status.
+# 3000 distinct 70-byte names on one thread: traces.def holds them all
+# (278 KB), the one event file 3000 short Enter/Leave pairs (78 KB); at
+# 128 KiB only traces.def is cut.
+"$PY" -c 'import json
+json.dump({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "op_%04d_%s" % (i, "x" * 62), "pid": 7,
+  "tid": 7, "ts": 10 + 2 * i, "dur": 1} for i in range(3000)]}, open("'"$TMP/names.json"'", "w"))'
+"$BIN/kineto2db" -q "$TMP/names.json" -o "$TMP/names.db"
+expect_ok "many names: db2otf2 without a limit" "$O" -q "$TMP/names.db" -o "$TMP/names.otf2"
+expect_eq "many names: traces.def is the file past 128 KiB, the event file is not" "1 0" \
+  "$(( $(stat -c %s "$TMP/names.otf2/traces.def") > 131072 )) $(( $(stat -c %s "$TMP/names.otf2/traces/0.evt") > 131072 ))"
+limited() { (trap '' XFSZ; ulimit -f "$1"; shift; "$@"); }
+expect_fail "traces.def cut short: exit 1, said" "cut.otf2: otf2: the archive is incomplete.*not written" \
+  limited 128 "$O" -q "$TMP/names.db" -o "$TMP/cut.otf2"
+expect_eq "traces.def cut short: no archive or staging directory left" "" \
+  "$(cd "$TMP" && ls -d cut.otf2* 2>/dev/null)"
+# Every limit below the archive's largest file (29 KB of events, 13 KB of
+# definitions): the run fails and leaves nothing; at 32 KiB it is whole.
+for kib in 4 8 16 24 28; do
+  expect_fail "limit ${kib} KiB: exit 1, said" "otf2" limited "$kib" "$O" -q "$TMP/hta_alexnet_trace.db" -o "$TMP/lim$kib.otf2"
+  expect_eq "limit ${kib} KiB: nothing left" "" "$(cd "$TMP" && ls -d lim$kib.otf2* 2>/dev/null)"
+done
+expect_ok "limit 32 KiB: written" limited 32 "$O" -q "$TMP/hta_alexnet_trace.db" -o "$TMP/lim32.otf2"
+expect_eq "limit 32 KiB: otf2-print reads it" "" "$(otf2-print "$TMP/lim32.otf2/traces.otf2" 2>&1 >/dev/null)"
+expect_fail "a failed write keeps the archive it would replace" "incomplete|otf2" \
+  limited 128 "$O" -q "$TMP/names.db" -o "$TMP/lim32.otf2"
+st=$("$PY" "$STATS" "$TMP/lim32.otf2/traces.otf2")
+expect_eq "the old archive is intact" "$(intervals "$TMP/hta_alexnet_trace.db")" "$(js "$st" 'd["enter"]')"
+
+# ---- a hub without events: an empty but valid archive, as db2json writes an empty trace
+echo '{"traceEvents": []}' >"$TMP/empty.json"
+"$BIN/kineto2db" -q "$TMP/empty.json" -o "$TMP/empty.db"
+expect_eq "empty hub: it holds no event" 0 "$(intervals "$TMP/empty.db")"
+expect_ok "empty hub: db2otf2" "$O" -q "$TMP/empty.db" -o "$TMP/empty.otf2"
+expect_eq "empty hub: otf2-print reads it" "" "$(otf2-print "$TMP/empty.otf2/traces.otf2" 2>&1 >/dev/null)"
+st=$("$PY" "$STATS" "$TMP/empty.otf2/traces.otf2" 2>&1)
+expect_eq "empty hub: no problem, no event, one process with its thread" \
+  '[] 0 0 {"PROCESS": 1} {"CPU_THREAD": 1}' \
+  "$(js "$st" '" ".join([str(d["problems"]), str(d["enter"]), str(d["metric"]), json.dumps(d["group_types"]), json.dumps(d["loc_types"])])')"
+
 # ---- interruption: SIGTERM mid-run leaves the old archive and no staging ----
 GEN="$ROOT/$BUILD/bench/gen_hub"
 "$GEN" "$TMP/big.db" 300000 4 >/dev/null 2>&1
@@ -291,6 +378,40 @@ if [ -d "$TMP/intr.otf2.tmp$pid" ]; then
 else
   wait "$pid"
   fail "SIGTERM: the staging directory never appeared"
+fi
+
+# ---- the signal handler calls only async-signal-safe functions ------------
+# gdb stops db2otf2 once its staging directory exists (OTF2_Archive_Open),
+# breaks on the allocator and the directory walkers, and delivers SIGTERM:
+# the handler must remove the staging directory and end the process
+# without reaching any of them (nftw/opendir allocate: a signal arriving
+# inside malloc deadlocked or corrupted the heap).
+if command -v gdb >/dev/null; then
+  cat >"$TMP/sig.gdb" <<'EOF'
+set pagination off
+set confirm off
+handle SIGTERM nostop noprint pass
+break OTF2_Archive_Open
+run
+delete
+break malloc
+break calloc
+break realloc
+break free
+break nftw
+break opendir
+signal SIGTERM
+bt 8
+kill
+quit
+EOF
+  out=$(gdb -q -batch -x "$TMP/sig.gdb" --args "$O" -q "$TMP/nsys.db" -o "$TMP/gdb.otf2" 2>&1)
+  expect_eq "signal handler: no allocation or directory walk inside it" "" \
+    "$(grep -B4 '<signal handler called>' <<<"$out" | cut -c1-160)"
+  expect_eq "signal handler: the process ends by the signal" 1 "$(grep -c 'terminated with signal SIGTERM' <<<"$out")"
+  expect_eq "signal handler: no staging directory left" "" "$(cd "$TMP" && ls -d gdb.otf2* 2>/dev/null)"
+else
+  skip "signal handler under gdb: gdb not installed (not run)"
 fi
 
 # Kernels: display name as the region name, the mangled name as its

@@ -202,6 +202,32 @@ expect_eq "nsys fixture: one launch latency per kernel" \
   "$(q "$NSYS" "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")" \
   "$(csvcols "$TMP/saxpy.csv" launch_latency launches)"
 
+# --- a Kineto trace: it records its own launch -> kernel arrows (ac2g flows),
+# and the latency still comes from correlation (it was "(none)" for every
+# Kineto hub). Expected from the JSON alone: every kernel and memset (not
+# cuda_sync, a wait) minus the start of the CUDA call of its process with
+# its correlation id, in ns (ts is in us).
+"$BIN/kineto2db" -q "$FIX/kineto/hta_alexnet_trace.json.gz" -o "$TMP/alexlat.db"
+db2summary -q "$TMP/alexlat.db" --format csv -o "$TMP/alexlat.csv"
+want=$($PY - "$FIX/kineto/hta_alexnet_trace.json.gz" <<'EOF'
+import gzip, json, sys
+from decimal import Decimal
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+ns = lambda e: Decimal(str(e["ts"])) * 1000
+launch = {e["args"]["correlation"]: ns(e) for e in ev
+          if e.get("ph") == "X" and e.get("cat") in ("cuda_runtime", "cuda_driver")
+          and "correlation" in e.get("args", {})}
+lat = [ns(e) - launch[e["args"]["correlation"]] for e in ev
+       if e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memset")
+       and e["args"].get("correlation") in launch]
+print("%d|%d|%d|%.3f" % (len(lat), min(lat), max(lat), sum(lat) / len(lat)))
+EOF
+)
+expect_eq "kineto fixture: launch latency of every kernel and memset, exact (from the JSON)" "$want" \
+  "$(csvcols "$TMP/alexlat.csv" launch_latency launches min_ns max_ns avg_ns)"
+[ "${want%%|*}" -gt 0 ] && pass "kineto fixture: the trace has launched GPU work (${want%%|*})" ||
+  fail "kineto fixture: no launched GPU work found in the JSON"
+
 # --- ExecuTorch: framework tax per iteration --------------------------------------
 # An etprof2db-shaped hub: one block (thread "forward"), regions of category
 # executorch / executorch_delegate with an "iteration" arg; one unfinished
