@@ -5,7 +5,7 @@
 set -eu
 PKGS="build-essential pkg-config sqlite3 libsqlite3-dev libprotobuf-c-dev \
 protobuf-c-compiler protobuf-compiler libotf2-trace-dev otf2-tools zlib1g-dev \
-clang libclang-rt-14-dev valgrind \
+clang libclang-rt-14-dev valgrind gdb \
 libyajl-dev python3 python3-protobuf python3-otf2 flatbuffers-compiler parallel chromium $*"
 missing=""
 for p in $PKGS; do
