@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/export.h"
+#include "base/hashmap.h"
 #include "base/json_check.h"
 #include "cli/tracks.h"
 #include "base/util.h"
@@ -88,7 +89,13 @@ static void put_str(tt_buf *b, const char *s) {
 }
 
 /* A time: µs after the base. */
-static void put_ts(json_part *jp, tt_buf *b, int64_t ns) { put_us(b, ns - jp->base); }
+static void put_ts(json_part *jp, tt_buf *b, int64_t ns) {
+  int64_t rel;
+  /* A time further from the base than int64 holds (a hub's bad row; the
+   * reader passes any int64) is written at the nearest end. */
+  if (__builtin_sub_overflow(ns, jp->base, &rel)) rel = ns < 0 ? INT64_MIN : INT64_MAX;
+  put_us(b, rel);
+}
 
 static void begin_event_in(json_part *jp, tt_buf *b) {
   if (jp->first)
@@ -156,6 +163,45 @@ static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
   }
 }
 
+/* Kineto's top-level keys that HTA and TraceLens read, as kineto2db kept
+ * them: deviceProperties (each GPU agent's extdata that is a Kineto entry,
+ * one per device id across the inputs, the first input's kept) and
+ * distributedInfo (when the inputs that have one agree on it). */
+static void write_kineto_top_level(json_part *jp, hub_reader *r) {
+  tt_buf *b = &jp->buf;
+  int n = 0;
+  tt_i64map ids = {0};
+  for (size_t i = 0; i < hub_reader_nagents(r); i++) {
+    const hub_agent_view *a = hub_reader_agent(r, i);
+    const char *x = a->extdata;
+    if (strcmp(a->type, "GPU") != 0 || strncmp(x, "{\"id\":", 6) != 0 ||
+        !tt_json_valid(x, strlen(x)) || tt_i64map_get(&ids, a->type_index))
+      continue;
+    tt_i64map_put(&ids, a->type_index, 1);
+    if (n++)
+      PUT_LIT(b, ",\n  ");
+    else
+      PUT_LIT(b, "\"deviceProperties\": [\n  ");
+    tt_buf_puts(b, x);
+  }
+  tt_i64map_free(&ids);
+  if (n) PUT_LIT(b, "\n],\n");
+  char *info = NULL;
+  int agree = 1;
+  for (size_t db = 0; db < hub_reader_ndbs(r) && agree; db++) {
+    const char *v = hub_reader_metadata(r, (int)db, "kineto.distributedInfo");
+    if (!v || !tt_json_valid(v, strlen(v))) continue;
+    if (!info) info = tt_strdup(v);
+    else agree = strcmp(info, v) == 0;
+  }
+  if (info && agree) {
+    PUT_LIT(b, "\"distributedInfo\": ");
+    tt_buf_puts(b, info);
+    PUT_LIT(b, ",\n");
+  }
+  free(info);
+}
+
 static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                         tt_output *out) {
   json_part *jp = tt_calloc(1, sizeof *jp);
@@ -170,9 +216,10 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
   tt_buf_printf(&jp->buf,
                 "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n"
-                "\"baseTimeNanoseconds\": %lld,\n\"traceEvents\": [",
+                "\"baseTimeNanoseconds\": %lld,\n",
                 (long long)jp->base);
-  (void)r;
+  write_kineto_top_level(jp, r);
+  PUT_LIT(&jp->buf, "\"traceEvents\": [");
   return jp;
 }
 
@@ -261,6 +308,7 @@ static int64_t arrow_id(const json_part *jp, const hub_record *ev, int64_t k) {
 
 /* The held flow ends, now that every start at their time is written. */
 static int release_held(json_part *jp) {
+  if (!jp->held.len) return 0;
   put_n(&jp->buf, jp->held.data, jp->held.len);
   jp->held.len = 0;
   return jp->buf.len >= JSON_CHUNK ? write_buf(jp) : 0;

@@ -97,6 +97,25 @@ kineto2db -q "$TMP/alexnet.json" -o "$TMP/back.db"
 times() { q "$1" "SELECT group_concat(t, ',') FROM (SELECT start || '-' || end t FROM rocpd_region UNION ALL SELECT start || '-' || end FROM rocpd_kernel_dispatch UNION ALL SELECT start || '-' || end FROM rocpd_memory_copy ORDER BY t)" | sha256sum; }
 expect_eq "kineto2db: the JSON's times read back are the hub's, to the ns" "$(times "$TMP/alexnet.db")" "$(times "$TMP/back.db")"
 
+# Kineto's top-level deviceProperties and distributedInfo (issue 35), read
+# by HTA and TraceLens: written back as the input had them, once for two
+# inputs of the same ranks' devices.
+top() {
+  $PY -c '
+import gzip, json, sys
+def load(p):
+    return json.load(gzip.open(p, "rt") if p.endswith(".gz") else open(p))
+a, b = load(sys.argv[1]), load(sys.argv[2])
+print("%d|%s|%s" % (len(a["deviceProperties"]), a["deviceProperties"] == b["deviceProperties"],
+                    a["distributedInfo"] == b["distributedInfo"]))' "$1" "$2"
+}
+expect_eq "alexnet: deviceProperties (8 GPUs) and distributedInfo as the input's" "8|True|True" \
+  "$(top "$TMP/alexnet.json" "$FIX/kineto/hta_alexnet_trace.json.gz")"
+kineto2db -q "$FIX/kineto/hta_alexnet_trace.json.gz" -o "$TMP/alexnet2.db" # a second import: a hub of its own
+db2json -q "$TMP/alexnet.db" "$TMP/alexnet2.db" -o "$TMP/alexnet2.json"
+expect_eq "two inputs of the same devices: each device once, their distributedInfo" "8|True|True" \
+  "$(top "$TMP/alexnet2.json" "$FIX/kineto/hta_alexnet_trace.json.gz")"
+
 if [ -x "$TRACE_CHECK" ]; then
   for h in alexnet event_sync nvvp nvprof nsys rpd; do
     out=$("$TRACE_CHECK" "$TMP/$h.json" 2>&1)
