@@ -1107,7 +1107,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
-  if (ex->relative_times && !o.time_base_given && !o.list_categories && !o.count_parts &&
+  /* --count-parts too: a size split's cuts depend on the bytes of each time. */
+  if (ex->relative_times && !o.time_base_given && !o.list_categories &&
       resolve_time_base(&o) != 0)
     return 1;
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
