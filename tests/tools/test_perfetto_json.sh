@@ -37,6 +37,17 @@ hub_counts() {
           JOIN rocpd_event e ON e.id = r.event_id))"
 }
 
+# The checker rejects each thing it checks (one small trace per rule).
+names='{"ph":"M","name":"thread_name","pid":1,"tid":1,"args":{"name":"t"}}'
+bad() { printf '{"traceEvents":[%s,%s]}' "$names" "$2" >"$TMP/bad.json"
+  out=$($PY "$CHECK" -q "$TMP/bad.json" 2>&1) && fail "checker: $1: passed" || {
+    grep -q "$3" <<<"$out" && pass "checker: $1" || fail "checker: $1: $out"; }; }
+bad "an f before its s at the same time" '{"ph":"f","id":1,"cat":"c","name":"n","pid":1,"tid":1,"ts":5.000,"bp":"e"},{"ph":"s","id":1,"cat":"c","name":"n","pid":1,"tid":1,"ts":5.000}' "before its start"
+bad "complete events that overlap without nesting" '{"ph":"X","name":"a","pid":1,"tid":1,"ts":1.000,"dur":2.000},{"ph":"X","name":"b","pid":1,"tid":1,"ts":2.000,"dur":2.000}' "does not nest"
+bad "a time not exact as a double" '{"ph":"X","name":"a","pid":1,"tid":1,"ts":1634291041186069.800,"dur":1.000}' "not exact"
+bad "a thread without a name" '{"ph":"X","name":"a","pid":1,"tid":2,"ts":1.000,"dur":1.000}' "no thread_name"
+bad "a process named without events" '{"ph":"X","name":"a","pid":1,"tid":1,"ts":1.000,"dur":1.000},{"ph":"M","name":"process_name","pid":9,"tid":0,"args":{"name":"p"}}' "no events"
+
 kineto2db -q "$FIX/kineto/hta_alexnet_trace.json.gz" -o "$TMP/alexnet.db"
 kineto2db -q "$FIX/kineto/hta_event_sync_multi_stream.json.gz" -o "$TMP/event_sync.db"
 nvvp2db -q "$FIX/nvprof/onnxcustom_bench_ortmodule_nn_gpu.nvvp" -o "$TMP/nvvp.db"
