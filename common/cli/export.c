@@ -69,6 +69,9 @@ static void usage(FILE *f, const void *ctx) {
           "      --list-categories    print each category in the inputs with its event\n"
           "                           count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
+  if (ex->relative_times)
+    fprintf(f, "      --time-base NS       write times relative to NS (absolute ns, written in the\n"
+               "                           file); default: the inputs' first start, floored to a µs\n");
 }
 
 int tt_parse_duration(const char *s, int64_t *ns) {
@@ -152,7 +155,7 @@ static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const 
 
 /* The exporters' own options, added to the shared ones (cli.h). */
 enum { O_SPLIT, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME, O_NOARGS,
-       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE };
+       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE, O_TIMEBASE };
 static const struct option export_longopts[] = {
     {"split", required_argument, NULL, O_SPLIT},
     {"windows", required_argument, NULL, O_WINDOWS},
@@ -169,6 +172,7 @@ static const struct option export_longopts[] = {
     {"max-parts", required_argument, NULL, O_MAXPARTS},
     {"count-parts", no_argument, NULL, O_COUNTPARTS},
     {"list-categories", no_argument, NULL, O_LISTCAT},
+    {"time-base", required_argument, NULL, O_TIMEBASE},
     {NULL, 0, NULL, 0}};
 
 typedef struct export_parse {
@@ -218,6 +222,11 @@ static int export_option(int val, const char *optarg, void *ctx) {
     break;
   case O_COUNTPARTS: o->count_parts = 1; break;
   case O_LISTCAT: o->list_categories = 1; break;
+  case O_TIMEBASE:
+    if (!ex->relative_times) tt_die(2, "--time-base: %s writes absolute times", tt_progname());
+    o->time_base = parse_count("--time-base", optarg);
+    o->time_base_given = 1;
+    break;
   }
   return 0;
 }
@@ -1051,6 +1060,20 @@ static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64
   return 0;
 }
 
+/* The default time base: one for the whole run (every part, every input,
+ * whatever the filters), so it is the same in every part of a split. */
+static int resolve_time_base(tt_export_opts *o) {
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  hub_reader *r = hub_reader_open(o->inputs, o->ninputs, &f);
+  if (!r) return 1;
+  int64_t lo = 0, hi = 0;
+  if (!hub_reader_time_span(r, &lo, &hi)) lo = 0;
+  hub_reader_close(r);
+  int64_t us = lo / 1000 - (lo % 1000 < 0); /* floor, for a start before 1970 */
+  o->time_base = us * 1000;
+  return 0;
+}
+
 static int run_all(run *ru) {
   const tt_export_opts *o = ru->o;
   hub_filter f = base_filter(o);
@@ -1176,6 +1199,10 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
+  /* --count-parts too: a size split's cuts depend on the bytes of each time. */
+  if (ex->relative_times && !o.time_base_given && !o.list_categories &&
+      resolve_time_base(&o) != 0)
+    return 1;
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   /* A whole size split on two cores: planned on a second thread (SQLite
    * told before its first connection). */

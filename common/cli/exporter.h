@@ -33,6 +33,11 @@ typedef struct tt_export_opts {
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
   uint64_t max_part_size; /* --max-part-size in bytes (0 unset; see export_split.h) */
   int max_part_auto;      /* --max-part-size auto */
+  /* Exporters writing relative times (tt_exporter.relative_times): the
+   * base, in absolute ns, that every part and every input shares:
+   * --time-base, else the inputs' first start floored to a whole µs. */
+  int64_t time_base;
+  int time_base_given;
 } tt_export_opts;
 
 typedef struct tt_part {
@@ -66,6 +71,7 @@ typedef struct tt_exporter {
   int no_gzip;             /* a directory format: a .gz output name is refused */
   int no_event_args;       /* holds no event arguments: --no-args is refused */
   int launch_times;        /* GPU work's launch start wanted (hub_filter.launch_times) */
+  int relative_times;      /* writes times relative to opts.time_base (--time-base) */
   /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
    * uses tt_output_fopen); the driver commits or aborts `out`. */
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,

@@ -700,8 +700,10 @@ void hub_reader_close(hub_reader *r) {
     free((char *)r->agents[i].type);
     free((char *)r->agents[i].name);
     free((char *)r->agents[i].product_name);
+    free((char *)r->agents[i].extdata);
   }
   for (size_t i = 0; i < r->nlanes; i++) free((char *)r->lanes[i].name);
+  free(r->metadata_value);
   free(r->processes);
   free(r->threads);
   free(r->agents);

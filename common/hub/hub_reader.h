@@ -202,6 +202,8 @@ typedef struct hub_agent_view {
   int db;
   int64_t id, pid, type_index;
   const char *type, *name, *product_name;
+  const char *extdata; /* its extdata as stored ("" when none): Kineto's
+                        * deviceProperties entry for a kineto2db hub */
 } hub_agent_view;
 typedef struct hub_lane_info {
   int db;
@@ -245,6 +247,10 @@ void hub_category_counts_free(hub_category_count *c, size_t n);
 /* Rows in every event table of every input, before filters: the total a
  * progress line measures against. */
 int64_t hub_reader_row_count(hub_reader *r);
+
+/* The value of input db's rocpd_metadata row `tag` ("kineto.distributedInfo"),
+ * NULL when there is none; valid until the next call. */
+const char *hub_reader_metadata(hub_reader *r, int db, const char *tag);
 
 size_t hub_reader_ndbs(const hub_reader *r);
 const char *hub_reader_db_path(const hub_reader *r, int db);

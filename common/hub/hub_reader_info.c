@@ -171,7 +171,8 @@ void hr_load_info(hub_reader *r) {
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_agent",
                     "id, pid, COALESCE(type_index, logical_index, absolute_index, id), "
-                    "COALESCE(type,''), COALESCE(name,''), COALESCE(product_name,'')");
+                    "COALESCE(type,''), COALESCE(name,''), COALESCE(product_name,''), "
+                    "COALESCE(extdata,'')");
     while (st && sqlite3_step(st) == SQLITE_ROW) {
       hub_agent_view a = {.db = (int)i,
                           .id = sqlite3_column_int64(st, 0),
@@ -179,7 +180,8 @@ void hr_load_info(hub_reader *r) {
                           .type_index = sqlite3_column_int64(st, 2),
                           .type = hr_col_text(st, 3),
                           .name = hr_col_text(st, 4),
-                          .product_name = hr_col_text(st, 5)};
+                          .product_name = hr_col_text(st, 5),
+                          .extdata = hr_col_text(st, 6)};
       hr_add_agent(r, &a);
     }
     sqlite3_finalize(st);
@@ -219,6 +221,7 @@ void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
   own->type = tt_strdup(a->type);
   own->name = tt_strdup(a->name);
   own->product_name = tt_strdup(a->product_name);
+  own->extdata = tt_strdup(a->extdata ? a->extdata : "");
   tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
 }
 
@@ -398,4 +401,25 @@ int64_t hr_direct_row_count(hub_reader *r) {
     }
   }
   return total;
+}
+
+const char *hub_reader_metadata(hub_reader *r, int db, const char *tag) {
+  if (db < 0 || (size_t)db >= r->ndbs) return NULL;
+  hub_db *d = &r->dbs[db];
+  char *t = hr_tname(d, "rocpd_metadata");
+  int exists = hr_table_exists(d, t);
+  sqlite3_free(t);
+  if (!exists) return NULL;
+  char *sql = sqlite3_mprintf("SELECT value FROM \"rocpd_metadata%s\" WHERE tag = ?1 LIMIT 1",
+                              d->suffix);
+  sqlite3_stmt *st = hr_prep(d, sql);
+  sqlite3_free(sql);
+  if (!st) return NULL;
+  sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
+  free(r->metadata_value);
+  r->metadata_value = NULL;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+    r->metadata_value = tt_strdup(hr_col_text(st, 0));
+  sqlite3_finalize(st);
+  return r->metadata_value;
 }

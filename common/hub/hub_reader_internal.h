@@ -181,6 +181,7 @@ extern const hr_ops hr_direct_ops, hr_passes_ops;
 
 struct hub_reader {
   const hr_ops *ops;
+  char *metadata_value; /* hub_reader_metadata's last answer */
   hub_db *dbs;
   size_t ndbs;
   cursor *cursors;

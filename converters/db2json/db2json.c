@@ -1,15 +1,18 @@
 /* db2json: hub databases -> Chrome trace-event JSON in Kineto's dialect
- * (X events with µs timestamps to three decimals, M metadata for names and
- * sort order, s/f flows from launch to GPU work, C counters), streamed. */
+ * (X events with µs timestamps to three decimals relative to the file's
+ * baseTimeNanoseconds, M metadata for names and sort order, s/f flows from
+ * launch to GPU work, C counters), streamed. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/export.h"
+#include "base/hashmap.h"
 #include "base/json_check.h"
 #include "cli/tracks.h"
 #include "base/util.h"
+#include "db2json_tracks.h"
 
 typedef struct json_part {
   FILE *fp;
@@ -20,6 +23,16 @@ typedef struct json_part {
   int single_db;  /* flow ids as the source wrote them */
   uint64_t written;
   uint64_t bytes_out; /* bytes given to the file so far */
+  /* Times are written as µs after base: exact when read as a double (the
+   * absolute epoch µs are not: a 0.25 µs grid). */
+  int64_t base;
+  json_tracks *tracks;
+  /* Flow ends whose start is not written yet (it starts at the same time):
+   * held until an event starts after held_until, so each s precedes its f
+   * in the file (Perfetto keeps file order between equal times and drops
+   * an f before its s: flow_end_without_start). */
+  tt_buf held;
+  int64_t held_until;
 } json_part;
 
 /* Appends of known length into the part's buffer: one capacity check,
@@ -75,13 +88,24 @@ static void put_str(tt_buf *b, const char *s) {
   b->len += n + 2;
 }
 
-static void begin_event(json_part *jp) {
+/* A time: µs after the base. */
+static void put_ts(json_part *jp, tt_buf *b, int64_t ns) {
+  int64_t rel;
+  /* A time further from the base than int64 holds (a hub's bad row; the
+   * reader passes any int64) is written at the nearest end. */
+  if (__builtin_sub_overflow(ns, jp->base, &rel)) rel = ns < 0 ? INT64_MIN : INT64_MAX;
+  put_us(b, rel);
+}
+
+static void begin_event_in(json_part *jp, tt_buf *b) {
   if (jp->first)
-    PUT_LIT(&jp->buf, "\n  ");
+    PUT_LIT(b, "\n  ");
   else
-    PUT_LIT(&jp->buf, ",\n  ");
+    PUT_LIT(b, ",\n  ");
   jp->first = 0;
 }
+
+static void begin_event(json_part *jp) { begin_event_in(jp, &jp->buf); }
 
 /* Events gather in the buffer and go out 64 KiB at a time. */
 #define JSON_CHUNK (64 * 1024)
@@ -115,47 +139,67 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
   flush_event(jp);
 }
 
-/* Whether input db's process pid is the part's (host, pid) process. */
-static int other_process(const json_part *jp, hub_reader *r, int db, int64_t pid) {
-  if (!tt_part_has_pid(jp->part, pid)) return 1;
-  if ((jp->part->pid == HUB_NULL && !jp->part->npids) || !jp->part->host) return 0;
-  const hub_process_info *p = hub_reader_find_process(r, db, pid);
-  return jp->part->host && strcmp(p ? p->hostname : "", jp->part->host) != 0;
+/* The names and sort order of a process or thread drawn for the first
+ * time in the part: only tracks with events are named, and all of them. */
+static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
+                        const json_place *pl) {
+  const tt_track_ref *t = &pl->t;
+  if (pl->new_group) {
+    if (t->is_gpu) {
+      char label[48];
+      snprintf(label, sizeof label, "GPU %lld", (long long)t->gpu_index);
+      metadata(jp, "process_name", t->group, 0, "name", t->group_name, 0);
+      metadata(jp, "process_labels", t->group, 0, "labels", label, 0);
+    } else {
+      const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
+      if (p && p->label[0]) metadata(jp, "process_name", t->group, 0, "name", p->label, 0);
+      if (p && p->labels[0]) metadata(jp, "process_labels", t->group, 0, "labels", p->labels, 0);
+    }
+    metadata(jp, "process_sort_index", t->group, 0, "sort_index", NULL, t->group_sort);
+  }
+  if (pl->new_lane) {
+    metadata(jp, "thread_name", t->group, t->lane, "name", pl->lane_label, 0);
+    metadata(jp, "thread_sort_index", t->group, t->lane, "sort_index", NULL, t->lane_sort);
+  }
 }
 
-/* Names and sort order of every process, thread, GPU and stream in the
- * inputs (restricted to the part's process when split by process). */
-static void write_metadata(json_part *jp, hub_reader *r) {
-  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
-    const hub_process_info *p = hub_reader_process(r, i);
-    if (other_process(jp, r, p->db, p->pid)) continue;
-    if (p->label[0]) metadata(jp, "process_name", p->view_pid, 0, "name", p->label, 0);
-    if (p->labels[0]) metadata(jp, "process_labels", p->view_pid, 0, "labels", p->labels, 0);
-    metadata(jp, "process_sort_index", p->view_pid, 0, "sort_index", NULL, p->sort_index);
-  }
-  for (size_t i = 0; i < hub_reader_nthreads(r); i++) {
-    const hub_thread_info *t = hub_reader_thread(r, i);
-    if (other_process(jp, r, t->db, t->pid)) continue;
-    if (t->synthetic) continue; /* a GPU lane's or process's tracks: no OS thread */
-    const hub_process_info *p = hub_reader_find_process(r, t->db, t->pid);
-    int64_t pid = p ? p->view_pid : t->pid;
-    if (t->name[0]) metadata(jp, "thread_name", pid, t->tid, "name", t->name, 0);
-    metadata(jp, "thread_sort_index", pid, t->tid, "sort_index", NULL, t->sort_index);
-  }
+/* Kineto's top-level keys that HTA and TraceLens read, as kineto2db kept
+ * them: deviceProperties (each GPU agent's extdata that is a Kineto entry,
+ * one per device id across the inputs, the first input's kept) and
+ * distributedInfo (when the inputs that have one agree on it). */
+static void write_kineto_top_level(json_part *jp, hub_reader *r) {
+  tt_buf *b = &jp->buf;
+  int n = 0;
+  tt_i64map ids = {0};
   for (size_t i = 0; i < hub_reader_nagents(r); i++) {
     const hub_agent_view *a = hub_reader_agent(r, i);
-    if (strcmp(a->type, "GPU") != 0) continue;
-    if (!tt_part_has_pid(jp->part, a->pid) && a->pid != 0) continue;
-    hub_record probe = {.kind = HUB_KERNEL, .db = a->db, .agent_id = a->id, .lane_id = HUB_NULL,
-                        .tid = HUB_NULL};
-    tt_track_ref t;
-    tt_track_of(r, &probe, &t);
-    char label[48];
-    snprintf(label, sizeof label, "GPU %lld", (long long)a->type_index);
-    metadata(jp, "process_name", t.group, 0, "name", t.group_name, 0);
-    metadata(jp, "process_labels", t.group, 0, "labels", label, 0);
-    metadata(jp, "process_sort_index", t.group, 0, "sort_index", NULL, t.group_sort);
+    const char *x = a->extdata;
+    if (strcmp(a->type, "GPU") != 0 || strncmp(x, "{\"id\":", 6) != 0 ||
+        !tt_json_valid(x, strlen(x)) || tt_i64map_get(&ids, a->type_index))
+      continue;
+    tt_i64map_put(&ids, a->type_index, 1);
+    if (n++)
+      PUT_LIT(b, ",\n  ");
+    else
+      PUT_LIT(b, "\"deviceProperties\": [\n  ");
+    tt_buf_puts(b, x);
   }
+  tt_i64map_free(&ids);
+  if (n) PUT_LIT(b, "\n],\n");
+  char *info = NULL;
+  int agree = 1;
+  for (size_t db = 0; db < hub_reader_ndbs(r) && agree; db++) {
+    const char *v = hub_reader_metadata(r, (int)db, "kineto.distributedInfo");
+    if (!v || !tt_json_valid(v, strlen(v))) continue;
+    if (!info) info = tt_strdup(v);
+    else agree = strcmp(info, v) == 0;
+  }
+  if (info && agree) {
+    PUT_LIT(b, "\"distributedInfo\": ");
+    tt_buf_puts(b, info);
+    PUT_LIT(b, ",\n");
+  }
+  free(info);
 }
 
 static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
@@ -165,11 +209,17 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   jp->part = p;
   jp->first = 1;
   jp->single_db = hub_reader_ndbs(r) == 1 && !p->as_many_dbs;
+  jp->base = o->time_base;
+  jp->tracks = json_tracks_new();
   jp->fp = tt_output_fopen(out, "w");
   setvbuf(jp->fp, NULL, _IOFBF, JSON_CHUNK);
   tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
-  PUT_LIT(&jp->buf, "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n\"traceEvents\": [");
-  write_metadata(jp, r);
+  tt_buf_printf(&jp->buf,
+                "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n"
+                "\"baseTimeNanoseconds\": %lld,\n",
+                (long long)jp->base);
+  write_kineto_top_level(jp, r);
+  PUT_LIT(&jp->buf, "\"traceEvents\": [");
   return jp;
 }
 
@@ -237,7 +287,7 @@ static void put_common(json_part *jp, const hub_record *ev, const tt_track_ref *
   PUT_LIT(b, ",\"tid\":");
   put_i64(b, t->lane);
   PUT_LIT(b, ",\"ts\":");
-  put_us(b, ev->start);
+  put_ts(jp, b, ev->start);
 }
 
 /* A flow end is written only when its other end is in this part too. */
@@ -256,10 +306,29 @@ static int64_t arrow_id(const json_part *jp, const hub_record *ev, int64_t k) {
   return k == 0 ? flow_id(jp, ev) : hub_arrow_id(ev->link_id, k);
 }
 
+/* The held flow ends, now that every start at their time is written. */
+static int release_held(json_part *jp) {
+  if (!jp->held.len) return 0;
+  put_n(&jp->buf, jp->held.data, jp->held.len);
+  jp->held.len = 0;
+  return jp->buf.len >= JSON_CHUNK ? write_buf(jp) : 0;
+}
+
+/* Where a flow end goes: the file now, or held after its start (at the
+ * same time or later) is written. */
+static tt_buf *flow_end_buf(json_part *jp, int64_t ts, int64_t partner_ts) {
+  if (partner_ts < ts) return &jp->buf;
+  if (ts > jp->held_until || !jp->held.len) jp->held_until = ts;
+  return &jp->held;
+}
+
 static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   json_part *jp = state;
-  tt_track_ref t;
-  tt_track_of(r, ev, &t);
+  if (jp->held.len && ev->start > jp->held_until && release_held(jp)) return -1;
+  json_place pl;
+  json_tracks_place(jp->tracks, r, ev, &pl);
+  if (pl.new_group || pl.new_lane) write_names(jp, r, ev, &pl);
+  const tt_track_ref t = pl.t;
   tt_buf *b = &jp->buf;
   switch (ev->kind) {
   case HUB_REGION:
@@ -280,22 +349,27 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
                      : launch                 ? hub_record_links_before(ev, jp->part->end)
                                               : 1;
     for (int64_t k = 0; k < arrows; k++) {
-      begin_event(jp);
+      /* GPU work recorded before its launch (clocks apart) has its end
+       * at the launch's time, inside the work, so it still binds to it. */
+      int64_t ts = !launch && ev->link_ts > ev->start && ev->link_ts < ev->end ? ev->link_ts
+                                                                                : ev->start;
+      tt_buf *to = launch ? b : flow_end_buf(jp, ts, ev->link_ts);
+      begin_event_in(jp, to);
       if (launch)
-        PUT_LIT(b, "{\"ph\":\"s\",\"id\":");
+        PUT_LIT(to, "{\"ph\":\"s\",\"id\":");
       else
-        PUT_LIT(b, "{\"ph\":\"f\",\"id\":");
-      put_i64(b, arrow_id(jp, ev, launch ? k : ev->link_index));
-      PUT_LIT(b, ",\"pid\":");
-      put_i64(b, t.group);
-      PUT_LIT(b, ",\"tid\":");
-      put_i64(b, t.lane);
-      PUT_LIT(b, ",\"ts\":");
-      put_us(b, ev->start);
+        PUT_LIT(to, "{\"ph\":\"f\",\"id\":");
+      put_i64(to, arrow_id(jp, ev, launch ? k : ev->link_index));
+      PUT_LIT(to, ",\"pid\":");
+      put_i64(to, t.group);
+      PUT_LIT(to, ",\"tid\":");
+      put_i64(to, t.lane);
+      PUT_LIT(to, ",\"ts\":");
+      put_ts(jp, to, ts);
       if (launch)
-        PUT_LIT(b, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
+        PUT_LIT(to, ",\"cat\":\"ac2g\",\"name\":\"ac2g\"}");
       else
-        PUT_LIT(b, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
+        PUT_LIT(to, ",\"cat\":\"ac2g\",\"name\":\"ac2g\",\"bp\":\"e\"}");
       if (flush_event(jp)) return -1;
     }
     return 0;
@@ -313,11 +387,12 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
     return flush_event(jp);
   case HUB_FLOW:
     if (!partner_in_part(jp, ev)) return 0;
-    begin_event(jp);
+    if (ev->flow_phase != 's') b = flow_end_buf(jp, ev->start, ev->link_ts);
+    begin_event_in(jp, b);
     tt_buf_printf(b, "{\"ph\":\"%c\",\"id\":%lld,\"pid\":%lld,\"tid\":%lld,\"ts\":",
                   ev->flow_phase, (long long)flow_id(jp, ev), (long long)t.group,
                   (long long)t.lane);
-    put_us(b, ev->start);
+    put_ts(jp, b, ev->start);
     PUT_LIT(b, ",\"cat\":");
     put_str(b, ev->category);
     PUT_LIT(b, ",\"name\":");
@@ -335,12 +410,15 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
 static int json_end(void *state, hub_reader *r) {
   (void)r;
   json_part *jp = state;
+  int wrc = release_held(jp);
   PUT_LIT(&jp->buf, JSON_TAIL);
-  int wrc = write_buf(jp);
+  wrc |= write_buf(jp);
   /* fflush here so a full disk is reported with its reason (errno). */
   int rc = wrc | (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
   if (rc) tt_error("%s: write failed: %s", jp->part->path, strerror(errno));
   tt_buf_free(&jp->buf);
+  tt_buf_free(&jp->held);
+  json_tracks_free(jp->tracks);
   free(jp);
   return rc;
 }
@@ -348,7 +426,7 @@ static int json_end(void *state, hub_reader *r) {
 /* Exact: what is written, what is buffered, and the closing bracket. */
 static uint64_t json_part_bytes(void *state) {
   const json_part *jp = state;
-  return jp->bytes_out + jp->buf.len + sizeof JSON_TAIL - 1;
+  return jp->bytes_out + jp->buf.len + jp->held.len + sizeof JSON_TAIL - 1;
 }
 
 int main(int argc, char **argv) {
@@ -357,15 +435,16 @@ int main(int argc, char **argv) {
                      "and the Perfetto UI.",
       .extension = ".json",
       .stdout_ok = 1,
+      .relative_times = 1,
       .begin_part = json_begin,
       .event = json_event,
       .end_part = json_end,
       .part_bytes = json_part_bytes,
       /* An end clipped: ,"clipped":"end" in its args (a shorter dur) */
       .clip_bytes = 16,
-      /* The header and the closing bracket (each process's first event
-       * then takes one comma more). */
-      .part_shared_bytes = 60,
+      /* The header (its shortest base) and the closing bracket (each
+       * process's first event then takes one comma more). */
+      .part_shared_bytes = 86,
       /* chrome://tracing reads the file as one string: JSON over about
        * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
        * JSON importer is no better (google/perfetto #99). */

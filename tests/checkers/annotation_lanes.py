@@ -30,18 +30,27 @@ ann = {(e["name"], base + ns(e["ts"])): (e["pid"], e["tid"]) for e in sev if e.g
 work = {(e["name"], base + ns(e["ts"])): (e["pid"], e["tid"]) for e in sev if e.get("cat") in GPU_WORK}
 src_lanes = set(ann.values())
 
-# db2json: output (pid, tid) of each matched event.
-out = load(sys.argv[2])["traceEvents"]
+# db2json: output (pid, tid) of each matched event; its times are relative
+# to its own baseTimeNanoseconds, and an overlap lane ("NAME (overlap N)")
+# counts as the lane of its thread NAME.
+doc = load(sys.argv[2])
+out, out_base = doc["traceEvents"], int(doc.get("baseTimeNanoseconds", 0))
+thread_names = {(e["pid"], e["tid"]): e["args"]["name"] for e in out
+                if e.get("ph") == "M" and e.get("name") == "thread_name"}
+by_name = {(pid, nm): tid for (pid, tid), nm in thread_names.items()}
+def lane(e):
+    nm = re.sub(r" \(overlap \d+\)$", "", thread_names.get((e["pid"], e["tid"]), ""))
+    return (e["pid"], by_name.get((e["pid"], nm), e["tid"]))
 lane_of_src = collections.defaultdict(set)
 got = {}
 for e in out:
     if e.get("ph") != "X":
         continue
-    key = (e["name"], ns(e["ts"]))
+    key = (e["name"], out_base + ns(e["ts"]))
     if key in work and work[key] in src_lanes:
-        lane_of_src[work[key]].add((e["pid"], e["tid"]))
+        lane_of_src[work[key]].add(lane(e))
     if e.get("cat") == ANN and key in ann:
-        got[key] = (e["pid"], e["tid"])
+        got[key] = lane(e)
 ok = len(got) == len(ann) and all(
     lane_of_src[ann[k]] == {got[k]} for k in ann)
 print("%s: db2json: %d GPU annotations on their stream's lane, with its kernels%s" % (

@@ -18,12 +18,13 @@ src, out = load(sys.argv[1]), load(sys.argv[2])
 sev = src['traceEvents'] if isinstance(src, dict) else src
 base = int(src.get('baseTimeNanoseconds', 0)) if isinstance(src, dict) else 0
 oev = out['traceEvents']
+obase = int(out.get('baseTimeNanoseconds', 0))  # db2json's times are relative to it
 
 def xkey(e, b):
     return (e.get('cat', ''), e.get('name', ''), b + ns(e['ts']), ns(e.get('dur', 0)))
 
 want = collections.Counter(xkey(e, base) for e in sev if e.get('ph') == 'X')
-got = collections.Counter(xkey(e, 0) for e in oev if e.get('ph') == 'X')
+got = collections.Counter(xkey(e, obase) for e in oev if e.get('ph') == 'X')
 missing = want - got
 extra = got - want
 ok = not missing and not extra
@@ -40,7 +41,7 @@ def flows(events, b):
     return {k: v for k, v in ends.items()
             if any(p == 's' for p, _ in v) and any(p == 'f' for p, _ in v)}
 
-sf, of = flows(sev, base), flows(oev, 0)
+sf, of = flows(sev, base), flows(oev, obase)
 if any(e.get('ph') in ('s', 'f', 't') for e in sev):
     # flow ids may be renumbered; compare the multiset of (cat, ends)
     norm = lambda d: collections.Counter((k[0], tuple(sorted(v.items()))) for k, v in d.items())

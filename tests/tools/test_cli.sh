@@ -104,6 +104,7 @@ args() {
   --format) [ "$1" = etprof2db ] && echo "--format etdump" || echo "--format csv" ;;
   --top) echo "--top 3" ;;
   --time-scale) echo "--time-scale us" ;;
+  --time-base) echo "--time-base 0" ;;
   --cpu-freq) echo "--time-scale cycles --cpu-freq 1000000000" ;;
   *) echo "$2" ;; # no value
   esac

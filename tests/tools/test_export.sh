@@ -71,8 +71,8 @@ q "$TMP/long_noidx.db" ".read $TMP/drop.sql"
 lo=$(q "$TMP/long.db" "SELECT min(start) FROM rocpd_region")
 last=$(q "$TMP/long.db" "SELECT max(\"end\") FROM rocpd_region")
 n=4; size=$(( (last + 1 - lo + n - 1) / n ))
-latest_end() { $PY -c "import json, sys; print(max(round(float(e['ts']) * 1000) + round(float(e['dur']) * 1000)
-  for e in json.load(open(sys.argv[1]))['traceEvents'] if e['ph'] == 'X'))" "$1"; }
+latest_end() { $PY -c "import json, sys; d = json.load(open(sys.argv[1])); print(d['baseTimeNanoseconds'] + max(round(float(e['ts']) * 1000) + round(float(e['dur']) * 1000)
+  for e in d['traceEvents'] if e['ph'] == 'X'))" "$1"; }
 for h in long long_noidx; do
   expect_ok "$h: an event ending last: 4 windows" db2json -q "$TMP/$h.db" --split window --windows $n -o "$TMP/lw.json"
   for k in 0 1 2 3; do

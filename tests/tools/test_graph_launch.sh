@@ -41,15 +41,16 @@ GTS=$(q "$SRC" "SELECT start FROM rocpd_api WHERE id = $GRAPH")
 expect_eq "db2json: the graph launch starts $GRAPH_OPS arrows" "$GRAPH_OPS" \
   "$($PY -c '
 import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-ts = int(sys.argv[2]) / 1000
-print(sum(1 for e in ev if e.get("ph") == "s" and abs(e["ts"] - ts) < 0.0005))' "$TMP/g.json" "$GTS")"
+d = json.load(open(sys.argv[1]))  # times: µs after baseTimeNanoseconds
+ev, base = d["traceEvents"], d["baseTimeNanoseconds"]
+print(sum(1 for e in ev if e.get("ph") == "s" and base + round(e["ts"] * 1000) == int(sys.argv[2])))' "$TMP/g.json" "$GTS")"
 expect_eq "db2json: every linked op (each kernel and copy the graph launched) ends an arrow" \
   "$(q "$SRC" "SELECT group_concat(ostart, ' ') FROM (SELECT ostart FROM ($LINKED) ORDER BY ostart)")" \
   "$($PY -c '
 import json, sys
-ev = json.load(open(sys.argv[1]))["traceEvents"]
-print(" ".join(str(round(e["ts"] * 1000)) for e in sorted(ev, key=lambda e: e["ts"]) if e.get("ph") == "f"))' "$TMP/g.json")"
+d = json.load(open(sys.argv[1]))
+ev, base = d["traceEvents"], d["baseTimeNanoseconds"]
+print(" ".join(str(base + round(e["ts"] * 1000)) for e in sorted(ev, key=lambda e: e["ts"]) if e.get("ph") == "f"))' "$TMP/g.json")"
 validate "db2json output: chrome-json-check" chrome-json-check "$TMP/g.json"
 
 # --- db2perfetto: a flow id per linked op, each terminated once ---------------------
