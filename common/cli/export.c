@@ -70,8 +70,9 @@ static void usage(FILE *f, const void *ctx) {
           "                           count\n",
           ex->no_event_args ? "" : "      --no-args            leave event arguments out\n");
   if (ex->relative_times)
-    fprintf(f, "      --time-base NS       write times relative to NS (absolute ns, written in the\n"
-               "                           file); default: the inputs' first start, floored to a µs\n");
+    fprintf(f, "      --time-base NS       write times relative to NS (absolute ns, written\n"
+               "                           in the file); default: the inputs' first start,\n"
+               "                           floored to a whole microsecond\n");
 }
 
 int tt_parse_duration(const char *s, int64_t *ns) {
