@@ -100,6 +100,10 @@ static int64_t process_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref
   d.process = &pd;
   d.has_sibling_order_rank = 1;
   d.sibling_order_rank = rank(ref->group_sort);
+  /* Its threads, streams and overlap tracks in their ranks' order, the
+   * order db2json's sort indexes give. */
+  d.has_child_ordering = 1;
+  d.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
   return add(t, w, key, &d);
 }
 

@@ -283,3 +283,22 @@ ratio=$($PY -c "import os,sys; print(os.path.getsize(sys.argv[1]) / os.path.gets
 $PY -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 0.35 else 1)" "$ratio" \
   && pass "resnet50 with every arg: Perfetto output $ratio of the JSON (<= 0.35)" \
   || fail "resnet50: Perfetto output $ratio of the JSON (> 0.35)"
+
+# Perfetto shows a parent's child tracks in sibling_order_rank order only
+# when the parent says child_ordering: EXPLICIT (track_event_tracker.cc,
+# which stores it as the track's "child_ordering" arg); without it the
+# ranks every descriptor carries are ignored. Every process and GPU group
+# track holds threads or streams, so each must say it.
+decoded "$TMP/sv-hta_alexnet_trace.pftrace" >"$TMP/order.txt"
+nproc_desc=$(grep -c '^    process {' "$TMP/order.txt")
+nexplicit=$(grep -c '^    child_ordering: EXPLICIT' "$TMP/order.txt")
+[ "$nproc_desc" -gt 0 ] && pass "alexnet: $nproc_desc process track descriptors" || fail "alexnet: no process track descriptor"
+expect_eq "alexnet: every process track orders its children explicitly" "$nproc_desc" "$nexplicit"
+if [ -x "$SHARED_TOOLS/perfetto/trace-processor" ]; then
+  echo "SELECT count(*) FROM track t JOIN args a ON a.arg_set_id = t.source_arg_set_id
+        WHERE a.key = 'child_ordering' AND a.display_value = 'explicit';" >"$TMP/order.sql"
+  got=$("$SHARED_TOOLS/perfetto/trace-processor" -q "$TMP/order.sql" "$TMP/sv-hta_alexnet_trace.pftrace" 2>/dev/null | tail -n 1)
+  expect_eq "alexnet: Perfetto's trace_processor keeps the explicit order of every process track" "$nproc_desc" "$got"
+else
+  echo "NOTE: ../shared/tools/perfetto absent: the order was not checked in trace_processor"
+fi
