@@ -62,6 +62,8 @@ static void usage(FILE *f, const void *ctx) {
           "                           case-insensitive)\n"
           "      --gpu                keep only GPU work: kernels, copies, memsets and GPU\n"
           "                           annotations, whatever their category's name\n"
+          "      --min-duration DUR   drop intervals shorter than DUR (10us, 1ms), with\n"
+          "                           their arrows; instants and counters stay\n"
           "%s"
           "      --max-parts N        refuse a split into more than N parts (default 10000)\n"
           "      --count-parts        print the number of parts the split makes, write\n"
@@ -156,7 +158,8 @@ static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const 
 
 /* The exporters' own options, added to the shared ones (cli.h). */
 enum { O_SPLIT, O_WINDOWS, O_WSIZE, O_PART, O_START, O_END, O_CAT, O_XCAT, O_NAME, O_NOARGS,
-       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE, O_TIMEBASE };
+       O_MAXPARTS, O_COUNTPARTS, O_LISTCAT, O_GPU, O_MAXPARTSIZE, O_TIMEBASE,
+       O_MINDUR };
 static const struct option export_longopts[] = {
     {"split", required_argument, NULL, O_SPLIT},
     {"windows", required_argument, NULL, O_WINDOWS},
@@ -169,6 +172,7 @@ static const struct option export_longopts[] = {
     {"exclude-category", required_argument, NULL, O_XCAT},
     {"name", required_argument, NULL, O_NAME},
     {"gpu", no_argument, NULL, O_GPU},
+    {"min-duration", required_argument, NULL, O_MINDUR},
     {"no-args", no_argument, NULL, O_NOARGS},
     {"max-parts", required_argument, NULL, O_MAXPARTS},
     {"count-parts", no_argument, NULL, O_COUNTPARTS},
@@ -213,6 +217,15 @@ static int export_option(int val, const char *optarg, void *ctx) {
   case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
   case O_NAME: push(&o->names, &o->nnames, optarg); break;
   case O_GPU: o->gpu_only = 1; break;
+  case O_MINDUR: {
+    /* A unit required, as for --window-size: a bare 10 is not obviously ns. */
+    size_t n = strlen(optarg);
+    if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
+      tt_die(2, "--min-duration: give a unit (ns, us, ms or s), e.g. 10us: '%s'", optarg);
+    if (tt_parse_duration(optarg, &o->min_duration) != 0 || o->min_duration <= 0)
+      tt_die(2, "--min-duration: not a positive duration: '%s' (e.g. 10us, 1ms)", optarg);
+    break;
+  }
   case O_NOARGS:
     if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
     o->no_args = 1;
@@ -526,11 +539,12 @@ static hub_filter base_filter(const tt_export_opts *o) {
   f.names = o->names;
   f.nnames = o->nnames;
   f.gpu_only = o->gpu_only;
+  f.min_duration = o->min_duration;
   return f;
 }
 
 static int has_event_filter(const tt_export_opts *o) {
-  return o->ncategories || o->nexclude || o->nnames || o->gpu_only;
+  return o->ncategories || o->nexclude || o->nnames || o->gpu_only || o->min_duration;
 }
 
 /* Streams one reader into the current part; 0 ok, -1 error. */
@@ -1223,9 +1237,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
     if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
       /* Category names differ by importer: an empty result is almost
        * always a misspelt filter, not what the user wanted. */
-      tt_error("no event matched the --category/--exclude-category/--name%s filters; "
+      tt_error("no event matched the --category/--exclude-category/--name%s%s filters; "
                "--list-categories shows the categories in the inputs",
-               o.gpu_only ? "/--gpu" : "");
+               o.gpu_only ? "/--gpu" : "", o.min_duration ? "/--min-duration" : "");
       rc = 1;
     } else if (ru.events == 0 && bounded && o.part < 0) {
       /* The same for a time range: nothing in it is a mistaken range. */

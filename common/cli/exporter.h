@@ -26,6 +26,7 @@ typedef struct tt_export_opts {
   const char **exclude_categories; size_t nexclude;
   const char **names; size_t nnames;
   int gpu_only;        /* --gpu: GPU work only (hub_class_is_gpu) */
+  int64_t min_duration; /* --min-duration, ns: shorter intervals dropped; 0: none */
   int no_args;
   int64_t max_parts;   /* --max-parts (default 10000) */
   int count_parts;     /* --count-parts: print the number of parts, write nothing */

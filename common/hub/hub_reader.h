@@ -112,6 +112,10 @@ typedef struct hub_filter {
   const char **names; size_t nnames;                 /* globs; any matches */
   int64_t pid; /* HUB_NULL: all processes */
   int gpu_only; /* the GPU side only: records hub_record_is_gpu (--gpu) */
+  /* Intervals (regions, kernels, copies, allocations) of end - start under
+   * this many ns are left out, and so is GPU work's launch arrow; samples
+   * (instants, counters, flow ends) stay. 0: no such filter. */
+  int64_t min_duration;
   /* With pid (or pids): only the process(es) of that pid on this host
    * (its hub_process_info.hostname; "" for none), so two hosts' pid 1234
    * are two processes. NULL: any host. Kept by the caller while open. */

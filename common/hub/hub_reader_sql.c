@@ -62,6 +62,8 @@ static void common_filters(tt_buf *b, const hub_filter *f, const char *start, co
                     (long long)f->start);
   }
   pid_cond(b, pid, f);
+  if (!instant && f->min_duration > 0)
+    tt_buf_printf(b, " AND %s - %s >= %lld", end, start, (long long)f->min_duration);
   if (cat) category_filter(b, f, cat);
   if (name && f->nnames) {
     tt_buf_puts(b, " AND ");
@@ -95,6 +97,8 @@ static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *
   char pid[16];
   snprintf(pid, sizeof pid, "%s.pid", x);
   pid_cond(b, pid, f);
+  if (f->min_duration > 0)
+    tt_buf_printf(b, " AND %s.end - %s.start >= %lld", x, x, (long long)f->min_duration);
   category_filter(b, f, "COALESCE(c2.string,'')");
   name_filter(b, f, name);
 }
@@ -137,12 +141,14 @@ static void anchor_exists(tt_buf *b, const hub_filter *f, const char *S, const c
                 "\"rocpd_event%s\" ea ON ea.id = %s.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
                 "ca.id = ea.category_id WHERE %s.start = %s AND %s",
                 table, S, x, jtable, S, ja, ja, x, jcol, S, x, S, x, ts, on);
+  if (f->min_duration > 0)
+    tt_buf_printf(b, " AND %s.end - %s.start >= %lld", x, x, (long long)f->min_duration);
   category_filter(b, f, "COALESCE(ca.string,'')");
   name_filter(b, f, name);
   tt_buf_putc(b, ')');
 }
 
-/* Under a category or name filter, a recorded flow end is kept only when
+/* Under a category, name or duration filter, a recorded flow end is kept only when
  * a slice the filters keep starts at its time on its lane (every Kineto
  * flow end does: s on the launching call, f on the kernel), so no arrow
  * points at a slice that is not written. `ts` and `t` are the SQL of the
@@ -185,7 +191,7 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
 }
 
 static int has_event_filter(const hub_filter *f) {
-  return f->ncategories || f->nexclude || f->nnames;
+  return f->ncategories || f->nexclude || f->nnames || f->min_duration > 0;
 }
 
 /* --gpu, on the tables that hold more than GPU work (the reader's

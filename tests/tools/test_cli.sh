@@ -105,6 +105,7 @@ args() {
   --top) echo "--top 3" ;;
   --time-scale) echo "--time-scale us" ;;
   --time-base) echo "--time-base 0" ;;
+  --min-duration) echo "--min-duration 1us" ;;
   --cpu-freq) echo "--time-scale cycles --cpu-freq 1000000000" ;;
   *) echo "$2" ;; # no value
   esac
