@@ -162,3 +162,10 @@ for db in sql esc; do
   done
   expect_eq "$db suffix hub byte-identical after" "$sum" "$(sha "$TMP/$db.db")"
 done
+
+# --- messages: a file name quoted in an error keeps ESC off the terminal -------
+bad="$TMP/no"$'\e]0;pwned\a\e[31m'".db"
+err=$(db2json -q "$bad" -o "$TMP/x.json" 2>&1 >/dev/null)
+ok "error message: no raw control byte" $PY "$CHK" text <(printf '%s\n' "$err")
+expect_eq "error message: the name shown with its escapes" 1 \
+  "$(printf '%s\n' "$err" | grep -cF 'no\x1b]0;pwned\x07\x1b[31m.db')"
