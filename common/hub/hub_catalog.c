@@ -91,10 +91,6 @@ int tt_hub_catalog_suffix_ok(const char *suffix) {
   return 1;
 }
 
-char *tt_hub_table(const char *base, const char *suffix) {
-  return sqlite3_mprintf("\"%w%w\"", base, suffix);
-}
-
 int tt_hub_catalog_check(sqlite3 *conn, const char *db, const char *path, const char *suffix,
                          char **version) {
   if (!tt_hub_catalog_suffix_ok(suffix)) {

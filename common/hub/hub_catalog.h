@@ -50,11 +50,6 @@ int tt_hub_catalog_check(sqlite3 *conn, const char *db, const char *path, const 
  * the others; tt_hub_catalog_list lists them all, unchecked. */
 int tt_hub_catalog_suffix_ok(const char *suffix);
 
-/* The one way a hub table's name goes into SQL: base + suffix as a quoted
- * identifier ("rocpd_event_<uuid>", any '"' doubled), from sqlite3_mprintf
- * (sqlite3_free it). */
-char *tt_hub_table(const char *base, const char *suffix);
-
 /* The message for a file that holds no hub: which tool imports it when it
  * is a profiler's database, else that it has no rocpd_event/rocpd_string
  * tables. */
