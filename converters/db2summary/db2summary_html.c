@@ -677,8 +677,11 @@ static void overview(hw *w) {
   card(w, "events", v, v, "events");
   snprintf(v, sizeof v, "%zu", s->nprocs);
   card(w, "processes", v, v, "processes");
-  snprintf(v, sizeof v, "%zu", sm_host_count(s, w->r));
-  card(w, "hosts", v, v, "hosts");
+  /* a hub that names no host (a generator's, an importer's without one)
+   * has hosts unknown, not none */
+  size_t hosts = sm_host_count(s, w->r);
+  snprintf(v, sizeof v, "%zu", hosts);
+  card(w, "hosts", v, hosts ? v : "unknown", hosts ? "hosts" : "hosts (none recorded)");
   snprintf(v, sizeof v, "%zu", s->nagents);
   card(w, "devices", v, v, "GPU devices with work");
   snprintf(v, sizeof v, "%zu", hub_reader_ndbs(w->r));
