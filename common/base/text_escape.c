@@ -1,6 +1,8 @@
 /* text_escape.h: control characters of trace text shown as \xHH. */
 #include "base/text_escape.h"
 
+#include <string.h>
+
 /* The length of the valid UTF-8 sequence at s (of n bytes left) that is
  * safe to copy, 0 when s[0] must be escaped: a control, DEL, a C1 control
  * or a byte outside a valid sequence (overlong, surrogate, past U+10FFFF,
@@ -39,21 +41,22 @@ static void escape_byte(unsigned char c, char e[4]) {
   e[3] = hex[c & 15];
 }
 
-void tt_text_escape(tt_buf *b, const char *s, size_t n) {
+size_t tt_text_escape_into(char *out, const char *s, size_t n) {
   const unsigned char *p = (const unsigned char *)s;
-  size_t i = 0;
+  size_t i = 0, k = 0;
   while (i < n) {
     size_t run = safe_run(p + i, n - i);
     if (run) {
-      tt_buf_append(b, s + i, run);
+      memcpy(out + k, s + i, run);
+      k += run;
       i += run;
-      continue;
+    } else {
+      escape_byte(p[i++], out + k);
+      k += 4;
     }
-    char e[4];
-    escape_byte(p[i++], e);
-    tt_buf_append(b, e, 4);
   }
-  if (!b->data) tt_buf_append(b, "", 0);
+  out[k] = '\0';
+  return k;
 }
 
 void tt_text_escape_file(FILE *fp, const char *s, size_t n) {
@@ -81,11 +84,4 @@ int tt_text_is_plain(const char *s) {
     i += run;
   }
   return 1;
-}
-
-const char *tt_text_visible(const char *s, tt_buf *scratch) {
-  if (tt_text_is_plain(s)) return s;
-  tt_buf_clear(scratch);
-  tt_text_escape(scratch, s, strlen(s));
-  return scratch->data;
 }

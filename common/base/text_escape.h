@@ -19,17 +19,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "base/util.h"
+/* Below util.h (its messages use it): no tt_buf here. */
 
-/* Appends s (n bytes) to b, escaped as above. */
-void tt_text_escape(tt_buf *b, const char *s, size_t n);
+/* Writes s (n bytes) into out, escaped as above, and a NUL; out has room
+ * for TT_TEXT_ESCAPED_MAX(n) bytes. Returns the length written. */
+#define TT_TEXT_ESCAPED_MAX(n) (4 * (n) + 1)
+size_t tt_text_escape_into(char *out, const char *s, size_t n);
 /* Writes s (n bytes) to fp, escaped as above, allocating nothing (the
  * error messages use it, out of memory too). */
 void tt_text_escape_file(FILE *fp, const char *s, size_t n);
 /* Whether s (NUL-terminated) needs no escape. */
 int tt_text_is_plain(const char *s);
-/* s itself when plain, else its escaped copy held in scratch (valid until
- * scratch's next use). */
-const char *tt_text_visible(const char *s, tt_buf *scratch);
 
 #endif

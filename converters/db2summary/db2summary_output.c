@@ -56,9 +56,19 @@ static void csv_field(FILE *fp, const char *v) {
  * titles and cells shows its control characters escaped (text_escape.h),
  * at this one place before any of them is written. Json keeps it exact
  * (its own quoting), html has its own escapes (db2summary_html.c). */
+/* s itself when plain, else its escaped copy in scratch. */
+static const char *visible(const char *s, tt_buf *scratch) {
+  if (tt_text_is_plain(s)) return s;
+  size_t n = strlen(s);
+  tt_buf_clear(scratch);
+  tt_buf_reserve(scratch, TT_TEXT_ESCAPED_MAX(n));
+  scratch->len = tt_text_escape_into(scratch->data, s, n);
+  return scratch->data;
+}
+
 static void make_visible_text(char **v, tt_buf *scratch) {
   if (tt_text_is_plain(*v)) return;
-  char *shown = tt_strdup(tt_text_visible(*v, scratch));
+  char *shown = tt_strdup(visible(*v, scratch));
   free(*v);
   *v = shown;
 }
@@ -76,7 +86,7 @@ static void write_csv(const sm_summary *s, const sm_table *t, FILE *fp, int firs
   for (size_t c = 0; c < t->ncols; c++) fprintf(fp, ",%s", sm_col_title(s, t->cols[c]));
   fputc('\n', fp);
   for (size_t i = 0; i < t->nrows; i++) {
-    csv_field(fp, tt_text_visible(t->id, b)); /* a category's table: trace text */
+    csv_field(fp, visible(t->id, b)); /* a category's table: trace text */
     for (size_t c = 0; c < t->ncols; c++) {
       fputc(',', fp);
       csv_field(fp, t->cells[i * t->ncols + c]);
