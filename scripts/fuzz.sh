@@ -31,6 +31,11 @@ for h in "$@"; do
       for c in main unfinished; do
         python3 tests/data/etprof_gen.py "$c" "$corpus/seed-$c.bin" >/dev/null
       done ;;
+    fuzz_db2summary_html)
+      # a host, then a region of a hostile category, key, value and name,
+      # a kernel, a process and thread name (fuzz/fuzz_db2summary_html.c)
+      printf '\005h\370st\001\000\000\006ca\370t\374\003k\371y\004v\372l\005r\373g\001\001\003k\370n\002sy\002\002\004p\376oc\003t\377r\003\001\002cu' \
+        >"$corpus/seed-markup" ;;
     fuzz_etprof2db_etdump)
       for f in fixtures/executorch/*.etdp; do cp "$f" "$corpus/seed-$(basename "$f")"; done ;;
     fuzz_rpd2db)

@@ -69,11 +69,8 @@ void tt_progress_done(void) {
 
 void tt_info(const char *fmt, ...) {
   if (quiet) return;
-  tt_progress_done();
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "%s: ", tt_progname());
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  tt_vmessage("", fmt, ap); /* ends the progress line first */
   va_end(ap);
 }

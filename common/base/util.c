@@ -1,5 +1,7 @@
 #include "base/util.h"
 
+#include "base/text_escape.h"
+
 #include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
@@ -19,17 +21,32 @@ const char *tt_progname(void) { return progname; }
 static void (*message_hook)(void);
 void tt_set_message_hook(void (*hook)(void)) { message_hook = hook; }
 
-static void vmessage(const char *kind, const char *fmt, va_list ap) {
+void tt_vmessage(const char *kind, const char *fmt, va_list ap) {
   if (message_hook) message_hook();
+  /* Messages quote names from traces: their control characters are shown
+   * escaped (text_escape.h), never sent to the terminal. Formatted first,
+   * on the stack unless long; malloc, not tt_malloc: out of memory is
+   * itself reported here. */
+  char stack[1024], *text = stack;
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(stack, sizeof stack, fmt, ap);
+  if (n >= (int)sizeof stack) {
+    char *big = malloc((size_t)n + 1);
+    if (big) vsnprintf(big, (size_t)n + 1, fmt, again), text = big;
+    else n = (int)sizeof stack - 1;
+  }
+  va_end(again);
   fprintf(stderr, "%s: %s", progname, kind);
-  vfprintf(stderr, fmt, ap);
+  if (n > 0) tt_text_escape_file(stderr, text, (size_t)n);
   fputc('\n', stderr);
+  if (text != stack) free(text);
 }
 
 void tt_error(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vmessage("error: ", fmt, ap);
+  tt_vmessage("error: ", fmt, ap);
   va_end(ap);
 }
 
@@ -40,7 +57,7 @@ void tt_warn(const char *fmt, ...) {
   if (quiet_warnings) return;
   va_list ap;
   va_start(ap, fmt);
-  vmessage("warning: ", fmt, ap);
+  tt_vmessage("warning: ", fmt, ap);
   va_end(ap);
 }
 
@@ -52,7 +69,7 @@ void tt_die_ends_thread(void) { die_ends_thread = 1; }
 void tt_die(int code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vmessage("error: ", fmt, ap);
+  tt_vmessage("error: ", fmt, ap);
   va_end(ap);
   if (die_ends_thread) pthread_exit(NULL);
   if (die_hook) die_hook();

@@ -2,6 +2,7 @@
  * checked allocation, a growable string buffer. */
 #ifndef TT_UTIL_H
 #define TT_UTIL_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,10 @@ const char *tt_progname(void);
 void tt_error(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_warn(const char *fmt, ...) TT_PRINTF(1, 2);
 void tt_set_quiet(int quiet);
+/* Prints "prog: <kind><message>\n" as they do, the message's control
+ * characters shown escaped (text_escape.h): names from a trace cannot
+ * drive the terminal. For other one-line messages (progress.c's tt_info). */
+void tt_vmessage(const char *kind, const char *fmt, va_list ap);
 /* Called before each of those lines is printed: progress.c ends a
  * progress line there, so a message never lands on one. */
 void tt_set_message_hook(void (*hook)(void));

@@ -81,8 +81,25 @@ static int declares_compression(const char *value) {
          strcmp(value, "false") != 0;
 }
 
+int tt_hub_catalog_suffix_ok(const char *suffix) {
+  if (!suffix[0]) return 1;
+  if (suffix[0] != '_' || !suffix[1]) return 0;
+  for (const char *p = suffix + 1; *p; p++)
+    if (!((*p >= '0' && *p <= '9') || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+          *p == '_'))
+      return 0;
+  return 1;
+}
+
 int tt_hub_catalog_check(sqlite3 *conn, const char *db, const char *path, const char *suffix,
                          char **version) {
+  if (!tt_hub_catalog_suffix_ok(suffix)) {
+    /* the name is the file's text: tt_error shows its control characters escaped */
+    tt_error("%s: table rocpd_event%s: its suffix after rocpd_event is not '_' and letters, "
+             "digits or '_' (a uuid): not a rocpd hub, refused",
+             path, suffix);
+    return -1;
+  }
   char *table = sqlite3_mprintf("rocpd_metadata%s", suffix);
   char *sql = sqlite3_mprintf("SELECT tag, value FROM \"%w\".\"%w\" WHERE tag = 'schema_version' "
                               "OR lower(tag) GLOB '*compress*' ORDER BY rowid",

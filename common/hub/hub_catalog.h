@@ -14,6 +14,10 @@
  *   "", "none", "0" or "false" (rocpd 4 can store extdata lz4-compressed,
  *   which would be misread). Anything else is refused, naming the file,
  *   the table and what was found.
+ * - Its suffix S is "" or '_' followed by letters, digits and '_' only
+ *   (^(_[0-9A-Za-z_]+)?$): rocprofv3 writes "_" + its uuid with '_' for
+ *   '-'. Any other text (a quote, a space, SQL) is refused before S is put
+ *   in any SQL, so every table name built from it is a plain identifier.
  * dbmerge adds two rules of its output's layout (rocpd's merge): each hub
  * needs its uuid in its table names (S not ""), and all hubs merged the
  * same schema_version (the views are a UNION ALL of their tables).
@@ -41,6 +45,10 @@ void tt_hub_catalog_free(tt_hub_catalog *c);
  * *version to its schema_version (the last declared; free() it). */
 int tt_hub_catalog_check(sqlite3 *conn, const char *db, const char *path, const char *suffix,
                          char **version);
+
+/* Whether suffix follows the grammar above. tt_hub_catalog_check refuses
+ * the others; tt_hub_catalog_list lists them all, unchecked. */
+int tt_hub_catalog_suffix_ok(const char *suffix);
 
 /* The message for a file that holds no hub: which tool imports it when it
  * is a profiler's database, else that it has no rocpd_event/rocpd_string

@@ -568,7 +568,7 @@ static char *span_sql(const hub_db *d, table_id t, int64_t pid) {
     sql = sqlite3_mprintf("SELECT min(%s), max(%s), max(%s) FROM \"%w\"", start, start, end, table);
   else if (t == T_SAMPLE)
     sql = sqlite3_mprintf("SELECT min(timestamp), max(timestamp), max(timestamp) FROM \"%w\" WHERE "
-                          "track_id IN (SELECT id FROM \"rocpd_track%s\" WHERE pid = %lld)",
+                          "track_id IN (SELECT id FROM \"rocpd_track%w\" WHERE pid = %lld)",
                           table, d->suffix, (long long)pid);
   else
     sql = sqlite3_mprintf("SELECT min(start), max(start), max(\"end\") FROM \"%w\" WHERE pid = %lld",
@@ -619,11 +619,11 @@ static int direct_process_has_events(hub_reader *r, const char *host, int64_t pi
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
       char *sql = t == T_SAMPLE
-                      ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"rocpd_sample%s\" s JOIN "
-                                        "\"rocpd_track%s\" k ON k.id = s.track_id WHERE k.pid = "
+                      ? sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"rocpd_sample%w\" s JOIN "
+                                        "\"rocpd_track%w\" k ON k.id = s.track_id WHERE k.pid = "
                                         "%lld)",
                                         d->suffix, d->suffix, (long long)pid)
-                      : sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"%s%s\" WHERE pid = %lld)",
+                      : sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"%w%w\" WHERE pid = %lld)",
                                         hr_table_names[t], d->suffix, (long long)pid);
       sqlite3_stmt *st = hr_prep(d, sql);
       sqlite3_free(sql);
@@ -642,7 +642,7 @@ const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
 static const char *direct_track_name(hub_reader *r, int db, int64_t track_id) {
   hub_db *d = &r->dbs[db];
   if (!d->track_st) {
-    char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%s\" t JOIN \"rocpd_string%s\" "
+    char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%w\" t JOIN \"rocpd_string%w\" "
                                 "s ON s.id = t.name_id WHERE t.id = ?1",
                                 d->suffix, d->suffix);
     d->track_st = hr_prep(d, sql);

@@ -15,7 +15,7 @@ static sqlite3_stmt *info_query(hub_db *d, const char *table, const char *cols) 
   int exists = hr_table_exists(d, t);
   sqlite3_free(t);
   if (!exists) return NULL;
-  char *sql = sqlite3_mprintf("SELECT %s FROM \"%s%s\"", cols, table, d->suffix);
+  char *sql = sqlite3_mprintf("SELECT %s FROM \"%w%w\"", cols, table, d->suffix);
   sqlite3_stmt *st = hr_prep(d, sql);
   sqlite3_free(sql);
   return st;
@@ -111,8 +111,8 @@ void hr_load_info(hub_reader *r) {
     char *nodes = hr_tname(d, "rocpd_info_node");
     sqlite3_stmt *host_st = NULL;
     if (hr_table_exists(d, nodes)) {
-      char *sql = sqlite3_mprintf("SELECT COALESCE(n.hostname,'') FROM \"rocpd_info_process%s\" "
-                                  "p JOIN \"rocpd_info_node%s\" n ON n.id = p.nid WHERE p.pid = ?1",
+      char *sql = sqlite3_mprintf("SELECT COALESCE(n.hostname,'') FROM \"rocpd_info_process%w\" "
+                                  "p JOIN \"rocpd_info_node%w\" n ON n.id = p.nid WHERE p.pid = ?1",
                                   d->suffix, d->suffix);
       host_st = hr_prep(d, sql);
       sqlite3_free(sql);
@@ -355,15 +355,15 @@ int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n
       const char *S = d->suffix;
       char *sql =
           t == T_SAMPLE
-              ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%s\" x "
-                                "JOIN \"rocpd_track%s\" k ON k.id = x.track_id LEFT JOIN "
-                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
-                                "\"rocpd_string%s\" c ON c.id = e.category_id WHERE "
+              ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%w\" x "
+                                "JOIN \"rocpd_track%w\" k ON k.id = x.track_id LEFT JOIN "
+                                "\"rocpd_event%w\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%w\" c ON c.id = e.category_id WHERE "
                                 "COALESCE(" JX("k.extdata", "$.kind") ",'') != '" HUB_WORD_FLOW "' GROUP BY 1",
                                 S, S, S, S)
-              : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%s%s\" x LEFT JOIN "
-                                "\"rocpd_event%s\" e ON e.id = x.event_id LEFT JOIN "
-                                "\"rocpd_string%s\" c ON c.id = e.category_id GROUP BY 1",
+              : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%w%w\" x LEFT JOIN "
+                                "\"rocpd_event%w\" e ON e.id = x.event_id LEFT JOIN "
+                                "\"rocpd_string%w\" c ON c.id = e.category_id GROUP BY 1",
                                 hr_table_names[t], S, S, S);
       sqlite3_stmt *st = hr_prep(d, sql);
       sqlite3_free(sql);
@@ -393,7 +393,7 @@ int64_t hr_direct_row_count(hub_reader *r) {
     hub_db *d = &r->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
-      char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%s%s\"", hr_table_names[t], d->suffix);
+      char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w%w\"", hr_table_names[t], d->suffix);
       sqlite3_stmt *st = hr_prep(d, sql);
       sqlite3_free(sql);
       if (st && sqlite3_step(st) == SQLITE_ROW) total += sqlite3_column_int64(st, 0);

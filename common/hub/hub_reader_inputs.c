@@ -118,7 +118,7 @@ static void setup_db(hub_db *d) {
   }
   if (d->has_table[T_SAMPLE]) {
     char *sql = sqlite3_mprintf(
-        "SELECT 1 FROM \"rocpd_track%s\" WHERE " FLOW_TRACK " LIMIT 1",
+        "SELECT 1 FROM \"rocpd_track%w\" WHERE " FLOW_TRACK " LIMIT 1",
         d->suffix);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK) {

@@ -1,6 +1,10 @@
 /* The SQL of the reader's cursors: one statement per table of a hub, the
  * user's filters pushed into it, launch->GPU links and flow anchors joined;
- * and of each table's args, in its cursor's order. */
+ * and of each table's args, in its cursor's order. Table names are the
+ * base name and the hub's suffix S written inside double quotes: S is ""
+ * or '_' and [0-9A-Za-z_] only (hub_catalog.h refuses any other hub before
+ * it is read), so "<base><S>" is always one plain identifier; where
+ * sqlite3_mprintf builds the SQL it quotes them with %w besides. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,9 +303,9 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     int typed = hr_table_exists(d, agents);
     sqlite3_free(agents);
     char *agent =
-        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM \"rocpd_info_agent%s\" ga WHERE "
+        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM \"rocpd_info_agent%w\" ga WHERE "
                                 "ga.id = m.dst_agent_id AND ga.type = 'GPU'), (SELECT ga.id FROM "
-                                "\"rocpd_info_agent%s\" ga WHERE ga.id = m.src_agent_id AND "
+                                "\"rocpd_info_agent%w\" ga WHERE ga.id = m.src_agent_id AND "
                                 "ga.type = 'GPU'), m.dst_agent_id, m.src_agent_id)",
                                 S, S)
               : sqlite3_mprintf("COALESCE(m.dst_agent_id, m.src_agent_id)");

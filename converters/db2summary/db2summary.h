@@ -38,6 +38,8 @@ typedef enum { SEC_KERNEL, SEC_COPY, SEC_ALLOC, SEC_API } sm_sec_kind;
 
 typedef struct sm_section {
   char *key;   /* "kernels", "copies", "hip_api", or "region:<category>" */
+  char *slug;  /* the key as an html id: [A-Za-z0-9_:-] kept, any other
+                * byte '.', and then ".<index>" so it stays unique */
   char *title; /* "Kernels", "HIP API", "Regions: cpu_op" */
   sm_sec_kind kind;
   int order;   /* fixed families first, then other categories */
@@ -183,7 +185,8 @@ void sm_et_free(sm_summary *s);
  * and json give the same numbers. Durations are ns in the machine formats
  * (csv, json, html), µs with 3 decimals in text and markdown. */
 typedef struct sm_table {
-  const char *id; /* csv/json table id: "kernels", "gpu_busy" ... */
+  const char *id;   /* csv/json table id: "kernels", "gpu_busy" ... */
+  const char *slug; /* the id as an html id (sm_section's slug) */
   char *title;
   const char *const *cols;
   size_t ncols;

@@ -34,9 +34,13 @@ typedef struct hw {
 
 /* --- text ------------------------------------------------------------ */
 
-/* s escaped for html and xml, cut after max characters with an ellipsis
- * (0: whole); invalid UTF-8 and control characters made harmless. */
-static void esc(hw *w, const char *s, size_t max) {
+/* Every piece of trace text (names, categories, hosts, paths, table ids)
+ * reaches the report through these two, never through a bare print: in
+ * text (an element's content) and in a quoted attribute value. Both turn
+ * & < > " ' into references, so text cannot close an element or an
+ * attribute, and control characters and invalid UTF-8 into spaces and
+ * U+FFFD, which html and svg (xml) both accept. */
+static void html_escape(hw *w, const char *s, size_t max) {
   char *c = tt_utf8_clean(s, &w->tmp);
   size_t chars = 0;
   for (const unsigned char *p = (const unsigned char *)c; *p; p++) {
@@ -50,9 +54,20 @@ static void esc(hw *w, const char *s, size_t max) {
     case '>': fputs("&gt;", w->fp); break;
     case '"': fputs("&quot;", w->fp); break;
     case '\'': fputs("&#39;", w->fp); break;
-    default: fputc(*p < 0x20 ? ' ' : *p, w->fp);
+    default: fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, w->fp);
     }
   }
+}
+
+/* s as an element's text, cut after max characters with an ellipsis (0:
+ * whole). */
+static void html_text(hw *w, const char *s, size_t max) { html_escape(w, s, max); }
+
+/* s as the value of an attribute written in double quotes: name="...". */
+static void html_attr(hw *w, const char *name, const char *s) {
+  fprintf(w->fp, " %s=\"", name);
+  html_escape(w, s, 0);
+  fputc('"', w->fp);
 }
 
 /* A duration for people: "1.25 s", "12.50 ms", "3.20 µs", "850 ns". */
@@ -139,19 +154,19 @@ static void cell(hw *w, const char *col, const char *v) {
     size_t chars = 0;
     for (const char *q = v; *q; q++) chars += ((unsigned char)*q & 0xC0) != 0x80;
     if (chars > 40) { /* may be cut by the column's width: hover shows it */
-      fputs("<td class=\"t\" title=\"", fp);
-      esc(w, v, 0);
-      fputs("\">", fp);
+      fputs("<td class=\"t\"", fp);
+      html_attr(w, "title", v);
+      fputs(">", fp);
     } else {
       fputs("<td class=\"t\">", fp);
     }
-    esc(w, v, NAME_CHARS);
+    html_text(w, v, NAME_CHARS);
     fputs("</td>", fp);
     return;
   }
-  fputs("<td data-v=\"", fp);
-  esc(w, v, 0);
-  fputs("\">", fp);
+  fputs("<td", fp);
+  html_attr(w, "data-v", v);
+  fputc('>', fp);
   const char *title = sm_col_title(w->s, col);
   if (!v[0]) {
   } else if (strcmp(col, "start") == 0 || strcmp(col, "end") == 0) {
@@ -165,7 +180,7 @@ static void cell(hw *w, const char *col, const char *v) {
   } else if (strcmp(col, "bytes") == 0) {
     hbytes(fp, num(v));
   } else if (strcmp(col, "pid") == 0 || strchr(v, '.')) {
-    esc(w, v, 0);
+    html_text(w, v, 0);
   } else {
     hcount(fp, v);
   }
@@ -178,7 +193,8 @@ static void data_table(hw *w, size_t ti) {
   const sm_table *t = &w->t[ti];
   FILE *fp = w->fp;
   w->shown[ti] = 1;
-  fprintf(fp, "<div class=\"tw\"><table class=\"data\" data-table=\"%s\"", t->id);
+  fputs("<div class=\"tw\"><table class=\"data\"", fp);
+  html_attr(w, "data-table", t->id);
   if (t->pid != HUB_NULL) fprintf(fp, " data-pid=\"%lld\"", (long long)t->pid);
   fputs("><thead><tr>", fp);
   /* the columns in reading order: the last (the name) first, arrays out */
@@ -202,9 +218,12 @@ static void data_table(hw *w, size_t ti) {
   fputs("</tbody></table></div>\n", fp);
 }
 
+/* id: a slug (sm_section) or a fixed word. */
 static void heading(hw *w, const char *tag, const char *id, const char *text) {
-  fprintf(w->fp, "<%s id=\"%s\">", tag, id);
-  esc(w, text, 0);
+  fprintf(w->fp, "<%s", tag);
+  html_attr(w, "id", id);
+  fputc('>', w->fp);
+  html_text(w, text, 0);
   fprintf(w->fp, "</%s>\n", tag);
 }
 
@@ -222,11 +241,10 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
     if (v > max) max = v;
   }
   const int lw = 250, bw = 300, row = 20;
-  fprintf(fp,
-          "<svg class=\"chart\" viewBox=\"0 0 640 %zu\" role=\"img\" data-chart=\"%s\" "
-          "data-col=\"%s\"><title>",
-          n * row + 6, t->id, sm_col_title(w->s, col));
-  esc(w, what, 0);
+  fprintf(fp, "<svg class=\"chart\" viewBox=\"0 0 640 %zu\" role=\"img\"", n * row + 6);
+  html_attr(w, "data-chart", t->id);
+  fprintf(fp, " data-col=\"%s\"><title>", sm_col_title(w->s, col));
+  html_text(w, what, 0);
   fputs("</title>\n", fp);
   int time = ends_with(sm_col_title(w->s, col), "_ns");
   for (size_t i = 0; i < n; i++) {
@@ -234,26 +252,25 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
     double x = num(v), len = max > 0 ? x / max * bw : 0;
     double y = (double)(i * row) + 3;
     fputs("<g><title>", fp);
-    esc(w, name, 0);
+    html_text(w, name, 0);
     fputs("\n", fp);
-    esc(w, what, 0);
+    html_text(w, what, 0);
     fputs(": ", fp);
     if (time) hdur(fp, x);
     else if (strcmp(col, "bytes") == 0) hbytes(fp, x);
-    else esc(w, v, 0);
+    else html_text(w, v, 0);
     if (sum > 0) fprintf(fp, " (%.1f%% of the rows shown)", 100.0 * x / sum);
     const char *calls = sm_cell(t, i, "calls");
     if (calls) fprintf(fp, ", %s calls", calls);
     fprintf(fp, "</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", lw - 6, y + 13);
-    esc(w, name, LABEL_CHARS);
-    fprintf(fp, "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
-                "data-v=\"",
+    html_text(w, name, LABEL_CHARS);
+    fprintf(fp, "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"",
             lw, y + 2, len < 0.5 && x > 0 ? 0.5 : len, row - 5, color);
-    esc(w, v, 0);
-    fprintf(fp, "\"/><text x=\"%.1f\" y=\"%.1f\" class=\"v\">", lw + len + 4, y + 13);
+    html_attr(w, "data-v", v);
+    fprintf(fp, "/><text x=\"%.1f\" y=\"%.1f\" class=\"v\">", lw + len + 4, y + 13);
     if (time) hdur(fp, x);
     else if (strcmp(col, "bytes") == 0) hbytes(fp, x);
-    else esc(w, v, 0);
+    else html_text(w, v, 0);
     fputs("</text></g>\n", fp);
   }
   fputs("</svg>\n", fp);
@@ -322,11 +339,10 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
   const double x0 = 190, width = 780, cw = width / nb;
   double h = (double)n * pitch;
   int64_t *v = tt_malloc((size_t)nb * sizeof *v);
-  fprintf(fp,
-          "<svg class=\"chart wide\" viewBox=\"0 0 1000 %.0f\" role=\"img\" data-chart=\"%s\" "
-          "data-mode=\"%s\"><title>",
-          h + 26, t->id, bars ? "bars" : "heat");
-  esc(w, what, 0);
+  fprintf(fp, "<svg class=\"chart wide\" viewBox=\"0 0 1000 %.0f\" role=\"img\"", h + 26);
+  html_attr(w, "data-chart", t->id);
+  fprintf(fp, " data-mode=\"%s\"><title>", bars ? "bars" : "heat");
+  html_text(w, what, 0);
   fputs("</title>\n", fp);
   double span = (double)bn->width * nb;
   unsigned char *lv = bars ? NULL : tt_malloc(n * (size_t)nb);
@@ -342,7 +358,7 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
     double avg = (double)sum / 100.0 / nb;
     if (bars) {
       fprintf(fp, "<g class=\"strip\" data-row=\"%zu\"><title>", i);
-      esc(w, name, 0);
+      html_text(w, name, 0);
       fprintf(fp, ": %.2f%% busy on average</title>", avg);
       fprintf(fp, "<rect class=\"bg\" x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\"/>", x0,
               y, width, rowh);
@@ -350,14 +366,14 @@ static void activity_chart(hw *w, const sm_table *t, const char *label, const ch
       /* the row's hover target and title; its colours come below */
       fprintf(fp, "<rect class=\"row\" x=\"%.0f\" y=\"%g\" width=\"%.0f\" height=\"%g\"><title>",
               x0, y, width, pitch);
-      esc(w, name, 0);
+      html_text(w, name, 0);
       fprintf(fp, ": %.2f%% busy on average</title></rect>", avg);
       for (int b = 0; b < nb; b++) lv[i * (size_t)nb + (size_t)b] = (unsigned char)heat_level(v[b]);
     }
     if (bars || rowh >= 8 || i % (size_t)(12 / rowh + 1) == 0) {
       fprintf(fp, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\"%s>", x0 - 6,
               y + rowh / 2 + (rowh >= 8 ? 4 : 3), rowh < 8 ? " class=\"small\"" : "");
-      esc(w, name, 22); /* fits the 184 px left of the strips */
+      html_text(w, name, 22); /* fits the 184 px left of the strips */
       fputs("</text>", fp);
     }
     if (bars) {
@@ -430,7 +446,7 @@ static void process_bars(hw *w, const sm_table *t) {
     const char *name = sm_cell(t, i, "name");
     double y = (double)(i * row) + 3, x = lw;
     fputs("<g><title>", fp);
-    esc(w, name, 0);
+    html_text(w, name, 0);
     fputs("\nspan ", fp);
     hdur(fp, span);
     fputs(": kernels ", fp);
@@ -441,7 +457,7 @@ static void process_bars(hw *w, const sm_table *t) {
     hdur(fp, idle);
     fprintf(fp, " (busy %.2f%%)</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
             num(sm_cell(t, i, "busy_percent")), lw - 6, y + 13);
-    esc(w, name, LABEL_CHARS);
+    html_text(w, name, LABEL_CHARS);
     fputs("</text>", fp);
     static const char *const part[] = {"kernel_busy", "copy_busy", "idle"};
     static const char *const fill[] = {"#2f6fdf", "#f28e2b", "#dfe3e8"};
@@ -549,11 +565,11 @@ static void et_chart(hw *w, const sm_table *t) {
            mx = num(sm_cell(t, i, "tax_max_percent"));
     double y = (double)(i * row) + 3;
     fputs("<g><title>", fp);
-    esc(w, sm_cell(t, i, "block"), 0);
+    html_text(w, sm_cell(t, i, "block"), 0);
     fprintf(fp, ": %s iterations, tax avg %.2f%%, min %.2f%%, max %.2f%%</title>",
             sm_cell(t, i, "iterations"), avg, mn, mx);
     fprintf(fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", lw - 6, y + 15);
-    esc(w, sm_cell(t, i, "block"), LABEL_CHARS - 8);
+    html_text(w, sm_cell(t, i, "block"), LABEL_CHARS - 8);
     fprintf(fp,
             "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"#d1495b\"/>"
             "<line class=\"whisker\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\"/>"
@@ -643,7 +659,7 @@ static size_t find_table(const hw *w, const char *id) {
 static void card(hw *w, const char *key, const char *value, const char *shown,
                  const char *label) {
   fprintf(w->fp, "<div class=\"card\"><b data-k=\"%s\" data-v=\"%s\">", key, value);
-  esc(w, shown, 0);
+  html_text(w, shown, 0);
   fprintf(w->fp, "</b><span>%s</span></div>", label);
 }
 
@@ -661,8 +677,11 @@ static void overview(hw *w) {
   card(w, "events", v, v, "events");
   snprintf(v, sizeof v, "%zu", s->nprocs);
   card(w, "processes", v, v, "processes");
-  snprintf(v, sizeof v, "%zu", sm_host_count(s, w->r));
-  card(w, "hosts", v, v, "hosts");
+  /* a hub that names no host (a generator's, an importer's without one)
+   * has hosts unknown, not none */
+  size_t hosts = sm_host_count(s, w->r);
+  snprintf(v, sizeof v, "%zu", hosts);
+  card(w, "hosts", v, hosts ? v : "unknown", hosts ? "hosts" : "hosts (none recorded)");
   snprintf(v, sizeof v, "%zu", s->nagents);
   card(w, "devices", v, v, "GPU devices with work");
   snprintf(v, sizeof v, "%zu", hub_reader_ndbs(w->r));
@@ -712,7 +731,7 @@ static void inputs_line(hw *w) {
     if (i) fputs(", ", w->fp);
     const char *p = hub_reader_db_path(w->r, (int)i);
     const char *b = strrchr(p, '/');
-    esc(w, b ? b + 1 : p, 0);
+    html_text(w, b ? b + 1 : p, 0);
   }
   if (n > 6) fprintf(w->fp, " and %zu more", n - 6);
 }
@@ -781,7 +800,7 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
   any = 0;
   for (size_t i = 0; i < n; i++)
     if (t[i].kind == SEC_API && t[i].section >= 0 && t[i].pid == HUB_NULL) {
-      heading(&w, "h3", t[i].id, t[i].title);
+      heading(&w, "h3", t[i].slug, t[i].title);
       chart_with_table(&w, i, "total", "#8a5cc7", "total time in calls");
       any = 1;
     }
@@ -858,7 +877,7 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
       while (j < h->nrows && strcmp(h->cells[j * h->ncols], h->cells[i * h->ncols]) == 0) j++;
       if (pc->nrows > 1) {
         fputs("<h3>", fp);
-        esc(&w, sm_cell(h, i, "scope"), 0);
+        html_text(&w, sm_cell(h, i, "scope"), 0);
         fputs("</h3>", fp);
       }
       latency_chart(&w, h, i, j, scope < pc->nrows ? pc : NULL, scope);
@@ -898,7 +917,7 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
   any = 0;
   for (size_t i = 0; i < n; i++) {
     if (w.shown[i]) continue;
-    heading(&w, "h3", t[i].id, t[i].title);
+    heading(&w, "h3", t[i].slug, t[i].title);
     data_table(&w, i);
     any = 1;
   }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text_escape.h"
 #include "db2summary.h"
 
 /* --- writers --------------------------------------------------------- */
@@ -51,13 +52,41 @@ static void csv_field(FILE *fp, const char *v) {
   fputc('"', fp);
 }
 
-static void write_csv(const sm_summary *s, const sm_table *t, FILE *fp, int first) {
+/* Text, csv and markdown are read in terminals: the trace text of their
+ * titles and cells shows its control characters escaped (text_escape.h),
+ * at this one place before any of them is written. Json keeps it exact
+ * (its own quoting), html has its own escapes (db2summary_html.c). */
+/* s itself when plain, else its escaped copy in scratch. */
+static const char *visible(const char *s, tt_buf *scratch) {
+  if (tt_text_is_plain(s)) return s;
+  size_t n = strlen(s);
+  tt_buf_clear(scratch);
+  tt_buf_reserve(scratch, TT_TEXT_ESCAPED_MAX(n));
+  scratch->len = tt_text_escape_into(scratch->data, s, n);
+  return scratch->data;
+}
+
+static void make_visible_text(char **v, tt_buf *scratch) {
+  if (tt_text_is_plain(*v)) return;
+  char *shown = tt_strdup(visible(*v, scratch));
+  free(*v);
+  *v = shown;
+}
+
+static void make_visible(sm_table *t, size_t n, tt_buf *scratch) {
+  for (size_t i = 0; i < n; i++) {
+    make_visible_text(&t[i].title, scratch);
+    for (size_t k = 0; k < t[i].nrows * t[i].ncols; k++) make_visible_text(&t[i].cells[k], scratch);
+  }
+}
+
+static void write_csv(const sm_summary *s, const sm_table *t, FILE *fp, int first, tt_buf *b) {
   if (!first) fputc('\n', fp);
   fputs("table", fp);
   for (size_t c = 0; c < t->ncols; c++) fprintf(fp, ",%s", sm_col_title(s, t->cols[c]));
   fputc('\n', fp);
   for (size_t i = 0; i < t->nrows; i++) {
-    csv_field(fp, t->id);
+    csv_field(fp, visible(t->id, b)); /* a category's table: trace text */
     for (size_t c = 0; c < t->ncols; c++) {
       fputc(',', fp);
       csv_field(fp, t->cells[i * t->ncols + c]);
@@ -131,6 +160,8 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
   size_t n = sm_tables(s, r, &tables);
   int64_t span = s->span_end > s->span_start ? s->span_end - s->span_start : 0;
   tt_buf b = {0};
+  if (s->opt->format == SM_TEXT || s->opt->format == SM_CSV || s->opt->format == SM_MARKDOWN)
+    make_visible(tables, n, &b);
   switch (s->opt->format) {
   case SM_TEXT:
   case SM_MARKDOWN:
@@ -146,7 +177,7 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
     }
     break;
   case SM_CSV:
-    for (size_t i = 0; i < n; i++) write_csv(s, &tables[i], fp, i == 0);
+    for (size_t i = 0; i < n; i++) write_csv(s, &tables[i], fp, i == 0, &b);
     break;
   case SM_JSON:
     fprintf(fp, "{\"events\":%" PRIu64 ",\"databases\":%zu,\"span_start_ns\":%" PRId64

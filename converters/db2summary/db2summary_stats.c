@@ -82,13 +82,30 @@ static const struct {
 #define FAMILY_ORDER 3
 #define NFAMILIES (int)(sizeof families / sizeof *families)
 
+/* A key as an html id (sm_section): a category comes from the trace, so
+ * only [A-Za-z0-9_:-] is kept; a key that had anything else gets its
+ * section's index after a '.', which no kept key has, so ids stay unique. */
+static char *slug_of(const char *key, size_t index) {
+  tt_buf b = {0};
+  int changed = 0;
+  for (const char *p = key; *p; p++) {
+    int keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+               *p == '_' || *p == ':' || *p == '-';
+    tt_buf_putc(&b, keep ? *p : '.');
+    changed |= !keep;
+  }
+  if (changed || !key[0]) tt_buf_printf(&b, ".%zu", index);
+  return b.data;
+}
+
 static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_kind kind,
                       int order) {
   int64_t *ix = tt_strmap_get(&s->section_ix, key);
   if (ix) return (int)*ix;
   s->sections = tt_realloc(s->sections, (s->nsections + 1) * sizeof *s->sections);
   s->sections[s->nsections] =
-      (sm_section){.key = tt_strdup(key), .title = tt_strdup(title), .kind = kind, .order = order};
+      (sm_section){.key = tt_strdup(key), .slug = slug_of(key, s->nsections),
+                   .title = tt_strdup(title), .kind = kind, .order = order};
   tt_strmap_put(&s->section_ix, key, (int64_t)s->nsections);
   return (int)s->nsections++;
 }
@@ -272,6 +289,7 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
 void sm_free(sm_summary *s) {
   for (size_t i = 0; i < s->nsections; i++) {
     free(s->sections[i].key);
+    free(s->sections[i].slug);
     free(s->sections[i].title);
   }
   free(s->sections);

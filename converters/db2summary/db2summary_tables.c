@@ -152,7 +152,7 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
                                             "stddev", "percent", "name"};
     const char *const *cols = with_pid ? (bytes ? row_cols : pid_plain)
                                        : (bytes ? plain_bytes : plain);
-    *t = (table){.id = sec->key, .title = scope_title(r, sec->title, first->pid, first->db),
+    *t = (table){.id = sec->key, .slug = sec->slug, .title = scope_title(r, sec->title, first->pid, first->db),
                  .cols = cols, .ncols = 8u + (size_t)bytes + 2u * (size_t)with_pid,
                  .pid = first->pid, .db = first->db, .kind = sec->kind,
                  .section = first->section};
@@ -539,6 +539,9 @@ size_t sm_tables(sm_summary *s, hub_reader *r, table **out) {
     tables[n++] = latency_hist_table(s, r);
     tables[n++] = latency_pctl_table(s, r);
   }
+  /* the tables of fixed ids ("gpu_busy") are their own slugs */
+  for (size_t i = 0; i < n; i++)
+    if (!tables[i].slug) tables[i].slug = tables[i].id;
   *out = tables;
   return n;
 }

@@ -182,6 +182,13 @@ else
   expect_eq "an empty hub: no html left behind" "" "$(ls "$TMP"/empty.html 2>/dev/null)"
 fi
 
+# --- a hub that records no host (issue 35): "unknown", not "0 hosts" ---------
+"$ROOT/$BUILD/bench/gen_hub" "$TMP/nohost.db" 50 1 >/dev/null || fail "gen_hub"
+db2summary -q --format json "$TMP/nohost.db" -o "$TMP/nohost.json" || fail "db2summary json"
+db2summary -q --format html "$TMP/nohost.db" -o "$TMP/nohost.html" || fail "db2summary html"
+expect_eq "no host recorded: json says 0 hosts, the card says unknown" "0|unknown|hosts (none recorded)" \
+  "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["hosts"])' "$TMP/nohost.json")|$(grep -o 'data-k="hosts" data-v="0">[^<]*</b><span>[^<]*' "$TMP/nohost.html" | sed 's/.*">\([^<]*\)<\/b><span>\(.*\)/\1|\2/')"
+
 # --- the demo's reports in a real browser ---------------------------------
 if demo_run "$TMP/demo" "$TMP/demo.log"; then
   pass "scripts/demo.sh runs"
