@@ -134,6 +134,19 @@ static uint64_t auto_limit(const tt_exporter *ex) {
   return ex->auto_max_part_size;
 }
 
+/* A positive duration with its unit for option `opt` (example: `eg`).
+ * The unit is required: a bare number once meant ns and split a 43 s
+ * trace into 4 million files. */
+static int64_t parse_positive_duration(const char *opt, const char *arg, const char *eg) {
+  size_t n = strlen(arg);
+  int64_t ns = 0;
+  if (n == 0 || (arg[n - 1] >= '0' && arg[n - 1] <= '9') || arg[n - 1] == '.')
+    tt_die(2, "%s: give a unit (ns, us, ms or s), e.g. %s: '%s'", opt, eg, arg);
+  if (tt_parse_duration(arg, &ns) != 0 || ns <= 0)
+    tt_die(2, "%s: not a positive duration: '%s' (e.g. %s)", opt, arg, eg);
+  return ns;
+}
+
 /* --max-part-size SIZE|auto. Like --window-size, a bare number is
  * refused: the unit is required. */
 static void parse_max_part_size(const tt_exporter *ex, tt_export_opts *o, const char *arg) {
@@ -199,16 +212,7 @@ static int export_option(int val, const char *optarg, void *ctx) {
     o->windows = parse_count("--windows", optarg);
     if (o->windows < 1) tt_die(2, "--windows: must be at least 1");
     break;
-  case O_WSIZE: {
-    /* A bare number once meant ns and split a 43 s trace into 4 million
-     * files: the unit is required. */
-    size_t n = strlen(optarg);
-    if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
-      tt_die(2, "--window-size: give a unit (ns, us, ms or s), e.g. 250ms: '%s'", optarg);
-    if (tt_parse_duration(optarg, &o->window_size) != 0 || o->window_size <= 0)
-      tt_die(2, "--window-size: not a positive duration: '%s' (e.g. 250ms, 1s)", optarg);
-    break;
-  }
+  case O_WSIZE: o->window_size = parse_positive_duration("--window-size", optarg, "250ms"); break;
   case O_PART: o->part = parse_count("--part", optarg); break;
   case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
   case O_START: o->start_text = optarg; break;
@@ -217,15 +221,7 @@ static int export_option(int val, const char *optarg, void *ctx) {
   case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
   case O_NAME: push(&o->names, &o->nnames, optarg); break;
   case O_GPU: o->gpu_only = 1; break;
-  case O_MINDUR: {
-    /* A unit required, as for --window-size: a bare 10 is not obviously ns. */
-    size_t n = strlen(optarg);
-    if (n == 0 || (optarg[n - 1] >= '0' && optarg[n - 1] <= '9') || optarg[n - 1] == '.')
-      tt_die(2, "--min-duration: give a unit (ns, us, ms or s), e.g. 10us: '%s'", optarg);
-    if (tt_parse_duration(optarg, &o->min_duration) != 0 || o->min_duration <= 0)
-      tt_die(2, "--min-duration: not a positive duration: '%s' (e.g. 10us, 1ms)", optarg);
-    break;
-  }
+  case O_MINDUR: o->min_duration = parse_positive_duration("--min-duration", optarg, "10us"); break;
   case O_NOARGS:
     if (ex->no_event_args) tt_die(2, "--no-args: %s writes no event arguments", tt_progname());
     o->no_args = 1;
