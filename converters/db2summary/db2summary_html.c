@@ -13,7 +13,7 @@
 #include "db2summary.h"
 
 #define NAME_CHARS 160  /* a name in a table cell, then an ellipsis */
-#define LABEL_CHARS 34  /* a name on a chart */
+#define LABEL_CHARS 30  /* a name on a chart: fits its 244 px left of the bars */
 #define BAR_STRIPS 8    /* up to this many strips: bars with a title per bin */
 #define PROC_BARS 64    /* up to this many processes: stacked bars */
 #define HEAT_LEVELS 10  /* heat colour steps of 10% */
@@ -62,6 +62,37 @@ static void html_escape(hw *w, const char *s, size_t max) {
 /* s as an element's text, cut after max characters with an ellipsis (0:
  * whole). */
 static void html_text(hw *w, const char *s, size_t max) { html_escape(w, s, max); }
+
+/* Characters (UTF-8 sequences) in s. */
+static size_t utf8_chars(const char *s) {
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += (*p & 0xC0) != 0x80;
+  return n;
+}
+
+/* A process label ("python3 [rank 3] nid008553 (pid 1234)") as text of at
+ * most max characters: what is cut is the command (to no fewer than 6
+ * characters), then the pid, so the rank and host that tell processes
+ * apart stay; any other text as html_text. */
+static void html_label(hw *w, const char *s, size_t max) {
+  const char *rank = strstr(s, " [rank ");
+  if (!rank || utf8_chars(s) <= max || max < 16) {
+    html_text(w, s, max);
+    return;
+  }
+  const char *pid = strstr(rank, " (pid ");
+  size_t all = utf8_chars(rank), pid_chars = pid ? utf8_chars(pid) : 0;
+  int keep_pid = 6 + 1 + all <= max;
+  size_t rank_host = all - pid_chars;
+  size_t head_max = keep_pid ? max - all - 1 : (max > rank_host + 7 ? max - rank_host - 1 : 6);
+  tt_buf part = {0};
+  tt_buf_append(&part, s, (size_t)(rank - s));
+  html_text(w, part.data, head_max); /* the command, with its ellipsis */
+  tt_buf_clear(&part);
+  tt_buf_append(&part, rank, keep_pid || !pid ? strlen(rank) : (size_t)(pid - rank));
+  html_text(w, part.data, max - head_max - 1);
+  tt_buf_free(&part);
+}
 
 /* s as the value of an attribute written in double quotes: name="...". */
 static void html_attr(hw *w, const char *name, const char *s) {
@@ -150,17 +181,15 @@ static const char *col_label(const char *c) {
 static void cell(hw *w, const char *col, const char *v) {
   FILE *fp = w->fp;
   if (sm_col_is_text(col)) {
-    /* one line, cut with an ellipsis; the whole name in the title */
-    size_t chars = 0;
-    for (const char *q = v; *q; q++) chars += ((unsigned char)*q & 0xC0) != 0x80;
-    if (chars > 40) { /* may be cut by the column's width: hover shows it */
-      fputs("<td class=\"t\"", fp);
-      html_attr(w, "title", v);
-      fputs(">", fp);
-    } else {
-      fputs("<td class=\"t\">", fp);
-    }
-    html_text(w, v, NAME_CHARS);
+    /* one line, cut with an ellipsis; the whole name in the title. A
+     * process label is cut here, keeping its rank and host, not by the
+     * column's width (class l). */
+    int label = strstr(v, " [rank ") != NULL;
+    fprintf(fp, "<td class=\"%s\"", label ? "t l" : "t");
+    if (utf8_chars(v) > (label ? LABEL_CHARS : 40)) html_attr(w, "title", v);
+    fputc('>', fp);
+    if (label) html_label(w, v, LABEL_CHARS);
+    else html_text(w, v, NAME_CHARS);
     fputs("</td>", fp);
     return;
   }
@@ -263,7 +292,7 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
     const char *calls = sm_cell(t, i, "calls");
     if (calls) fprintf(fp, ", %s calls", calls);
     fprintf(fp, "</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", lw - 6, y + 13);
-    html_text(w, name, LABEL_CHARS);
+    html_label(w, name, LABEL_CHARS);
     fprintf(fp, "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"",
             lw, y + 2, len < 0.5 && x > 0 ? 0.5 : len, row - 5, color);
     html_attr(w, "data-v", v);
@@ -457,7 +486,7 @@ static void process_bars(hw *w, const sm_table *t) {
     hdur(fp, idle);
     fprintf(fp, " (busy %.2f%%)</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
             num(sm_cell(t, i, "busy_percent")), lw - 6, y + 13);
-    html_text(w, name, LABEL_CHARS);
+    html_label(w, name, LABEL_CHARS);
     fputs("</text>", fp);
     static const char *const part[] = {"kernel_busy", "copy_busy", "idle"};
     static const char *const fill[] = {"#2f6fdf", "#f28e2b", "#dfe3e8"};
@@ -627,6 +656,7 @@ static const char *const css =
     "text-align:right;white-space:nowrap;vertical-align:top}"
     "table.data th{background:var(--panel);cursor:pointer;user-select:none}"
     "table.data .t{text-align:left;overflow:hidden;text-overflow:ellipsis;max-width:24ch}"
+    "table.data .t.l{max-width:none}"
     "table.data td.t:first-child{font-weight:500}"
     "table.data tr:hover td{background:#eef3fc}.none{color:var(--mute);text-align:left}"
     ".legend{font-size:12px;color:var(--mute);margin:4px 0 10px}"
@@ -844,11 +874,11 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
           "bottom.</p>\n",
           fp);
     if (p->nrows <= PROC_BARS) {
-      fputs("<div class=\"pair\"><div>", fp);
+      /* the chart above its table, not beside it: the table's ten columns
+       * need the section's whole width (beside the chart, a 1280 px
+       * window hid its busy columns behind a scroll bar) */
       process_bars(&w, p);
-      fputs("</div><div>", fp);
       data_table(&w, ti);
-      fputs("</div></div>\n", fp);
     } else {
       fputs("<h3>GPU busy per process over time</h3>", fp);
       activity_chart(&w, p, "name", "GPU busy percent per time bin, one row per process");

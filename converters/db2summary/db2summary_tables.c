@@ -194,11 +194,17 @@ static int cmp_agents(const void *pa, const void *pb) {
   return (a->agent_id > b->agent_id) - (a->agent_id < b->agent_id);
 }
 
+/* "GPU 0 NVIDIA A100 [rank 3] nodeA": the device, then the rank and host
+ * of its process where the hub knows them, so two hosts' GPU 0 differ. */
 static char *agent_label(hub_reader *r, const sm_agent *a) {
   const hub_agent_view *v = hub_reader_find_agent(r, a->db, a->agent_id);
-  return v ? fmt("%s %lld%s%s", v->type, (long long)v->type_index, v->product_name[0] ? " " : "",
-                 v->product_name)
-           : fmt("agent %lld", (long long)a->agent_id);
+  if (!v) return fmt("agent %lld", (long long)a->agent_id);
+  const hub_process_info *p = hub_reader_find_process(r, a->db, v->pid);
+  char rank[40] = "";
+  if (p && p->rank != HUB_NULL) snprintf(rank, sizeof rank, " [rank %lld]", (long long)p->rank);
+  const char *host = p ? p->hostname : "";
+  return fmt("%s %lld%s%s%s%s%s", v->type, (long long)v->type_index, v->product_name[0] ? " " : "",
+             v->product_name, rank, host[0] ? " " : "", host);
 }
 
 static table busy_table(sm_summary *s, hub_reader *r) {

@@ -204,6 +204,34 @@ for f in "$TMP"/demo/*.summary.html; do
   expect_eq "demo $(basename "$f"): structure" ok "$($PY "$CHK" structure "$f" | cut -d' ' -f1)"
 done
 
+# Two hosts, each with its GPU 0 and a process of rank 0 and 4 whose command
+# is longer than a chart label (issue 35): the GPU devices table tells the
+# hosts apart, and a cut label keeps its rank and host.
+LONGCMD="python3 -m torch.distributed.run --nproc-per-node 4 train.py"
+for i in 0 4; do
+  $PY "$ROOT/tests/data/make_rocprof_hub.py" "$TMP/h$i.db" "0000000$i-aaaa-4bbb-8ccc-dddddddddddd" 1000 $i 200
+  host=nodeA; [ $i = 4 ] && host=nodeB
+  node=$(q "$TMP/h$i.db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_info_node%'")
+  proc=$(q "$TMP/h$i.db" "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'rocpd_info_process%'")
+  q "$TMP/h$i.db" "UPDATE \"$node\" SET hostname = '$host'; UPDATE \"$proc\" SET command = '$LONGCMD', extdata = '{\"rank\":$i}'"
+done
+gpu=$(q "$TMP/h0.db" "SELECT product_name FROM rocpd_info_agent WHERE type = 'GPU' LIMIT 1")
+db2summary -q "$TMP/h0.db" "$TMP/h4.db" --format csv >"$TMP/hosts.csv"
+expect_eq "two hosts' GPU 0: the GPU devices table names each with its rank and host" \
+  "GPU 0 $gpu [rank 0] nodeA|GPU 0 $gpu [rank 4] nodeB" \
+  "$(awk -F, '$1 == "gpu_busy" {print $NF}' "$TMP/hosts.csv" | sort | paste -sd'|')"
+db2summary -q "$TMP/h0.db" "$TMP/h4.db" --format html -o "$TMP/hosts.html"
+# the chart labels as written (the svg text of the processes' bars)
+labels=$($PY -c '
+import re, sys, html
+s = open(sys.argv[1]).read()
+svg = re.search(r"<svg[^>]*data-chart=\"process_bars\".*?</svg>", s, re.S).group(0)
+print("|".join(sorted(html.unescape(t) for t in re.findall(r"text-anchor=\"end\">([^<]*)</text>", svg))))' "$TMP/hosts.html")
+# 30 characters on a chart: the command cut to 14 and its ellipsis, then
+# " [rank R] host"; the pid (in the table and the tooltip) gives way.
+expect_eq "a process label cut on a chart keeps its rank and host (the command is cut)" \
+  "python3 -m tor… [rank 0] nodeA|python3 -m tor… [rank 4] nodeB" "$labels"
+
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 # shot HTML PNG [WxH]: a headless screenshot (a fresh profile, no network)
 shot() {
@@ -230,9 +258,11 @@ else
   # most pixels are not the page's background (the sections are white
   # panels on it), yet the page is not all white, and has many colours.
   K=2f6fdf API=8a5cc7 C=f28e2b LAT=1a9e8f BG=e9edf2
-  shot "$TMP/demo/saxpy_nsys.summary.html" "$TMP/saxpy.png"
+  # (3200 px tall: the processes' chart stands above their table, and the
+  # latency chart comes after both)
+  shot "$TMP/demo/saxpy_nsys.summary.html" "$TMP/saxpy.png" 1280,3200
   read -r size share white ncol k api c lat < <($PY "$CHK" png "$TMP/saxpy.png" $BG $K $API $C $LAT)
-  expect_eq "saxpy report in Chromium: a 1280x2400 screenshot" 1280x2400 "$size"
+  expect_eq "saxpy report in Chromium: a 1280x3200 screenshot" 1280x3200 "$size"
   expect_eq "saxpy report: not blank ($share not page background, $white white, $ncol colours)" yes \
     "$($PY -c "import sys; s,w,n=map(float,sys.argv[1:]); print('yes' if s > 0.5 and w < 0.9 and n >= 100 else 'no')" "$share" "$white" "$ncol")"
   expect_eq "saxpy report: kernel, API, copy and latency colours drawn (>= 300 px each: $k $api $c $lat)" yes \
@@ -249,4 +279,28 @@ else
   sw=$(width "$TMP/demo/resnet50.summary.html")
   expect_eq "the resnet50 report fits a 1280 px window (scroll width $sw px)" yes \
     "$([ -n "$sw" ] && [ "$sw" -le 1280 ] && echo yes || echo no)"
+  # layout HTML: "CLIPPED OVER": chart labels whose box starts left of their
+  # svg, and the data tables wider than their box (columns behind a
+  # scroll bar), measured by a script in a 1280 px window
+  layout() {
+    local prof
+    prof=$(mktemp -d "$TMP/chrome.XXXXXX")
+    $PY -c '
+import sys
+js = ("<script>let c=0;for(const t of document.querySelectorAll(\"svg.chart text\"))"
+      "if(t.getBBox().x<-0.5)c++;let o=[];for(const d of document.querySelectorAll(\".tw\"))"
+      "if(d.scrollWidth>d.clientWidth+1)o.push(d.firstChild.getAttribute(\"data-table\"));"
+      "document.body.setAttribute(\"data-layout\",c+\" \"+(o.join(\",\")||\"none\"))</script></body>")
+sys.stdout.write(open(sys.argv[1]).read().replace("</body>", js))' "$1" >"$TMP/l.html"
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+      --disable-background-networking --disable-component-update --disable-sync \
+      --user-data-dir="$prof" --window-size=1280,1000 --dump-dom "file://$TMP/l.html" 2>/dev/null |
+      grep -o 'data-layout="[^"]*"' | sed 's/data-layout="\(.*\)"/\1/'
+  }
+  for f in "$TMP/demo/resnet50.summary.html" "$TMP/hosts.html"; do
+    read -r clipped over < <(layout "$f")
+    expect_eq "$(basename "$f"): no chart label cut off on the left at 1280 px" 0 "$clipped"
+    expect_eq "$(basename "$f"): the processes table shows every column at 1280 px (tables scrolled: $over)" no \
+      "$([[ ",$over," == *,processes,* ]] && echo yes || echo no)"
+  done
 fi
