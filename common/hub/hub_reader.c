@@ -685,6 +685,7 @@ void hub_reader_close(hub_reader *r) {
     }
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
+    hr_qnames_free(&r->dbs[i]);
     sqlite3_free(r->dbs[i].args_src);
     sqlite3_free(r->dbs[i].flow_ev_src);
     sqlite3_free(r->dbs[i].flow_sm_src);

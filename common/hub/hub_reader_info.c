@@ -410,8 +410,8 @@ const char *hub_reader_metadata(hub_reader *r, int db, const char *tag) {
   int exists = hr_table_exists(d, t);
   sqlite3_free(t);
   if (!exists) return NULL;
-  char *sql = sqlite3_mprintf("SELECT value FROM \"rocpd_metadata%s\" WHERE tag = ?1 LIMIT 1",
-                              d->suffix);
+  char *sql = sqlite3_mprintf("SELECT value FROM %s WHERE tag = ?1 LIMIT 1",
+                              hr_qt(d, "rocpd_metadata"));
   sqlite3_stmt *st = hr_prep(d, sql);
   sqlite3_free(sql);
   if (!st) return NULL;

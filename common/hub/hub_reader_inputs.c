@@ -39,6 +39,34 @@ char *hr_tname(const hub_db *d, const char *base) {
   return sqlite3_mprintf("%s%s", base, d->suffix);
 }
 
+/* A hub's queries name a dozen tables: a short list looked up by base. */
+#define HR_QNAMES 24
+struct hr_qnames {
+  const char *base[HR_QNAMES];
+  char *quoted[HR_QNAMES];
+  int n;
+};
+
+const char *hr_qt(const hub_db *d, const char *base) {
+  struct hr_qnames *q = d->qnames;
+  if (!q) q = ((hub_db *)d)->qnames = tt_calloc(1, sizeof *q); /* a cache, not d's state */
+  for (int i = 0; i < q->n; i++)
+    if (strcmp(q->base[i], base) == 0) return q->quoted[i];
+  if (q->n == HR_QNAMES) tt_die(1, "internal: more than %d tables named in one hub's SQL", HR_QNAMES);
+  char *name = sqlite3_mprintf("\"%w%w\"", base, d->suffix);
+  if (!name) tt_die(1, "out of memory");
+  q->base[q->n] = base; /* the callers' string constants */
+  q->quoted[q->n] = name;
+  return q->quoted[q->n++];
+}
+
+void hr_qnames_free(hub_db *d) {
+  if (!d->qnames) return;
+  for (int i = 0; i < d->qnames->n; i++) sqlite3_free(d->qnames->quoted[i]);
+  free(d->qnames);
+  d->qnames = NULL;
+}
+
 /* Copies `cols` of table `src` into an indexed TEMP table, and points
  * *name at it. One pass over the table, on disk (temp_store=FILE); TEMP is
  * all it writes (tt_sqlite_exec_temp). Returns 1 on success. */

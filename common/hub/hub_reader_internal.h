@@ -30,6 +30,7 @@ typedef struct hub_db {
   hr_schema *schema; /* shared by the hubs of one file */
   char *path;
   char *suffix; /* "_<uuid>" or "" */
+  struct hr_qnames *qnames; /* hr_qt's quoted table names, made once each */
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
   int can_link;        /* launches can be linked to their GPU work (recorded
@@ -241,6 +242,11 @@ static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql); /* NULL (error said) on failure */
 int hr_table_exists(const hub_db *d, const char *name);
 char *hr_tname(const hub_db *d, const char *base); /* sqlite3_free() it */
+/* The one way a physical table's name enters SQL: "<base><suffix>" as a
+ * quoted identifier, every '"' doubled (none can be: hub_catalog.h's
+ * suffix grammar), kept by d until it closes (hr_qnames_free). */
+const char *hr_qt(const hub_db *d, const char *base);
+void hr_qnames_free(hub_db *d);
 int hr_open_file(hub_reader *r, const char *path);
 int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths);
 /* The inputs' order, whatever the order of the arguments: by uuid suffix

@@ -1,10 +1,9 @@
 /* The SQL of the reader's cursors: one statement per table of a hub, the
  * user's filters pushed into it, launch->GPU links and flow anchors joined;
- * and of each table's args, in its cursor's order. Table names are the
- * base name and the hub's suffix S written inside double quotes: S is ""
- * or '_' and [0-9A-Za-z_] only (hub_catalog.h refuses any other hub before
- * it is read), so "<base><S>" is always one plain identifier; where
- * sqlite3_mprintf builds the SQL it quotes them with %w besides. */
+ * and of each table's args, in its cursor's order. Every table is named by
+ * hr_qt (hub_reader_internal.h), the quoted identifier of its base name
+ * and the hub's suffix; the suffix is "" or '_' and [0-9A-Za-z_] only
+ * besides (hub_catalog.h refuses any other hub before it is read). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,15 +88,16 @@ static void name_filter(tt_buf *b, const hub_filter *f, const char *name_expr) {
 
 /* The (correlation, pid, start) of the GPU work of one table (alias x,
  * joined to its symbol or name table ja for `name`) the filters keep. */
-static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+static void gpu_work(tt_buf *b, const hub_filter *f, const hub_db *d, const char *table,
                      const char *x, const char *jtable, const char *ja, const char *jcol,
                      const char *name) {
   tt_buf_printf(b,
                 "SELECT e2.correlation_id AS corr, %s.pid AS pid, %s.start AS start FROM "
-                "\"%s%s\" %s JOIN \"rocpd_event%s\" e2 ON e2.id = %s.event_id LEFT JOIN "
-                "\"rocpd_string%s\" c2 ON c2.id = e2.category_id LEFT JOIN \"%s%s\" %s ON %s.id = "
+                "%s %s JOIN %s e2 ON e2.id = %s.event_id LEFT JOIN "
+                "%s c2 ON c2.id = e2.category_id LEFT JOIN %s %s ON %s.id = "
                 "%s.%s WHERE e2.correlation_id IS NOT NULL",
-                x, x, table, S, x, S, x, S, jtable, S, ja, ja, x, jcol);
+                x, x, hr_qt(d, table), x, hr_qt(d, "rocpd_event"), x, hr_qt(d, "rocpd_string"),
+                hr_qt(d, jtable), ja, ja, x, jcol);
   char pid[16];
   snprintf(pid, sizeof pid, "%s.pid", x);
   pid_cond(b, pid, f);
@@ -113,19 +113,18 @@ static void gpu_work(tt_buf *b, const hub_filter *f, const char *S, const char *
  * hub_reader_links.c merges with the launches (correlation ids are
  * per process). Integer keys only: the merge compares them as integers. */
 char *hr_links_sql(const hub_db *d, const hub_filter *f) {
-  const char *S = d->suffix;
   tt_buf b = {0};
   tt_buf_puts(&b, "SELECT corr, pid, min(start), count(*), max(start), CASE WHEN count(*) > 1 "
                   "THEN group_concat(start) END FROM (");
   int first = 1;
   if (d->has_table[T_KERNEL]) {
-    gpu_work(&b, f, S, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
+    gpu_work(&b, f, d, "rocpd_kernel_dispatch", "k2", "rocpd_info_kernel_symbol", "ks2",
              "kernel_id", KERNEL_NAME("ks2"));
     first = 0;
   }
   if (d->has_table[T_COPY]) {
     if (!first) tt_buf_puts(&b, " UNION ALL ");
-    gpu_work(&b, f, S, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
+    gpu_work(&b, f, d, "rocpd_memory_copy", "m2", "rocpd_string", "n2", "name_id",
              "COALESCE(n2.string,'')");
     first = 0;
   }
@@ -137,14 +136,15 @@ char *hr_links_sql(const hub_db *d, const hub_filter *f) {
 
 /* EXISTS a slice of one table (alias x, joined to ja for `name`) that
  * starts at ts where `on` says and that the filters keep. */
-static void anchor_exists(tt_buf *b, const hub_filter *f, const char *S, const char *table,
+static void anchor_exists(tt_buf *b, const hub_filter *f, const hub_db *d, const char *table,
                           const char *x, const char *jtable, const char *ja, const char *jcol,
                           const char *name, const char *ts, const char *on) {
   tt_buf_printf(b,
-                "EXISTS(SELECT 1 FROM \"%s%s\" %s LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s LEFT JOIN "
-                "\"rocpd_event%s\" ea ON ea.id = %s.event_id LEFT JOIN \"rocpd_string%s\" ca ON "
+                "EXISTS(SELECT 1 FROM %s %s LEFT JOIN %s %s ON %s.id = %s.%s LEFT JOIN "
+                "%s ea ON ea.id = %s.event_id LEFT JOIN %s ca ON "
                 "ca.id = ea.category_id WHERE %s.start = %s AND %s",
-                table, S, x, jtable, S, ja, ja, x, jcol, S, x, S, x, ts, on);
+                hr_qt(d, table), x, hr_qt(d, jtable), ja, ja, x, jcol, hr_qt(d, "rocpd_event"), x,
+                hr_qt(d, "rocpd_string"), x, ts, on);
   if (f->min_duration > 0)
     tt_buf_printf(b, " AND %s.end - %s.start >= %lld", x, x, (long long)f->min_duration);
   category_filter(b, f, "COALESCE(ca.string,'')");
@@ -160,13 +160,12 @@ static void anchor_exists(tt_buf *b, const hub_filter *f, const char *S, const c
  * is one lookup on the start index of the hubs importers write. */
 static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const char *ts,
                         const char *t) {
-  const char *S = d->suffix;
   tt_buf_printf(b, "(CASE WHEN (CASE WHEN json_valid(%s.extdata) THEN json_extract(%s.extdata,"
                    "'$.stream_id') END) IS NULL THEN ",
                 t, t);
   if (d->has_table[T_REGION]) {
     char *on = sqlite3_mprintf("ra.pid = %s.pid AND ra.tid IS %s.tid", t, t);
-    anchor_exists(b, f, S, "rocpd_region", "ra", "rocpd_string", "na", "name_id",
+    anchor_exists(b, f, d, "rocpd_region", "ra", "rocpd_string", "na", "name_id",
                   "COALESCE(na.string,'')", ts, on);
     sqlite3_free(on);
   } else {
@@ -179,14 +178,14 @@ static void flow_anchor(tt_buf *b, const hub_db *d, const hub_filter *f, const c
   if (d->has_table[T_KERNEL]) {
     char *on = sqlite3_mprintf("ka.stream_id = %s", lane);
     tt_buf_puts(b, " OR ");
-    anchor_exists(b, f, S, "rocpd_kernel_dispatch", "ka", "rocpd_info_kernel_symbol", "ksa",
+    anchor_exists(b, f, d, "rocpd_kernel_dispatch", "ka", "rocpd_info_kernel_symbol", "ksa",
                   "kernel_id", KERNEL_NAME("ksa"), ts, on);
     sqlite3_free(on);
   }
   if (d->has_table[T_COPY]) {
     char *on = sqlite3_mprintf("ma.stream_id = %s", lane);
     tt_buf_puts(b, " OR ");
-    anchor_exists(b, f, S, "rocpd_memory_copy", "ma", "rocpd_string", "na", "name_id",
+    anchor_exists(b, f, d, "rocpd_memory_copy", "ma", "rocpd_string", "na", "name_id",
                   "COALESCE(na.string,'')", ts, on);
     sqlite3_free(on);
   }
@@ -204,9 +203,9 @@ static int has_event_filter(const hub_filter *f) {
  * of a memset kind. */
 static void gpu_only_regions(tt_buf *b, const hub_db *d) {
   tt_buf_printf(b,
-                " AND r.tid IN (SELECT tid FROM \"rocpd_info_thread%s\" WHERE " JX("extdata", "$.kind")
+                " AND r.tid IN (SELECT tid FROM %s WHERE " JX("extdata", "$.kind")
                 " = '" HUB_WORD_GPU_LANE "')",
-                d->suffix);
+                hr_qt(d, "rocpd_info_thread"));
 }
 
 /* A cursor query's select list, each expression set by its column's name
@@ -240,14 +239,14 @@ static void put_select(tt_buf *b, const select_list *s, int n) {
 /* FROM an event table (alias x), the join of its own (jtable, alias ja,
  * on x's column jcol; none when jtable is NULL), its event (e) and its
  * category (c). */
-static void from_event_table(tt_buf *b, const char *S, const char *table, const char *x,
+static void from_event_table(tt_buf *b, const hub_db *d, const char *table, const char *x,
                              const char *jtable, const char *ja, const char *jcol) {
-  tt_buf_printf(b, " FROM \"%s%s\" %s", table, S, x);
-  if (jtable) tt_buf_printf(b, " LEFT JOIN \"%s%s\" %s ON %s.id = %s.%s", jtable, S, ja, ja, x, jcol);
+  tt_buf_printf(b, " FROM %s %s", hr_qt(d, table), x);
+  if (jtable) tt_buf_printf(b, " LEFT JOIN %s %s ON %s.id = %s.%s", hr_qt(d, jtable), ja, ja, x, jcol);
   tt_buf_printf(b,
-                " LEFT JOIN \"rocpd_event%s\" e ON e.id = %s.event_id LEFT JOIN \"rocpd_string%s\" c "
+                " LEFT JOIN %s e ON e.id = %s.event_id LEFT JOIN %s c "
                 "ON c.id = e.category_id",
-                S, x, S);
+                hr_qt(d, "rocpd_event"), x, hr_qt(d, "rocpd_string"));
 }
 
 /* The user's filters on an event table's rows (alias x; `name` the
@@ -266,7 +265,6 @@ static void event_order(tt_buf *b, const char *x) {
 }
 
 char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
-  const char *S = d->suffix;
   tt_buf b = {0};
   select_list s = {{0}};
   switch (t) {
@@ -276,7 +274,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     s.col[C_NAME] = "COALESCE(n.string,'')";
     s.col[C_LANE_IS_QUEUE] = "0";
     put_select(&b, &s, C_LINK + 1);
-    from_event_table(&b, S, "rocpd_region", "r", "rocpd_string", "n", "name_id");
+    from_event_table(&b, d, "rocpd_region", "r", "rocpd_string", "n", "name_id");
     event_filters(&b, f, "r", "COALESCE(n.string,'')");
     if (f->gpu_only) gpu_only_regions(&b, d);
     event_order(&b, "r");
@@ -291,7 +289,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     /* C_LINK stays NULL: the launch is found in memory (fill_event) */
     s.col[C_MANGLED] = "COALESCE(ks.kernel_name, '')";
     put_select(&b, &s, C_MANGLED + 1);
-    from_event_table(&b, S, "rocpd_kernel_dispatch", "k", "rocpd_info_kernel_symbol", "ks",
+    from_event_table(&b, d, "rocpd_kernel_dispatch", "k", "rocpd_info_kernel_symbol", "ks",
                      "kernel_id");
     event_filters(&b, f, "k", kname);
     event_order(&b, "k");
@@ -303,11 +301,11 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     int typed = hr_table_exists(d, agents);
     sqlite3_free(agents);
     char *agent =
-        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM \"rocpd_info_agent%w\" ga WHERE "
+        typed ? sqlite3_mprintf("COALESCE((SELECT ga.id FROM %s ga WHERE "
                                 "ga.id = m.dst_agent_id AND ga.type = 'GPU'), (SELECT ga.id FROM "
-                                "\"rocpd_info_agent%w\" ga WHERE ga.id = m.src_agent_id AND "
+                                "%s ga WHERE ga.id = m.src_agent_id AND "
                                 "ga.type = 'GPU'), m.dst_agent_id, m.src_agent_id)",
-                                S, S)
+                                hr_qt(d, "rocpd_info_agent"), hr_qt(d, "rocpd_info_agent"))
               : sqlite3_mprintf("COALESCE(m.dst_agent_id, m.src_agent_id)");
     EVENT_COLUMNS(&s, "m");
     s.col[C_NAME] = "COALESCE(n.string,'')";
@@ -318,7 +316,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     s.col[C_SIZE] = "m.size";
     put_select(&b, &s, C_DST_AGENT + 1);
     sqlite3_free(agent);
-    from_event_table(&b, S, "rocpd_memory_copy", "m", "rocpd_string", "n", "name_id");
+    from_event_table(&b, d, "rocpd_memory_copy", "m", "rocpd_string", "n", "name_id");
     event_filters(&b, f, "m", "COALESCE(n.string,'')");
     event_order(&b, "m");
     break;
@@ -331,7 +329,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     LANE_COLUMNS(&s, "a");
     s.col[C_SIZE] = "a.size";
     put_select(&b, &s, C_LINK + 1);
-    from_event_table(&b, S, "rocpd_memory_allocate", "a", NULL, NULL, NULL);
+    from_event_table(&b, d, "rocpd_memory_allocate", "a", NULL, NULL, NULL);
     event_filters(&b, f, "a", "COALESCE(a.type,'')");
     if (f->gpu_only) tt_buf_puts(&b, " AND lower(COALESCE(a.type,'')) GLOB '*memset*'");
     event_order(&b, "a");
@@ -363,7 +361,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
      * filters it must have a slice that is written (flow_anchor). */
     tt_buf pidjoin = {0}, pidcond = {0}, link = {0};
     if (f->pid != HUB_NULL || f->npids || has_event_filter(f))
-      tt_buf_printf(&pidjoin, " JOIN \"rocpd_track%s\" t2 ON t2.id = s2.track_id", S);
+      tt_buf_printf(&pidjoin, " JOIN %s t2 ON t2.id = s2.track_id", hr_qt(d, "rocpd_track"));
     pid_cond(&pidcond, "t2.pid", f);
     if (has_event_filter(f)) {
       tt_buf_puts(&pidcond, " AND ");
@@ -385,11 +383,12 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_free(&pidcond);
     tt_buf_free(&link);
     tt_buf_printf(&b,
-                  " FROM \"rocpd_sample%s\" s JOIN \"rocpd_track%s\" t ON t.id = s.track_id "
-                  "LEFT JOIN \"rocpd_string%s\" tn ON tn.id = t.name_id LEFT JOIN "
-                  "\"rocpd_event%s\" e ON e.id = s.event_id LEFT JOIN \"rocpd_string%s\" c ON "
+                  " FROM %s s JOIN %s t ON t.id = s.track_id "
+                  "LEFT JOIN %s tn ON tn.id = t.name_id LEFT JOIN "
+                  "%s e ON e.id = s.event_id LEFT JOIN %s c ON "
                   "c.id = e.category_id",
-                  S, S, S, S, S);
+                  hr_qt(d, "rocpd_sample"), hr_qt(d, "rocpd_track"), hr_qt(d, "rocpd_string"),
+                  hr_qt(d, "rocpd_event"), hr_qt(d, "rocpd_string"));
     /* Flow ends carry no name or category a user would filter on: they
      * follow the time range, the process and the slices they bind to. */
     tt_buf_printf(&b, " WHERE 1");
@@ -418,14 +417,13 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
 }
 
 char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f) {
-  const char *S = d->suffix;
   tt_buf b = {0};
   if (t == T_SAMPLE) {
     tt_buf_printf(&b,
                   "SELECT x.timestamp, x.timestamp, x.id, a.name, a.type, a.value FROM "
-                  "\"rocpd_sample%s\" x JOIN \"rocpd_arg%s\" a ON a.event_id = x.event_id "
+                  "%s x JOIN %s a ON a.event_id = x.event_id "
                   "WHERE 1",
-                  S, S);
+                  hr_qt(d, "rocpd_sample"), hr_qt(d, "rocpd_arg"));
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND x.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND x.timestamp >= %lld", (long long)f->start);
     tt_buf_puts(&b, " ORDER BY x.timestamp, x.id, a.position, a.id");
@@ -434,9 +432,9 @@ char *hr_args_sql(const hub_db *d, table_id t, const hub_filter *f) {
   /* Only the cursor's time and process filters: rows of events the other
    * filters drop are stepped over. */
   tt_buf_printf(&b,
-                "SELECT x.start, x.end, x.id, a.name, a.type, a.value FROM \"%s%s\" x JOIN "
-                "\"rocpd_arg%s\" a ON a.event_id = x.event_id",
-                hr_table_names[t], S, S);
+                "SELECT x.start, x.end, x.id, a.name, a.type, a.value FROM %s x JOIN "
+                "%s a ON a.event_id = x.event_id",
+                hr_qt(d, hr_table_names[t]), hr_qt(d, "rocpd_arg"));
   hub_filter tp = {.start = f->start, .end = f->end, .pid = f->pid, .pids = f->pids,
                    .npids = f->npids};
   common_filters(&b, &tp, "x.start", "x.end", "x.pid", NULL, NULL, 0);
