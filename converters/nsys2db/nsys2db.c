@@ -16,7 +16,8 @@ static const char HANDLED[] =
     "EXPORT_META_DATA,META_DATA_EXPORT,ANALYSIS_DETAILS,NVTX_EVENTS,OSRT_API,PROFILER_OVERHEAD,"
     "TARGET_INFO_CUDA_GPU,TARGET_INFO_NVTX_CUDA_STREAM,"
     "ENUM_*," NS_TABLE("RUNTIME") "," NS_TABLE("DRIVER") "," NS_TABLE("KERNEL") "," NS_TABLE(
-        "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT");
+        "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT") ","
+        NS_TABLE("OVERHEAD");
 
 int64_t ns_seen(ns *c, int64_t pid) {
   if (!tt_i64map_get(&c->pids, pid)) tt_i64map_put(&c->pids, pid, 1);
@@ -306,7 +307,9 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
          ns_memset(&c) || ns_sync(&c) || ns_cuda_events(&c) ||
          ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
-         ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
+         ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") ||
+         /* CUPTI's own overhead (2025 exports on), as nvvp2db's OVERHEAD rows */
+         ns_cpu_ranges(&c, NS_TABLE("OVERHEAD"), "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
   if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
   nv_src_close(&c.b.src);
