@@ -163,10 +163,25 @@ static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
   }
 }
 
+/* Whether input db holds a process of the part (every input does when
+ * the part is not one of a process split). */
+static int db_in_part(const json_part *jp, hub_reader *r, int db) {
+  const tt_part *p = jp->part;
+  if (p->pid == HUB_NULL && !p->npids) return 1;
+  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
+    const hub_process_info *q = hub_reader_process(r, i);
+    if (q->db == db && tt_part_has_pid(p, q->pid) &&
+        (!p->host || strcmp(q->hostname ? q->hostname : "", p->host) == 0))
+      return 1;
+  }
+  return 0;
+}
+
 /* Kineto's top-level keys that HTA and TraceLens read, as kineto2db kept
  * them: deviceProperties (each GPU agent's extdata that is a Kineto entry,
  * one per device id across the inputs, the first input's kept) and
- * distributedInfo (when the inputs that have one agree on it). */
+ * distributedInfo (when the part's inputs that have one agree on it: each
+ * part of a split by process carries its own rank's). */
 static void write_kineto_top_level(json_part *jp, hub_reader *r) {
   tt_buf *b = &jp->buf;
   int n = 0;
@@ -189,6 +204,7 @@ static void write_kineto_top_level(json_part *jp, hub_reader *r) {
   char *info = NULL;
   int agree = 1;
   for (size_t db = 0; db < hub_reader_ndbs(r) && agree; db++) {
+    if (!db_in_part(jp, r, (int)db)) continue;
     const char *v = hub_reader_metadata(r, (int)db, "kineto.distributedInfo");
     if (!v || !tt_json_valid(v, strlen(v))) continue;
     if (!info) info = tt_strdup(v);

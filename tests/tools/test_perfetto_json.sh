@@ -127,6 +127,26 @@ db2json -q "$TMP/alexnet.db" "$TMP/alexnet2.db" -o "$TMP/alexnet2.json"
 expect_eq "two inputs of the same devices: each device once, their distributedInfo" "8|True|True" \
   "$(top "$TMP/alexnet2.json" "$FIX/kineto/hta_alexnet_trace.json.gz")"
 
+# Two ranks (alexnet's rank 0, the CPU-only trace's rank 34 of 300): one
+# file of both has no distributedInfo (they disagree: no rank is the
+# file's), and each part of a split by process carries its own rank's
+# (a part of Kineto's pseudo processes, which both inputs have, none).
+kineto2db -q "$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz" -o "$TMP/rank34.db"
+db2json -q "$TMP/alexnet.db" "$TMP/rank34.db" -o "$TMP/ranks.json"
+expect_eq "two ranks in one file: no distributedInfo" "False" \
+  "$($PY -c 'import json,sys; print("distributedInfo" in json.load(open(sys.argv[1])))' "$TMP/ranks.json")"
+db2json -q "$TMP/alexnet.db" "$TMP/rank34.db" --split process -o "$TMP/ranks-p.json"
+want=$($PY -c '
+import gzip, json, sys
+print("|".join(sorted(json.dumps(json.load(gzip.open(f, "rt"))["distributedInfo"], sort_keys=True) for f in sys.argv[1:])))' \
+  "$FIX/kineto/hta_alexnet_trace.json.gz" "$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz")
+got=$($PY -c '
+import json, sys
+infos = (json.load(open(f)).get("distributedInfo") for f in sys.argv[1:])
+print("|".join(sorted(set(json.dumps(i, sort_keys=True) for i in infos if i is not None))))' \
+  "$TMP"/ranks-p.*.json)
+expect_eq "split by process: each part carries its own rank's distributedInfo, as its input had it" "$want" "$got"
+
 if [ -x "$TRACE_CHECK" ]; then
   for h in alexnet event_sync nvvp nvprof nsys rpd; do
     out=$("$TRACE_CHECK" "$TMP/$h.json" 2>&1)
