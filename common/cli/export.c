@@ -1211,9 +1211,14 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
   /* --count-parts too: a size split's cuts depend on the bytes of each time. */
-  if (ex->relative_times && !o.time_base_given && !o.list_categories &&
-      resolve_time_base(&o) != 0)
-    return 1;
+  if (ex->relative_times && !o.time_base_given && !o.list_categories) {
+    /* Parts share one base, found before the first is written; one whole
+     * file takes its first event's (the stream is in start order). */
+    if (o.split == TT_SPLIT_NONE && o.part < 0 && !o.count_parts)
+      o.time_base = TT_TIME_BASE_FIRST_EVENT;
+    else if (resolve_time_base(&o) != 0)
+      return 1;
+  }
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
   /* A whole size split on two cores: planned on a second thread (SQLite
    * told before its first connection). */

@@ -36,10 +36,16 @@ typedef struct tt_export_opts {
   int max_part_auto;      /* --max-part-size auto */
   /* Exporters writing relative times (tt_exporter.relative_times): the
    * base, in absolute ns, that every part and every input shares:
-   * --time-base, else the inputs' first start floored to a whole µs. */
+   * --time-base, else the inputs' first start floored to a whole µs. A run
+   * of one whole file leaves it TT_TIME_BASE_FIRST_EVENT: the sink takes
+   * its first event's start, floored the same way, and spares the scan of
+   * every table that finding the first start takes in a hub without
+   * indexes (rocprofv3's). */
   int64_t time_base;
   int time_base_given;
 } tt_export_opts;
+
+#define TT_TIME_BASE_FIRST_EVENT INT64_MIN
 
 typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */

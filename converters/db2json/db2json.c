@@ -91,6 +91,8 @@ static void put_str(tt_buf *b, const char *s) {
 /* A time: µs after the base. */
 static void put_ts(json_part *jp, tt_buf *b, int64_t ns) {
   int64_t rel;
+  if (jp->base == TT_TIME_BASE_FIRST_EVENT) /* the first time written: the first event's start */
+    jp->base = (ns / 1000 - (ns % 1000 < 0)) * 1000;
   /* A time further from the base than int64 holds (a hub's bad row; the
    * reader passes any int64) is written at the nearest end. */
   if (__builtin_sub_overflow(ns, jp->base, &rel)) rel = ns < 0 ? INT64_MIN : INT64_MAX;
@@ -231,9 +233,7 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
   setvbuf(jp->fp, NULL, _IOFBF, JSON_CHUNK);
   tt_buf_reserve(&jp->buf, JSON_CHUNK + 4096);
   tt_buf_printf(&jp->buf,
-                "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n"
-                "\"baseTimeNanoseconds\": %lld,\n",
-                (long long)jp->base);
+                "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n");
   write_kineto_top_level(jp, r);
   PUT_LIT(&jp->buf, "\"traceEvents\": [");
   return jp;
@@ -421,13 +421,18 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   }
 }
 
-#define JSON_TAIL "\n]\n}\n"
+/* The file's end: the base last, as Kineto writes it (known by then even
+ * when it is the first event's). */
+#define JSON_TAIL "\n],\n\"baseTimeNanoseconds\": %lld\n}\n"
+static int64_t written_base(const json_part *jp) {
+  return jp->base == TT_TIME_BASE_FIRST_EVENT ? 0 : jp->base;
+}
 
 static int json_end(void *state, hub_reader *r) {
   (void)r;
   json_part *jp = state;
   int wrc = release_held(jp);
-  PUT_LIT(&jp->buf, JSON_TAIL);
+  tt_buf_printf(&jp->buf, JSON_TAIL, (long long)written_base(jp));
   wrc |= write_buf(jp);
   /* fflush here so a full disk is reported with its reason (errno). */
   int rc = wrc | (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
@@ -442,7 +447,8 @@ static int json_end(void *state, hub_reader *r) {
 /* Exact: what is written, what is buffered, and the closing bracket. */
 static uint64_t json_part_bytes(void *state) {
   const json_part *jp = state;
-  return jp->bytes_out + jp->buf.len + jp->held.len + sizeof JSON_TAIL - 1;
+  return jp->bytes_out + jp->buf.len + jp->held.len +
+         (uint64_t)snprintf(NULL, 0, JSON_TAIL, (long long)written_base(jp));
 }
 
 int main(int argc, char **argv) {
