@@ -98,7 +98,8 @@ got() {
 import json, sys
 seen = {}
 for f in sys.argv[1:]:
-    for e in json.load(open(f), object_pairs_hook=lambda p: p)[-1][1]:
+    top = json.load(open(f), object_pairs_hook=lambda p: p)  # key order kept
+    for e in next(v for k, v in top if k == "traceEvents"):
         e = dict(e)
         if e.get("ph") == "X":
             # a split adds "clipped" to the events it cuts
