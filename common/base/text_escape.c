@@ -3,33 +3,32 @@
 
 #include <string.h>
 
+size_t tt_utf8_seq_len(const unsigned char *s, size_t n) {
+  unsigned c = s[0];
+  size_t len;
+  unsigned min;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) { len = 2; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { len = 3; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { len = 4; min = 0x10000; }
+  else return 0;
+  if (n < len) return 0;
+  unsigned cp = c & (0x3F >> (len - 1));
+  for (size_t i = 1; i < len; i++) {
+    if ((s[i] & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (s[i] & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return len;
+}
+
 /* The length of the valid UTF-8 sequence at s (of n bytes left) that is
  * safe to copy, 0 when s[0] must be escaped: a control, DEL, a C1 control
- * or a byte outside a valid sequence (overlong, surrogate, past U+10FFFF,
- * cut short). */
+ * (C2 80-C2 9F) or a byte outside a valid sequence. */
 static size_t safe_run(const unsigned char *s, size_t n) {
-  unsigned c = s[0];
-  if (c < 0x20 || c == 0x7f) return 0;
-  if (c < 0x80) return 1;
-  size_t len;
-  unsigned lo = 0x80, hi = 0xbf; /* the range of the second byte */
-  if (c >= 0xc2 && c <= 0xdf) {
-    len = 2;
-    if (c == 0xc2) lo = 0xa0; /* C2 80-C2 9F: the C1 controls */
-  } else if (c >= 0xe0 && c <= 0xef) {
-    len = 3;
-    if (c == 0xe0) lo = 0xa0;      /* no overlong forms */
-    else if (c == 0xed) hi = 0x9f; /* no surrogates */
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    len = 4;
-    if (c == 0xf0) lo = 0x90;
-    else if (c == 0xf4) hi = 0x8f; /* nothing past U+10FFFF */
-  } else {
-    return 0;
-  }
-  if (n < len || s[1] < lo || s[1] > hi) return 0;
-  for (size_t i = 2; i < len; i++)
-    if ((s[i] & 0xc0) != 0x80) return 0;
+  if (s[0] < 0x20 || s[0] == 0x7f) return 0;
+  size_t len = tt_utf8_seq_len(s, n);
+  if (len == 2 && s[0] == 0xc2 && s[1] < 0xa0) return 0;
   return len;
 }
 

@@ -28,6 +28,10 @@ size_t tt_text_escape_into(char *out, const char *s, size_t n);
 /* Writes s (n bytes) to fp, escaped as above, allocating nothing (the
  * error messages use it, out of memory too). */
 void tt_text_escape_file(FILE *fp, const char *s, size_t n);
+/* The length (1-4) of the valid UTF-8 sequence at s, of n bytes left; 0
+ * when it is not one (overlong, a surrogate, past U+10FFFF, cut short).
+ * The one UTF-8 check of the project (util.c's cleaning uses it too). */
+size_t tt_utf8_seq_len(const unsigned char *s, size_t n);
 /* Whether s (NUL-terminated) needs no escape. */
 int tt_text_is_plain(const char *s);
 

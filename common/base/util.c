@@ -181,26 +181,6 @@ void tt_buf_free(tt_buf *b) {
   b->len = b->cap = 0;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n) {
-  unsigned c = s[0];
-  size_t len;
-  unsigned min;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) { len = 2; min = 0x80; }
-  else if (c >= 0xE0 && c <= 0xEF) { len = 3; min = 0x800; }
-  else if (c >= 0xF0 && c <= 0xF4) { len = 4; min = 0x10000; }
-  else return 0;
-  if (n < len) return 0;
-  unsigned cp = c & (0x3F >> (len - 1));
-  for (size_t i = 1; i < len; i++) {
-    if ((s[i] & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (s[i] & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return len;
-}
-
 /* Bytes of s[0..n) that are valid UTF-8 from the start. */
 static size_t utf8_valid_prefix(const unsigned char *s, size_t n) {
   size_t i = 0;
@@ -209,7 +189,7 @@ static size_t utf8_valid_prefix(const unsigned char *s, size_t n) {
       i++;
       continue;
     }
-    size_t len = utf8_seq_len(s + i, n - i);
+    size_t len = tt_utf8_seq_len(s + i, n - i);
     if (len == 0) break;
     i += len;
   }
@@ -268,7 +248,7 @@ void tt_json_string(tt_buf *b, const char *str, size_t n) {
       }
       i++;
     } else {
-      size_t len = utf8_seq_len(s + i, n - i);
+      size_t len = tt_utf8_seq_len(s + i, n - i);
       if (len == 0) {
         tt_buf_append(b, "\\ufffd", 6);
         i++;
