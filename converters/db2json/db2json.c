@@ -165,18 +165,13 @@ static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
   }
 }
 
-/* Whether input db holds a process of the part (every input does when
- * the part is not one of a process split). */
-static int db_in_part(const json_part *jp, hub_reader *r, int db) {
-  const tt_part *p = jp->part;
-  if (p->pid == HUB_NULL && !p->npids) return 1;
-  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
-    const hub_process_info *q = hub_reader_process(r, i);
-    if (q->db == db && tt_part_has_pid(p, q->pid) &&
-        (!p->host || strcmp(q->hostname ? q->hostname : "", p->host) == 0))
-      return 1;
-  }
-  return 0;
+/* Adds input db's distributedInfo to *info (the first one kept); clears
+ * *agree when it differs from it. */
+static void take_info(hub_reader *r, int db, char **info, int *agree) {
+  const char *v = hub_reader_metadata(r, db, "kineto.distributedInfo");
+  if (!v || !tt_json_valid(v, strlen(v))) return;
+  if (!*info) *info = tt_strdup(v);
+  else if (strcmp(*info, v) != 0) *agree = 0;
 }
 
 /* Kineto's top-level keys that HTA and TraceLens read, as kineto2db kept
@@ -205,12 +200,24 @@ static void write_kineto_top_level(json_part *jp, hub_reader *r) {
   if (n) PUT_LIT(b, "\n],\n");
   char *info = NULL;
   int agree = 1;
-  for (size_t db = 0; db < hub_reader_ndbs(r) && agree; db++) {
-    if (!db_in_part(jp, r, (int)db)) continue;
-    const char *v = hub_reader_metadata(r, (int)db, "kineto.distributedInfo");
-    if (!v || !tt_json_valid(v, strlen(v))) continue;
-    if (!info) info = tt_strdup(v);
-    else agree = strcmp(info, v) == 0;
+  const tt_part *p = jp->part;
+  if (p->pid == HUB_NULL && !p->npids) {
+    for (size_t db = 0; db < hub_reader_ndbs(r) && agree; db++) take_info(r, (int)db, &info, &agree);
+  } else {
+    /* a process part: the inputs of its processes, each asked once (one
+     * pass over the processes, not one per input: 1000 hubs split by
+     * process) */
+    tt_i64map asked = {0};
+    for (size_t i = 0; i < hub_reader_nprocesses(r) && agree; i++) {
+      const hub_process_info *q = hub_reader_process(r, i);
+      if (!tt_part_has_pid(p, q->pid) ||
+          (p->host && strcmp(q->hostname ? q->hostname : "", p->host) != 0) ||
+          tt_i64map_get(&asked, q->db))
+        continue;
+      tt_i64map_put(&asked, q->db, 1);
+      take_info(r, q->db, &info, &agree);
+    }
+    tt_i64map_free(&asked);
   }
   if (info && agree) {
     PUT_LIT(b, "\"distributedInfo\": ");
