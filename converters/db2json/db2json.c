@@ -26,6 +26,9 @@ typedef struct json_part {
   /* Times are written as µs after base: exact when read as a double (the
    * absolute epoch µs are not: a 0.25 µs grid). */
   int64_t base;
+  /* The tail's length for tail_base: the size planner asks per event. */
+  int64_t tail_base;
+  uint64_t tail_len;
   json_tracks *tracks;
   /* Flow ends whose start is not written yet (it starts at the same time):
    * held until an event starts after held_until, so each s precedes its f
@@ -453,9 +456,12 @@ static int json_end(void *state, hub_reader *r) {
 
 /* Exact: what is written, what is buffered, and the closing bracket. */
 static uint64_t json_part_bytes(void *state) {
-  const json_part *jp = state;
-  return jp->bytes_out + jp->buf.len + jp->held.len +
-         (uint64_t)snprintf(NULL, 0, JSON_TAIL, (long long)written_base(jp));
+  json_part *jp = state;
+  if (!jp->tail_len || jp->tail_base != jp->base) {
+    jp->tail_base = jp->base;
+    jp->tail_len = (uint64_t)snprintf(NULL, 0, JSON_TAIL, (long long)written_base(jp));
+  }
+  return jp->bytes_out + jp->buf.len + jp->held.len + jp->tail_len;
 }
 
 int main(int argc, char **argv) {
