@@ -196,6 +196,9 @@ typedef struct hub_process_info {
    * hosts' pid 1234 are two process tracks in one file. */
   int64_t view_pid;
   hub_clock clock; /* the clock its times are in */
+  /* Add to its times to get Unix-epoch ns, when the source recorded an
+   * anchor (0 for a WALL process); HUB_NULL when none is known. */
+  int64_t to_wall_ns;
 } hub_process_info;
 #define HUB_VIEW_PID_BASE 0x7d000000LL
 typedef struct hub_thread_info {

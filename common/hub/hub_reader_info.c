@@ -140,6 +140,7 @@ void hr_load_info(hub_reader *r) {
       }
       p->rank = col_rank(st, 4);
       p->clock = HUB_CLOCK_UNKNOWN;
+      p->to_wall_ns = HUB_NULL;
       p->label = NULL;
       if (!tt_i64map_get(&r->process_any_ix, p->pid))
         tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
