@@ -27,6 +27,7 @@
 
 #include "hub/hub_reader_internal.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* One arg of the event being read, its strings in r->args_text. */
 typedef struct hr_arg_row {
@@ -108,10 +109,7 @@ void hr_args_prepare(hub_db *d) {
 /* --- the event's rows, copied ------------------------------------------- */
 
 static void copy_row(hub_reader *r, sqlite3_stmt *st) {
-  if (r->args_nrows == r->args_caprows) {
-    r->args_caprows = r->args_caprows ? 2 * r->args_caprows : 8;
-    r->args_rows = tt_realloc(r->args_rows, r->args_caprows * sizeof *r->args_rows);
-  }
+  tt_grow(r->args_rows, r->args_nrows + 1, r->args_caprows);
   hr_arg_row *a = &r->args_rows[r->args_nrows++];
   a->rowid = sqlite3_column_int64(st, 0);
   a->pos = sqlite3_column_int64(st, 2);

@@ -16,6 +16,7 @@
 #include "base/input_check.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
   sqlite3_stmt *st = NULL;
@@ -199,7 +200,7 @@ int hr_open_file(hub_reader *r, const char *path) {
   for (size_t i = 0; i < cat.n; i++) {
     /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
     if (r->slice_count && (i < r->slice_first || i >= r->slice_first + r->slice_count)) continue;
-    r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
+    tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
     d->conn = conn;

@@ -191,17 +191,17 @@ struct hub_reader {
   const hr_ops *ops;
   char *metadata_value; /* hub_reader_metadata's last answer */
   hub_db *dbs;
-  size_t ndbs;
+  size_t ndbs, cap_dbs;
   cursor *cursors;
   cursor **heap;
   size_t ncursors, heap_len;
   cursor *to_advance; /* yielded last time; stepped on the next call */
   int primed;         /* every cursor stepped to its first row */
   hub_filter filter;
-  hub_process_info *processes; size_t nprocesses;
-  hub_thread_info *threads; size_t nthreads;
-  hub_agent_view *agents; size_t nagents;
-  hub_lane_info *lanes; size_t nlanes;
+  hub_process_info *processes; size_t nprocesses, cap_processes;
+  hub_thread_info *threads; size_t nthreads, cap_threads;
+  hub_agent_view *agents; size_t nagents, cap_agents;
+  hub_lane_info *lanes; size_t nlanes, cap_lanes;
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
   tt_i64map process_any_ix; /* pid -> index of its first process */
   /* The args being iterated (hub_reader_args.c): how, and from where. */

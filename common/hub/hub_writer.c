@@ -13,6 +13,7 @@
 #include "hub/hub_schema.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* The queue of kernels written without one, per (process, agent, stream):
  * a direct-mapped cache in front of the map, as most imports name a few
@@ -278,10 +279,7 @@ static void name_node(hub_writer *w) {
 static entity *process_entity(hub_writer *w, int64_t pid) {
   int64_t *ix = tt_i64map_get(&w->process_index, pid);
   if (ix) return &w->processes[*ix];
-  if (w->nprocesses == w->cap_processes) {
-    w->cap_processes = w->cap_processes ? 2 * w->cap_processes : 16;
-    w->processes = tt_realloc(w->processes, w->cap_processes * sizeof *w->processes);
-  }
+  tt_grow(w->processes, w->nprocesses + 1, w->cap_processes);
   entity *e = &w->processes[w->nprocesses];
   memset(e, 0, sizeof *e);
   e->pid = pid;
@@ -318,10 +316,7 @@ static entity *thread_entity(hub_writer *w, int64_t pid, int64_t tid) {
     return &w->threads[*ix];
   }
   process_entity(w, pid);
-  if (w->nthreads == w->cap_threads) {
-    w->cap_threads = w->cap_threads ? 2 * w->cap_threads : 16;
-    w->threads = tt_realloc(w->threads, w->cap_threads * sizeof *w->threads);
-  }
+  tt_grow(w->threads, w->nthreads + 1, w->cap_threads);
   entity *e = &w->threads[w->nthreads];
   memset(e, 0, sizeof *e);
   e->pid = pid;
@@ -920,10 +915,7 @@ static int64_t *select_rows(hub_writer *w, const char *tmpl, int ncols, size_t *
   *n = 0;
   sqlite3_stmt *st = sql_run(w, 1, tmpl, 0, NULL);
   while (sqlite3_step(st) == SQLITE_ROW) {
-    if (*n == cap) {
-      cap = cap ? 2 * cap : 16;
-      g = tt_realloc(g, cap * (size_t)ncols * sizeof *g);
-    }
+    tt_grow(g, (*n + 1) * (size_t)ncols, cap); /* cap counts values, not rows */
     for (int c = 0; c < ncols; c++) g[*n * (size_t)ncols + (size_t)c] = col_or_null(st, c);
     (*n)++;
   }
