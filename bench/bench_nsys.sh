@@ -90,15 +90,12 @@ SQL
 vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
 tt=$TOOL_S tf=$CEIL_S rt=$TOOL_KIB
 
-bench_row nsys2db "nsys-shaped .sqlite" "$events" "$tt" 0 "$rt" "$(ratio "$tt" "$tf")" '<=' 1.2 "x SQLite insert ceiling"
-bench_row nsys2db "nsys-shaped .sqlite" "$events" "$tt" 0 "$rt" "$((rt / 1024))" '<=' 64 "MB peak RSS"
+ceiling_rows nsys2db "nsys-shaped .sqlite" "$events" 0
 echo "nsys2db on $N kernels + $N runtime calls ($events events), median of $RUNS:"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
 echo "  nsys2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tf")x the ceiling), peak RSS $((rt / 1024)) MB, output $(( $(stat -c %s "$DIR/out.db") / 1048576 )) MB"
 threads_row nsys2db "nsys-shaped .sqlite" "$events" 0 -q "$IN" -o "$DIR/out.db"
 # Memory does not grow with the events: the same shape at BENCH_SCALE x N.
 make_input $((N * SCALE)) "$DIR/big.sqlite"
-read -r sb kb < <(measure "$TOOL" -q "$DIR/big.sqlite" -o "$DIR/big.db")
-rm -f "$DIR/big.sqlite" "$DIR/big.db"
-scale_row nsys2db "nsys-shaped .sqlite" "$events" "$rt" $((events * SCALE)) "$kb" "$sb"
+scale_input_row nsys2db "nsys-shaped .sqlite" "$events" "$rt" $((events * SCALE)) "$DIR/big.sqlite"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

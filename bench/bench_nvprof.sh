@@ -92,8 +92,7 @@ SQL
 vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$TOOL" -q "$IN" -o "$DIR/out.db"
 tt=$TOOL_S tf=$CEIL_S rt=$TOOL_KIB
 
-bench_row nvvp2db "nvprof-shaped .nvvp" "$events" "$tt" 0 "$rt" "$(ratio "$tt" "$tf")" '<=' 1.2 "x SQLite insert ceiling"
-bench_row nvvp2db "nvprof-shaped .nvvp" "$events" "$tt" 0 "$rt" "$((rt / 1024))" '<=' 64 "MB peak RSS"
+ceiling_rows nvvp2db "nvprof-shaped .nvvp" "$events" 0
 echo "nvvp2db on $N kernels + $N runtime calls ($events events), median of $RUNS:"
 echo "  baseline sqlite3 shell dumping the same rows: ${tb}s"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${tf}s = $(rate "$events" "$tf") events/s"
@@ -101,7 +100,5 @@ echo "  nvvp2db: ${tt}s = $(rate "$events" "$tt") events/s ($(ratio "$tt" "$tb")
 threads_row nvvp2db "nvprof-shaped .nvvp" "$events" 0 -q "$IN" -o "$DIR/out.db"
 # Memory does not grow with the events: the same shape at BENCH_SCALE x N.
 make_input $((N * SCALE)) "$DIR/big.nvvp"
-read -r sb kb < <(measure "$TOOL" -q "$DIR/big.nvvp" -o "$DIR/big.db")
-rm -f "$DIR/big.nvvp" "$DIR/big.db"
-scale_row nvvp2db "nvprof-shaped .nvvp" "$events" "$rt" $((events * SCALE)) "$kb" "$sb"
+scale_input_row nvvp2db "nvprof-shaped .nvvp" "$events" "$rt" $((events * SCALE)) "$DIR/big.nvvp"
 [ -n "${BENCH_KEEP:-}" ] || rm -rf "$DIR"

@@ -105,18 +105,15 @@ INSERT INTO rocpd_sample$U(track_id, timestamp, event_id, extdata)
 SQL
 vs_ceiling "$DIR/floor.db" "$DIR/floor.sql" "$BIN/rpd2db" -q "$IN" -o "$DIR/hub.db"
 rows=$(sqlite3 "$IN" "SELECT (SELECT count(*) FROM rocpd_api) + (SELECT count(*) FROM rocpd_op) + (SELECT count(*) FROM rocpd_monitor)")
-bench_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_S" "$(stat -c %s "$IN")" "$TOOL_KIB" "$(ratio "$TOOL_S" "$CEIL_S")" '<=' 1.2 "x SQLite insert ceiling"
+ceiling_rows rpd2db "RPD (rocmProfileData)" "$rows" "$(stat -c %s "$IN")"
 echo "rpd2db on $rows rows, median of $RUNS:"
 echo "  ceiling: sqlite3 shell INSERT ... SELECT of the same rows into an empty hub: ${CEIL_S}s"
 echo "  rpd2db: ${TOOL_S}s ($(ratio "$TOOL_S" "$CEIL_S")x the ceiling), peak RSS $((TOOL_KIB / 1024)) MB"
 threads_row rpd2db "RPD (rocmProfileData)" "$rows" "$(stat -c %s "$IN")" -q "$IN" -o "$DIR/hub.db"
-bench_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_S" "$(stat -c %s "$IN")" "$TOOL_KIB" "$((TOOL_KIB / 1024))" '<=' 64 "MB peak RSS"
 # Memory does not grow with the events: the same shape at BENCH_SCALE x N.
 make_input $((N * SCALE)) "$DIR/big.rpd"
 big_rows=$(sqlite3 "$DIR/big.rpd" "SELECT (SELECT count(*) FROM rocpd_api) + (SELECT count(*) FROM rocpd_op) + (SELECT count(*) FROM rocpd_monitor)")
-read -r sb kb < <(measure "$BIN/rpd2db" -q "$DIR/big.rpd" -o "$DIR/big.db")
-rm -f "$DIR/big.rpd" "$DIR/big.db"
-scale_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_KIB" "$big_rows" "$kb" "$sb"
+scale_input_row rpd2db "RPD (rocmProfileData)" "$rows" "$TOOL_KIB" "$big_rows" "$DIR/big.rpd"
 
 # RPD -> Chrome JSON on a real RPD's shape: the bundled
 # rpd_matmul_result_large.rpd (a real rocmProfileData trace) repeated R

@@ -28,6 +28,7 @@
 
 #include "hub/hub_schema.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 #define NTHREADS 4
 #define NQUEUES 4
@@ -120,10 +121,7 @@ static int op_before(const op *x, const op *y) {
   return x->seq < y->seq;
 }
 static void heap_push(heap *h, op o) {
-  if (h->n == h->cap) {
-    h->cap = h->cap ? 2 * h->cap : 1024;
-    h->a = tt_realloc(h->a, h->cap * sizeof *h->a);
-  }
+  tt_grow(h->a, h->n + 1, h->cap);
   size_t i = h->n++;
   h->a[i] = o;
   while (i && op_before(&h->a[i], &h->a[(i - 1) / 2])) {

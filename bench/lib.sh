@@ -143,6 +143,24 @@ scale_row() {
 # BENCH_SCALE: how many times the events of BENCH_EVENTS scale_row's input has.
 SCALE=${BENCH_SCALE:-10}
 
+# ceiling_rows TOOL INPUT EVENTS BYTES: an importer against SQLite's own
+# ceiling (vs_ceiling's TOOL_S, CEIL_S, TOOL_KIB): its time within 1.2x
+# the ceiling's, its peak RSS within 64 MB.
+ceiling_rows() {
+  bench_row "$1" "$2" "$3" "$TOOL_S" "$4" "$TOOL_KIB" "$(ratio "$TOOL_S" "$CEIL_S")" '<=' 1.2 "x SQLite insert ceiling"
+  bench_row "$1" "$2" "$3" "$TOOL_S" "$4" "$TOOL_KIB" "$((TOOL_KIB / 1024))" '<=' 64 "MB peak RSS"
+}
+
+# scale_input_row TOOL INPUT EVENTS KIB EVENTS_BIG BIG_IN: scale_row for
+# $BIN/TOOL on BIG_IN (BENCH_SCALE times the input of EVENTS, made by the
+# caller; removed here, with its output).
+scale_input_row() {
+  local sb kb
+  read -r sb kb < <(measure "$BIN/$1" -q "$6" -o "$6.db")
+  rm -f "$6" "$6.db"
+  scale_row "$1" "$2" "$3" "$4" "$5" "$kb" "$sb"
+}
+
 # bench_table < ROWS: the rows as one aligned table.
 bench_table() {
   $PY -c '

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
+#include "base/vec.h"
 
 static int setup_done, want_threads, threaded;
 
@@ -51,17 +52,14 @@ static void small_connection(sqlite3 *c) {
 }
 
 /* -shm files SQLite created beside inputs, removed at exit. */
-static char **made_shm;
-static size_t nmade_shm;
+static TT_VEC(char *) made_shm;
 
 static void remove_made_shm(void) {
-  for (size_t i = 0; i < nmade_shm; i++) {
-    unlink(made_shm[i]);
-    sqlite3_free(made_shm[i]);
+  for (size_t i = 0; i < made_shm.n; i++) {
+    unlink(made_shm.v[i]);
+    sqlite3_free(made_shm.v[i]);
   }
-  free(made_shm);
-  made_shm = NULL;
-  nmade_shm = 0;
+  tt_vec_free(&made_shm);
 }
 
 /* Bytes 18 and 19 of the header (write/read format versions) are 2 in WAL mode. */
@@ -111,9 +109,8 @@ char *tt_sqlite_input_uri(const char *path, int *refused) {
                path, wal_path, shm_path);
       *refused = 1;
     } else if (shm_path) {
-      if (!made_shm) atexit(remove_made_shm);
-      made_shm = tt_realloc(made_shm, (nmade_shm + 1) * sizeof *made_shm);
-      made_shm[nmade_shm++] = shm_path;
+      if (!made_shm.v) atexit(remove_made_shm);
+      tt_vec_push(&made_shm, shm_path);
       shm_path = NULL;
     }
   }

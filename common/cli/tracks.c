@@ -6,6 +6,7 @@
 
 #include "base/hashmap.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 int64_t tt_lane_number(const char *name, int64_t fallback) {
   size_t n = strlen(name);
@@ -110,7 +111,7 @@ typedef struct sublane {
 
 typedef struct lane_state {
   sublane *subs;
-  size_t nsubs;
+  size_t nsubs, cap;
 } lane_state;
 
 struct tt_nesting {
@@ -124,11 +125,7 @@ tt_nesting *tt_nesting_new(void) { return tt_calloc(1, sizeof(tt_nesting)); }
 int tt_nesting_place(tt_nesting *n, uint64_t lane_key, int64_t start, int64_t end) {
   int64_t *ix = tt_i64map_get(&n->index, (int64_t)lane_key);
   if (!ix) {
-    if (n->nlanes == n->cap) {
-      n->cap = n->cap ? 2 * n->cap : 16;
-      n->lanes = tt_realloc(n->lanes, n->cap * sizeof *n->lanes);
-    }
-    memset(&n->lanes[n->nlanes], 0, sizeof *n->lanes);
+    tt_grow(n->lanes, n->nlanes + 1, n->cap); /* zeroed */
     tt_i64map_put(&n->index, (int64_t)lane_key, (int64_t)n->nlanes);
     ix = tt_i64map_get(&n->index, (int64_t)lane_key);
     n->nlanes++;
@@ -136,16 +133,13 @@ int tt_nesting_place(tt_nesting *n, uint64_t lane_key, int64_t start, int64_t en
   lane_state *l = &n->lanes[*ix];
   for (size_t s = 0;; s++) {
     if (s == l->nsubs) {
-      l->subs = tt_realloc(l->subs, (l->nsubs + 1) * sizeof *l->subs);
-      memset(&l->subs[l->nsubs++], 0, sizeof *l->subs);
+      tt_grow(l->subs, l->nsubs + 1, l->cap); /* zeroed */
+      l->nsubs++;
     }
     sublane *sl = &l->subs[s];
     while (sl->depth && sl->ends[sl->depth - 1] <= start) sl->depth--;
     if (sl->depth == 0 || end <= sl->ends[sl->depth - 1]) {
-      if (sl->depth == sl->cap) {
-        sl->cap = sl->cap ? 2 * sl->cap : 8;
-        sl->ends = tt_realloc(sl->ends, sl->cap * sizeof *sl->ends);
-      }
+      tt_grow(sl->ends, sl->depth + 1, sl->cap);
       sl->ends[sl->depth++] = end;
       return (int)s;
     }

@@ -10,6 +10,7 @@
 #include "base/hashmap.h"
 #include "base/input_check.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 #define EVENT "rocpd_event"
 #define STRING "rocpd_string"
@@ -40,7 +41,7 @@ int tt_hub_catalog_list(sqlite3 *conn, const char *db, tt_hub_catalog *out) {
     if ((s = suffix_of(name, STRING))) {
       tt_strmap_put(&strings, s, 1);
     } else if ((s = suffix_of(name, EVENT))) {
-      out->suffixes = tt_realloc(out->suffixes, (out->n + 1) * sizeof *out->suffixes);
+      tt_grow(out->suffixes, out->n + 1, out->cap);
       out->suffixes[out->n++] = tt_strdup(s);
     }
   }

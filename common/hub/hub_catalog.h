@@ -31,7 +31,7 @@
 
 typedef struct tt_hub_catalog {
   char **suffixes; /* "_<uuid>" or "", in order */
-  size_t n;
+  size_t n, cap;
 } tt_hub_catalog;
 
 /* The hubs of schema `db` ("main", or the name of an ATTACHed database)

@@ -181,9 +181,9 @@ static int prime_cursors(hub_reader *r) {
    * here, before any statement runs (DDL mid-stream aborts them). */
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
-    if (d->has_args && !d->args_indexed) {
+    if (d->args.present && !d->args.indexed) {
       hr_args_prepare(d); /* an ordered rocpd_arg needs no copy */
-      if (!d->args_ordered) hr_args_lookup_source(d);
+      if (!d->args.ordered) hr_args_lookup_source(d);
     }
   }
   for (size_t i = 0; i < r->ncursors; i++) {
@@ -669,11 +669,11 @@ void hub_reader_close(hub_reader *r) {
     hr_arg_scan_free(r->cursors[i].scan);
   }
   for (size_t i = 0; i < r->ndbs; i++) {
-    sqlite3_finalize(r->dbs[i].args_st);
-    sqlite3_finalize(r->dbs[i].args_from_st);
-    sqlite3_finalize(r->dbs[i].args_probe_st);
+    sqlite3_finalize(r->dbs[i].args.st);
+    sqlite3_finalize(r->dbs[i].args.from_st);
+    sqlite3_finalize(r->dbs[i].args.probe_st);
     sqlite3_finalize(r->dbs[i].track_st);
-    hr_arg_scan_free(r->dbs[i].args_orphans);
+    hr_arg_scan_free(r->dbs[i].args.orphans);
     hr_links_free(r->dbs[i].links);
   }
   free(r->args_rows);
@@ -686,7 +686,7 @@ void hub_reader_close(hub_reader *r) {
     free(r->dbs[i].path);
     free(r->dbs[i].suffix);
     hr_qnames_free(&r->dbs[i]);
-    sqlite3_free(r->dbs[i].args_src);
+    sqlite3_free(r->dbs[i].args.src);
     sqlite3_free(r->dbs[i].flow_ev_src);
     sqlite3_free(r->dbs[i].flow_sm_src);
   }

@@ -27,6 +27,7 @@
 
 #include "hub/hub_reader_internal.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* One arg of the event being read, its strings in r->args_text. */
 typedef struct hr_arg_row {
@@ -58,8 +59,8 @@ static int arg_at(hub_arg_view *a, sqlite3_stmt *st, int col) {
 /* --- runs of rocpd_arg in (event_id, position) order ------------------- */
 
 static void check_order(hub_db *d) {
-  d->args_ordered = 0;
-  d->args_nruns = 0;
+  d->args.ordered = 0;
+  d->args.nruns = 0;
   char *sql = sqlite3_mprintf("SELECT rowid, event_id, position FROM \"rocpd_arg%w\" ORDER BY "
                               "rowid",
                               d->suffix);
@@ -82,9 +83,9 @@ static void check_order(hub_db *d) {
         ok = 0;
         break;
       }
-      d->args_run_lo[n++] = id;
+      d->args.run_lo[n++] = id;
     }
-    d->args_run_hi[n - 1] = id;
+    d->args.run_hi[n - 1] = id;
     if (e < lo_ev) lo_ev = e;
     if (e > hi_ev) hi_ev = e;
     pe = e;
@@ -92,26 +93,23 @@ static void check_order(hub_db *d) {
   }
   sqlite3_finalize(st);
   if (ok && rc == SQLITE_DONE) {
-    d->args_ordered = 1;
-    d->args_nruns = n;
-    d->args_min_ev = lo_ev;
-    d->args_max_ev = hi_ev;
+    d->args.ordered = 1;
+    d->args.nruns = n;
+    d->args.min_ev = lo_ev;
+    d->args.max_ev = hi_ev;
   }
 }
 
 void hr_args_prepare(hub_db *d) {
-  if (!d->has_args || d->args_checked) return;
-  d->args_checked = 1;
+  if (!d->args.present || d->args.checked) return;
+  d->args.checked = 1;
   check_order(d);
 }
 
 /* --- the event's rows, copied ------------------------------------------- */
 
 static void copy_row(hub_reader *r, sqlite3_stmt *st) {
-  if (r->args_nrows == r->args_caprows) {
-    r->args_caprows = r->args_caprows ? 2 * r->args_caprows : 8;
-    r->args_rows = tt_realloc(r->args_rows, r->args_caprows * sizeof *r->args_rows);
-  }
+  tt_grow(r->args_rows, r->args_nrows + 1, r->args_caprows);
   hr_arg_row *a = &r->args_rows[r->args_nrows++];
   a->rowid = sqlite3_column_int64(st, 0);
   a->pos = sqlite3_column_int64(st, 2);
@@ -191,18 +189,18 @@ static int finger_restart(hub_db *d, hr_arg_finger *f, int64_t rowid, int64_t hi
  * rowids (the run is sorted by event id); -1 when there is none. *ev_out:
  * its event id. */
 static int64_t search_rowid(hub_db *d, int k, int64_t e, int64_t *ev_out) {
-  if (!d->args_probe_st) {
-    d->args_probe_st = arg_prep(d, "SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
+  if (!d->args.probe_st) {
+    d->args.probe_st = arg_prep(d, "SELECT rowid, event_id FROM \"rocpd_arg%w\" WHERE rowid >= ?1 "
                                    "ORDER BY rowid LIMIT 1");
-    if (!d->args_probe_st) return -1;
+    if (!d->args.probe_st) return -1;
   }
-  sqlite3_stmt *st = d->args_probe_st;
-  int64_t lo = d->args_run_lo[k], hi = d->args_run_hi[k] + 1, best = -1, best_ev = 0;
+  sqlite3_stmt *st = d->args.probe_st;
+  int64_t lo = d->args.run_lo[k], hi = d->args.run_hi[k] + 1, best = -1, best_ev = 0;
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     sqlite3_reset(st);
     sqlite3_bind_int64(st, 1, mid);
-    if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) > d->args_run_hi[k]) {
+    if (sqlite3_step(st) != SQLITE_ROW || sqlite3_column_int64(st, 0) > d->args.run_hi[k]) {
       hi = mid;
       continue;
     }
@@ -222,11 +220,11 @@ static int64_t search_rowid(hub_db *d, int k, int64_t e, int64_t *ev_out) {
 
 /* Copies event e's rows of run k from rowid `first` on. */
 static void copy_range(hub_reader *r, hub_db *d, int k, int64_t e, int64_t first) {
-  if (!d->args_from_st && !(d->args_from_st = arg_prep(d, ARGS_FROM_ROWID))) return;
-  sqlite3_stmt *st = d->args_from_st;
+  if (!d->args.from_st && !(d->args.from_st = arg_prep(d, ARGS_FROM_ROWID))) return;
+  sqlite3_stmt *st = d->args.from_st;
   sqlite3_reset(st);
   sqlite3_bind_int64(st, 1, first);
-  while (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) <= d->args_run_hi[k] &&
+  while (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) <= d->args.run_hi[k] &&
          sqlite3_column_int64(st, 1) == e)
     copy_row(r, st);
   sqlite3_reset(st);
@@ -237,14 +235,14 @@ static void copy_range(hub_reader *r, hub_db *d, int k, int64_t e, int64_t first
 static void copy_stepping(hub_reader *r, hub_db *d, int k, hr_arg_finger *f, int64_t e) {
   while (f->state == 1 && f->ev == e) {
     copy_row(r, f->st);
-    finger_step(f, d->args_run_hi[k]);
+    finger_step(f, d->args.run_hi[k]);
   }
 }
 
 /* Event e's rows in run k, read with the fingers fs (of that run). */
 static void run_rows(hub_reader *r, hub_db *d, hr_arg_scan *s, hr_arg_finger *fs, int k,
                      int64_t e) {
-  int64_t hi = d->args_run_hi[k];
+  int64_t hi = d->args.run_hi[k];
   hr_arg_finger *below = NULL, *lru = &fs[0];
   for (int i = 0; i < HR_ARG_FINGERS; i++) {
     hr_arg_finger *f = &fs[i];
@@ -299,7 +297,7 @@ static void run_rows(hub_reader *r, hub_db *d, hr_arg_scan *s, hr_arg_finger *fs
 
 static hr_arg_scan *scan_new(const hub_db *d) {
   hr_arg_scan *s = tt_calloc(1, sizeof *s);
-  s->nruns = d->args_nruns;
+  s->nruns = d->args.nruns;
   s->f = tt_calloc((size_t)s->nruns * HR_ARG_FINGERS, sizeof *s->f);
   return s;
 }
@@ -307,7 +305,7 @@ static hr_arg_scan *scan_new(const hub_db *d) {
 /* Event e's args (c: the cursor it was just read from, NULL when read out
  * of stream order) into r->args_rows. */
 static void ordered_rows(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
-  hr_arg_scan **sp = c ? &c->scan : &d->args_orphans;
+  hr_arg_scan **sp = c ? &c->scan : &d->args.orphans;
   if (!*sp) *sp = scan_new(d);
   hr_arg_scan *s = *sp;
   tt_buf_clear(&r->args_text);
@@ -384,25 +382,25 @@ void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
   r->args_cur = NULL;
   r->args_iter = NULL;
   hub_db *d = &r->dbs[db];
-  if (event_id == HUB_NULL || !d->has_args) return;
+  if (event_id == HUB_NULL || !d->args.present) return;
   hr_args_prepare(d);
   /* The cursor the event was just read from, when it is this event. */
   cursor *c = r->to_advance;
   if (c && (c->db != db || hr_col_i64_or_null(c->st, C_EVENT) != event_id)) c = NULL;
-  if (d->args_ordered) {
-    if (d->args_nruns && event_id >= d->args_min_ev && event_id <= d->args_max_ev)
+  if (d->args.ordered) {
+    if (d->args.nruns && event_id >= d->args.min_ev && event_id <= d->args.max_ev)
       ordered_rows(r, d, c, event_id);
     return;
   }
   if (c && !c->args_taken && c->args_state != 3 && args_merged_begin(r, c)) return;
-  if (!d->args_st) {
+  if (!d->args.st) {
     char *sql = sqlite3_mprintf("SELECT name, type, value FROM %s WHERE event_id = ?1 ORDER BY "
                                 "position, rowid",
                                 hr_args_lookup_source(d));
-    d->args_st = hr_prep(d, sql);
+    d->args.st = hr_prep(d, sql);
     sqlite3_free(sql);
   }
-  r->args_iter = d->args_st;
+  r->args_iter = d->args.st;
   if (!r->args_iter) return;
   r->args_mode = HR_ARGS_LOOKUP;
   sqlite3_reset(r->args_iter);

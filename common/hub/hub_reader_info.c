@@ -7,6 +7,7 @@
 
 #include "hub/hub_reader_internal.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* --- info tables ------------------------------------------------------ */
 
@@ -119,7 +120,7 @@ void hr_load_info(hub_reader *r) {
     }
     sqlite3_free(nodes);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
-      r->processes = tt_realloc(r->processes, (r->nprocesses + 1) * sizeof *r->processes);
+      tt_grow(r->processes, r->nprocesses + 1, r->cap_processes);
       hub_process_info *p = &r->processes[r->nprocesses++];
       p->db = (int)i;
       p->pid = sqlite3_column_int64(st, 0);
@@ -204,21 +205,16 @@ void hr_load_info(hub_reader *r) {
   hr_name_processes(r);
 }
 
-/* The table `items` of n entries of `size` bytes, grown by one: src. */
-static void *append_copy(void *items, size_t n, const void *src, size_t size) {
-  items = tt_realloc(items, (n + 1) * size);
-  memcpy((char *)items + n * size, src, size);
-  return items;
-}
-
 void hr_add_thread(hub_reader *r, const hub_thread_info *t) {
-  r->threads = append_copy(r->threads, r->nthreads, t, sizeof *t);
+  tt_grow(r->threads, r->nthreads + 1, r->cap_threads);
+  r->threads[r->nthreads] = *t;
   r->threads[r->nthreads].name = tt_strdup(t->name);
   tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)r->nthreads++);
 }
 
 void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
-  r->agents = append_copy(r->agents, r->nagents, a, sizeof *a);
+  tt_grow(r->agents, r->nagents + 1, r->cap_agents);
+  r->agents[r->nagents] = *a;
   hub_agent_view *own = &r->agents[r->nagents];
   own->type = tt_strdup(a->type);
   own->name = tt_strdup(a->name);
@@ -228,7 +224,8 @@ void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
 }
 
 void hr_add_lane(hub_reader *r, const hub_lane_info *l) {
-  r->lanes = append_copy(r->lanes, r->nlanes, l, sizeof *l);
+  tt_grow(r->lanes, r->nlanes + 1, r->cap_lanes);
+  r->lanes[r->nlanes] = *l;
   r->lanes[r->nlanes].name = tt_strdup(l->name);
   tt_i64map_put(&r->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)r->nlanes++);
 }
@@ -318,12 +315,12 @@ const char *hub_reader_db_path(const hub_reader *r, int db) { return r->dbs[db].
 
 /* --- what a user asks about the inputs ---------------------------------- */
 
-static void add_category(hub_category_count **cats, size_t *n, const char *cat, const char *kind,
-                         int64_t count) {
+static void add_category(hub_category_count **cats, size_t *n, size_t *cap, const char *cat,
+                         const char *kind, int64_t count) {
   size_t i = 0;
   while (i < *n && strcmp((*cats)[i].category, cat) != 0) i++;
   if (i == *n) {
-    *cats = tt_realloc(*cats, (*n + 1) * sizeof **cats);
+    tt_grow(*cats, *n + 1, *cap);
     (*cats)[i] = (hub_category_count){tt_strdup(cat), 0, tt_strdup("")};
     (*n)++;
   }
@@ -350,6 +347,7 @@ int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n
   static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
   *out = NULL;
   *n = 0;
+  size_t cap = 0;
   for (size_t i = 0; i < r->ndbs; i++) {
     hub_db *d = &r->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
@@ -371,7 +369,7 @@ int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n
       sqlite3_free(sql);
       if (!st) return -1;
       while (sqlite3_step(st) == SQLITE_ROW)
-        add_category(out, n, hr_col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
+        add_category(out, n, &cap, hr_col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
       sqlite3_finalize(st);
     }
   }

@@ -16,6 +16,7 @@
 #include "base/input_check.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 sqlite3_stmt *hr_prep(hub_db *d, const char *sql) {
   sqlite3_stmt *st = NULL;
@@ -96,21 +97,21 @@ static int link_table(hub_db *d, char **name, const char *tag, const char *src,
  * Either way a lookup is a key search, never a scan. */
 static void args_source(hub_db *d) {
   char *args = hr_tname(d, "rocpd_arg");
-  d->has_args = hr_table_exists(d, args);
-  d->args_indexed = d->has_args && index_on(d, args, "event_id");
-  d->args_src = sqlite3_mprintf("\"%w\"", args);
+  d->args.present = hr_table_exists(d, args);
+  d->args.indexed = d->args.present && index_on(d, args, "event_id");
+  d->args.src = sqlite3_mprintf("\"%w\"", args);
   sqlite3_free(args);
 }
 
 const char *hr_args_lookup_source(hub_db *d) {
-  if (d->has_args && !d->args_indexed && !d->args_copied) {
-    d->args_copied = 1;
+  if (d->args.present && !d->args.indexed && !d->args.copied) {
+    d->args.copied = 1;
     char *args = hr_tname(d, "rocpd_arg");
-    link_table(d, &d->args_src, "arg", args, "event_id, position, name, type, value", "1",
+    link_table(d, &d->args.src, "arg", args, "event_id, position, name, type, value", "1",
                "event_id, position");
     sqlite3_free(args);
   }
-  return d->args_src;
+  return d->args.src;
 }
 
 /* A rocpd_track row that holds recorded flow ends (the writer's kind). */
@@ -199,7 +200,7 @@ int hr_open_file(hub_reader *r, const char *path) {
   for (size_t i = 0; i < cat.n; i++) {
     /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
     if (r->slice_count && (i < r->slice_first || i >= r->slice_first + r->slice_count)) continue;
-    r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
+    tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
     d->conn = conn;

@@ -1,4 +1,4 @@
-/* Private to the hub reader's files (common/hub_reader*.c): the reader's
+/* Private to the hub reader's files (common/hub/hub_reader*.c): the reader's
  * state and the functions its parts share. Not a public contract: tools
  * include hub_reader.h only. */
 #ifndef TT_HUB_READER_INTERNAL_H
@@ -22,6 +22,29 @@ void hr_schema_free(hr_schema *s);
 int hr_schema_has_table(const hr_schema *s, const char *name);
 int hr_schema_has_index_on(const hr_schema *s, const char *table, const char *column);
 
+/* A hub's rocpd_arg and how its rows are found (hub_reader_args.c). */
+typedef struct hr_db_args {
+  int present; /* the hub has a rocpd_arg */
+  /* Where args are looked up by event id (hr_args_lookup_source): the
+   * hub's rocpd_arg when indexed on event_id, else an indexed TEMP copy
+   * made at the first lookup (rocprofv3 writes no such index: a lookup per
+   * event would scan the table each time). */
+  char *src;
+  int indexed, copied;
+  sqlite3_stmt *st; /* the lookup by event id */
+  /* rocpd_arg as a few runs of rows in (event_id, position) order, one
+   * after the other in rowid order: one run as importers and rocprofv3
+   * write it, one per position when written position-major. Then args
+   * are stepped in rowid order and found by rowid, never by an index or
+   * a copy. */
+  int checked, ordered;
+  int nruns;
+  int64_t run_lo[HR_ARG_MAX_RUNS], run_hi[HR_ARG_MAX_RUNS]; /* rowids */
+  int64_t min_ev, max_ev; /* event ids with args lie within */
+  sqlite3_stmt *from_st, *probe_st;
+  struct hr_arg_scan *orphans; /* fingers for events read out of stream order */
+} hr_db_args;
+
 /* One logical hub: a connection and the uuid suffix of its physical tables
  * (a file merged by rocpd's tools can hold several). */
 typedef struct hub_db {
@@ -40,25 +63,9 @@ typedef struct hub_db {
    * event_id (as every hub written here is), else indexed TEMP copies of
    * the flow rows, made when the input is opened (flow_copies). */
   char *flow_ev_src, *flow_sm_src;
-  /* Where args are looked up by event id (hr_args_lookup_source): the
-   * hub's rocpd_arg when indexed on event_id, else an indexed TEMP copy
-   * made at the first lookup (rocprofv3 writes no such index: a lookup per
-   * event would scan the table each time). */
-  char *args_src;
-  int has_args, args_indexed, args_copied;
-  sqlite3_stmt *args_st, *track_st;
-  /* rocpd_arg as a few runs of rows in (event_id, position) order, one
-   * after the other in rowid order: one run as importers and rocprofv3
-   * write it, one per position when written position-major
-   * (hub_reader_args.c). Then args are stepped in rowid order and found
-   * by rowid, never by an index or a copy. */
-  int args_checked, args_ordered;
-  int args_nruns;
-  int64_t args_run_lo[HR_ARG_MAX_RUNS], args_run_hi[HR_ARG_MAX_RUNS]; /* rowids */
-  int64_t args_min_ev, args_max_ev; /* event ids with args lie within */
+  hr_db_args args; /* its rocpd_arg and how it is read */
+  sqlite3_stmt *track_st;
   int excluded; /* the filter's (host, pid) is not this input's: no rows */
-  sqlite3_stmt *args_from_st, *args_probe_st;
-  struct hr_arg_scan *args_orphans; /* fingers for events read out of stream order */
   struct hr_links *links; /* launches' GPU work (hub_reader_links.c); NULL: no arrows */
 } hub_db;
 
@@ -117,7 +124,7 @@ typedef struct hr_arg_scan {
   uint64_t clock;
 } hr_arg_scan;
 void hr_arg_scan_free(hr_arg_scan *s);
-/* Checks once whether d's rocpd_arg is ordered (sets args_ordered). */
+/* Checks once whether d's rocpd_arg is ordered (sets args.ordered). */
 void hr_args_prepare(hub_db *d);
 
 /* The tables a cursor can read. */
@@ -184,17 +191,17 @@ struct hub_reader {
   const hr_ops *ops;
   char *metadata_value; /* hub_reader_metadata's last answer */
   hub_db *dbs;
-  size_t ndbs;
+  size_t ndbs, cap_dbs;
   cursor *cursors;
   cursor **heap;
   size_t ncursors, heap_len;
   cursor *to_advance; /* yielded last time; stepped on the next call */
   int primed;         /* every cursor stepped to its first row */
   hub_filter filter;
-  hub_process_info *processes; size_t nprocesses;
-  hub_thread_info *threads; size_t nthreads;
-  hub_agent_view *agents; size_t nagents;
-  hub_lane_info *lanes; size_t nlanes;
+  hub_process_info *processes; size_t nprocesses, cap_processes;
+  hub_thread_info *threads; size_t nthreads, cap_threads;
+  hub_agent_view *agents; size_t nagents, cap_agents;
+  hub_lane_info *lanes; size_t nlanes, cap_lanes;
   tt_i64map process_ix, thread_ix, agent_ix, lane_ix; /* (db, id) hashed -> index */
   tt_i64map process_any_ix; /* pid -> index of its first process */
   /* The args being iterated (hub_reader_args.c): how, and from where. */

@@ -14,6 +14,7 @@
 
 #include "hub/hub_reader_internal.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* The fixed part of a record on disk; strings follow as one payload of
  * NUL-terminated strings: name, kernel_name, category, track name, link
@@ -177,7 +178,7 @@ static int merge_open(struct hr_passes *p) {
  * r, its db indexes moved by base, in the order a direct open reads them. */
 static void take_info(hub_reader *r, const hub_reader *g, int base) {
   for (size_t i = 0; i < g->ndbs; i++) {
-    r->dbs = tt_realloc(r->dbs, (r->ndbs + 1) * sizeof *r->dbs);
+    tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
     hub_db *d = &r->dbs[r->ndbs++];
     memset(d, 0, sizeof *d);
     d->path = tt_strdup(g->dbs[i].path);
@@ -185,7 +186,7 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
     memcpy(d->has_table, g->dbs[i].has_table, sizeof d->has_table);
   }
   for (size_t i = 0; i < g->nprocesses; i++) {
-    r->processes = tt_realloc(r->processes, (r->nprocesses + 1) * sizeof *r->processes);
+    tt_grow(r->processes, r->nprocesses + 1, r->cap_processes);
     hub_process_info *p = &r->processes[r->nprocesses++];
     *p = g->processes[i];
     p->db += base;
@@ -333,11 +334,11 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   /* Whole files in groups of group_size; a file of many uuids in slices. */
   size_t cap = 0, widest = 1;
   for (size_t i = 0; i < npaths;) {
-    if (p->ngroups + 1 > cap) p->groups = tt_realloc(p->groups, (cap = 2 * cap + 8) * sizeof *p->groups);
+    tt_grow(p->groups, p->ngroups + 1, cap);
     size_t h = hubs ? hubs[i] : 1;
     if (h > HR_MAX_HUBS_PER_CONN) {
       for (size_t first = 0; first < h; first += HR_MAX_HUBS_PER_CONN) {
-        if (p->ngroups + 1 > cap) p->groups = tt_realloc(p->groups, (cap = 2 * cap + 8) * sizeof *p->groups);
+        tt_grow(p->groups, p->ngroups + 1, cap);
         size_t n = h - first < HR_MAX_HUBS_PER_CONN ? h - first : HR_MAX_HUBS_PER_CONN;
         p->groups[p->ngroups++] = (group){i, 1, first, n};
       }
@@ -500,6 +501,7 @@ static int cmp_category(const void *a, const void *b) {
 static int passes_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
   *out = NULL;
   *n = 0;
+  size_t cap = 0;
   tt_strmap ix = {0};
   for (size_t i = 0; i < r->passes->ngroups; i++) {
     hub_reader *g = group_reader(r, i);
@@ -514,7 +516,7 @@ static int passes_category_counts(hub_reader *r, hub_category_count **out, size_
     for (size_t k = 0; k < nc; k++) {
       int64_t *at = tt_strmap_get(&ix, c[k].category);
       if (!at) {
-        *out = tt_realloc(*out, (*n + 1) * sizeof **out);
+        tt_grow(*out, *n + 1, cap);
         (*out)[*n] = (hub_category_count){tt_strdup(c[k].category), 0, tt_strdup("")};
         tt_strmap_put(&ix, c[k].category, (int64_t)*n);
         at = tt_strmap_get(&ix, c[k].category);

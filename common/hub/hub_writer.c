@@ -10,9 +10,11 @@
 #include "base/atomic_output.h"
 #include "base/hashmap.h"
 #include "hub/hub_writer_batch.h"
+#include "hub/hub_writer_internal.h"
 #include "hub/hub_schema.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* The queue of kernels written without one, per (process, agent, stream):
  * a direct-mapped cache in front of the map, as most imports name a few
@@ -45,7 +47,7 @@ struct hub_writer {
   tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
   queue_slot queue_cache[QUEUE_CACHE];
   tt_i64map gpu_agents; /* GPU type_index -> agent id (hub_gpu_agent) */
-  /* What hub_writer_finish has to complete (see complete_joins). */
+  /* What hub_writer_finish has to complete (hw_complete_joins). */
   int gpu_rows_without_tid, copies_without_agent;
   tt_i64map process_index; /* pid -> index in processes */
   tt_strmap thread_index;  /* (pid, tid) -> index in threads */
@@ -69,13 +71,35 @@ static sqlite3 *conn(hub_writer *w) {
   return w->db;
 }
 
-static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
-                             const int64_t *params);
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id);
 static void key_num(hub_writer *w, int64_t v);
 
 static void exec(hub_writer *w, const char *sql) {
   if (sqlite3_exec(conn(w), sql, NULL, NULL, NULL) != SQLITE_OK) fail(w, sql);
+}
+
+sqlite3_stmt *hw_sql_run(hub_writer *w, int select, const char *tmpl, int n,
+                         const int64_t *params) {
+  char *sql = hub_schema_expand(tmpl, w->guid);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  free(sql);
+  for (int i = 0; i < n; i++) {
+    if (params[i] == HUB_NULL)
+      sqlite3_bind_null(st, i + 1);
+    else
+      sqlite3_bind_int64(st, i + 1, params[i]);
+  }
+  if (select) return st;
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_finalize(st);
+  return NULL;
+}
+
+void hw_sql_exec(hub_writer *w, const char *tmpl) {
+  char *sql = hub_schema_expand(tmpl, w->guid);
+  exec(w, sql);
+  free(sql);
 }
 
 static void make_guid(char out[37]) {
@@ -278,10 +302,7 @@ static void name_node(hub_writer *w) {
 static entity *process_entity(hub_writer *w, int64_t pid) {
   int64_t *ix = tt_i64map_get(&w->process_index, pid);
   if (ix) return &w->processes[*ix];
-  if (w->nprocesses == w->cap_processes) {
-    w->cap_processes = w->cap_processes ? 2 * w->cap_processes : 16;
-    w->processes = tt_realloc(w->processes, w->cap_processes * sizeof *w->processes);
-  }
+  tt_grow(w->processes, w->nprocesses + 1, w->cap_processes);
   entity *e = &w->processes[w->nprocesses];
   memset(e, 0, sizeof *e);
   e->pid = pid;
@@ -318,10 +339,7 @@ static entity *thread_entity(hub_writer *w, int64_t pid, int64_t tid) {
     return &w->threads[*ix];
   }
   process_entity(w, pid);
-  if (w->nthreads == w->cap_threads) {
-    w->cap_threads = w->cap_threads ? 2 * w->cap_threads : 16;
-    w->threads = tt_realloc(w->threads, w->cap_threads * sizeof *w->threads);
-  }
+  tt_grow(w->threads, w->nthreads + 1, w->cap_threads);
   entity *e = &w->threads[w->nthreads];
   memset(e, 0, sizeof *e);
   e->pid = pid;
@@ -829,8 +847,8 @@ static void reassign_entities(hub_writer *w, int64_t from, int64_t to) {
     key_num(w, to);
     key_num(w, t->tid);
     tt_strmap_put(&w->thread_index, w->key.data, (int64_t)i);
-    sql_run(w, 0, "UPDATE \"rocpd_region{{uuid}}\" SET pid = ?2 WHERE pid = ?1 AND tid = ?3", 3,
-            p);
+    hw_sql_run(w, 0, "UPDATE \"rocpd_region{{uuid}}\" SET pid = ?2 WHERE pid = ?1 AND tid = ?3",
+               3, p);
   }
   int64_t *ix = tt_i64map_get(&w->process_index, from);
   if (ix) {
@@ -872,75 +890,17 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
     if (from[i] != to) reassign_entities(w, from[i], to);
 }
 
-/* --- rows rocpd's views join on ---------------------------------------
- *
- * rocpd's tools read a hub through rocprofiler-sdk's views (data_views.sql),
- * which INNER JOIN process, thread, agent, queue, kernel symbol, string and
- * event rows: a row lacking any of them silently drops out of `kernels`,
- * `memory_copies`, `samples`... Importers write what their source says;
- * what it leaves unsaid is completed here, once, at hub_writer_finish. */
-
-/* Runs SQL with {{uuid}} expanded; binds i64 parameters ?1.. (HUB_NULL as
- * NULL). Returns the prepared statement for SELECTs (caller finalizes),
- * NULL after running anything else to completion. */
-static sqlite3_stmt *sql_run(hub_writer *w, int select, const char *tmpl, int n,
-                             const int64_t *params) {
-  char *sql = hub_schema_expand(tmpl, w->guid);
-  sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
-  free(sql);
-  for (int i = 0; i < n; i++) {
-    if (params[i] == HUB_NULL)
-      sqlite3_bind_null(st, i + 1);
-    else
-      sqlite3_bind_int64(st, i + 1, params[i]);
-  }
-  if (select) return st;
-  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
-  sqlite3_finalize(st);
-  return NULL;
-}
-
-static void sql_exec(hub_writer *w, const char *tmpl) {
-  char *sql = hub_schema_expand(tmpl, w->guid);
-  exec(w, sql);
-  free(sql);
-}
-
-static int64_t col_or_null(sqlite3_stmt *st, int i) {
-  return sqlite3_column_type(st, i) == SQLITE_NULL ? HUB_NULL : sqlite3_column_int64(st, i);
-}
-
-/* The integer rows of a SELECT (NULL as HUB_NULL), ncols per row, *n rows;
- * collected before the caller writes rows (new lane threads). Used on
- * groups (streams, tracks), never on events. Caller frees. */
-static int64_t *select_rows(hub_writer *w, const char *tmpl, int ncols, size_t *n) {
-  int64_t *g = NULL;
-  size_t cap = 0;
-  *n = 0;
-  sqlite3_stmt *st = sql_run(w, 1, tmpl, 0, NULL);
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    if (*n == cap) {
-      cap = cap ? 2 * cap : 16;
-      g = tt_realloc(g, cap * (size_t)ncols * sizeof *g);
-    }
-    for (int c = 0; c < ncols; c++) g[*n * (size_t)ncols + (size_t)c] = col_or_null(st, c);
-    (*n)++;
-  }
-  sqlite3_finalize(st);
-  return g;
-}
-
 /* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id) {
   hw_flush_table(&w->bs, ST_AGENT);
   hw_flush_table(&w->bs, ST_STREAM);
   int64_t p[2] = {agent_id, stream_id};
-  sqlite3_stmt *st = sql_run(w, 1,
-                             "SELECT (SELECT COALESCE(type,'') || ' ' || COALESCE(type_index, id) "
-                             "FROM \"rocpd_info_agent{{uuid}}\" WHERE id = ?1), (SELECT name FROM "
-                             "\"rocpd_info_stream{{uuid}}\" WHERE id = ?2)",
-                             2, p);
+  sqlite3_stmt *st =
+      hw_sql_run(w, 1,
+                 "SELECT (SELECT COALESCE(type,'') || ' ' || COALESCE(type_index, id) "
+                 "FROM \"rocpd_info_agent{{uuid}}\" WHERE id = ?1), (SELECT name FROM "
+                 "\"rocpd_info_stream{{uuid}}\" WHERE id = ?2)",
+                 2, p);
   if (sqlite3_step(st) == SQLITE_ROW) {
     const char *a = (const char *)sqlite3_column_text(st, 0);
     const char *s = (const char *)sqlite3_column_text(st, 1);
@@ -979,116 +939,6 @@ int64_t hub_gpu_lane_thread(hub_writer *w, int64_t pid, int64_t agent_id, int64_
   tt_strmap_put(&w->lane_threads, key, tid);
   free(key);
   return tid;
-}
-
-/* The GPU agent of a copy: the side that is a GPU (the other may be the
- * host's CPU agent). */
-#define COPY_GPU_AGENT                                                                    \
-  "COALESCE((SELECT a.id FROM \"rocpd_info_agent{{uuid}}\" a WHERE a.id = m.dst_agent_id " \
-  "AND a.type = 'GPU'), (SELECT a.id FROM \"rocpd_info_agent{{uuid}}\" a WHERE a.id = "    \
-  "m.src_agent_id AND a.type = 'GPU'), m.dst_agent_id, m.src_agent_id)"
-
-/* GPU work rows with no thread: first the thread of the call that launched
- * them (the region of the same process with the same correlation id, as
- * rocprofv3 records the dispatching thread), else their lane's thread. */
-static void gpu_work_threads(hub_writer *w) {
-  static const char *const tables[3] = {"rocpd_kernel_dispatch", "rocpd_memory_copy",
-                                        "rocpd_memory_allocate"};
-  static const char *const agent[3] = {"m.agent_id", COPY_GPU_AGENT, "m.agent_id"};
-  /* One pass over the regions into an indexed TEMP table: each lookup
-   * below is then a key search, never a scan. The first region by (start,
-   * id) of each (pid, correlation) is kept as it arrives, NULL starts
-   * first as ORDER BY puts them: sorting every region by start first cost
-   * more than the rest of this pass (kineto2db: 9% of its instructions
-   * were this function, run after the parsing thread is done). */
-  sql_exec(w, "CREATE TEMP TABLE tt_launch (pid INTEGER, corr INTEGER, start INTEGER, "
-              "id INTEGER, tid INTEGER, PRIMARY KEY (pid, corr)) WITHOUT ROWID;"
-              "INSERT INTO tt_launch SELECT r.pid, e.correlation_id, r.start, r.id, r.tid FROM "
-              "\"rocpd_region{{uuid}}\" r NOT INDEXED JOIN \"rocpd_event{{uuid}}\" e ON e.id = "
-              "r.event_id WHERE e.correlation_id IS NOT NULL ON CONFLICT DO UPDATE SET start = "
-              "excluded.start, id = excluded.id, tid = excluded.tid WHERE (excluded.start IS "
-              "NULL AND start IS NOT NULL) OR excluded.start < start OR (excluded.start IS "
-              "start AND excluded.id < id);"
-              "CREATE TEMP TABLE tt_lane (pid INTEGER, agent INTEGER, stream INTEGER, "
-              "tid INTEGER, PRIMARY KEY (pid, agent, stream)) WITHOUT ROWID;");
-  tt_buf sql = {0};
-  for (int t = 0; t < 3; t++) {
-    tt_buf_clear(&sql);
-    tt_buf_printf(&sql,
-                  "UPDATE \"%s{{uuid}}\" AS m SET tid = (SELECT l.tid FROM tt_launch l WHERE "
-                  "l.pid = m.pid AND l.corr = (SELECT e.correlation_id FROM "
-                  "\"rocpd_event{{uuid}}\" e WHERE e.id = m.event_id)) WHERE tid IS NULL",
-                  tables[t]);
-    sql_run(w, 0, sql.data, 0, NULL);
-    tt_buf_clear(&sql);
-    tt_buf_printf(&sql,
-                  "SELECT DISTINCT m.pid, %s, m.stream_id FROM \"%s{{uuid}}\" m WHERE m.tid IS "
-                  "NULL",
-                  agent[t], tables[t]);
-    size_t n;
-    int64_t *g = select_rows(w, sql.data, 3, &n);
-    for (size_t i = 0; i < n; i++) {
-      int64_t p[4] = {g[3 * i], g[3 * i + 1] == HUB_NULL ? -1 : g[3 * i + 1],
-                      g[3 * i + 2] == HUB_NULL ? -1 : g[3 * i + 2],
-                      hub_gpu_lane_thread(w, g[3 * i], g[3 * i + 1], g[3 * i + 2])};
-      sql_run(w, 0, "INSERT OR IGNORE INTO tt_lane VALUES (?1, ?2, ?3, ?4)", 4, p);
-    }
-    free(g);
-    tt_buf_clear(&sql);
-    tt_buf_printf(&sql,
-                  "UPDATE \"%s{{uuid}}\" AS m SET tid = (SELECT l.tid FROM tt_lane l WHERE "
-                  "l.pid = m.pid AND l.agent = COALESCE(%s, -1) AND l.stream = "
-                  "COALESCE(m.stream_id, -1)) WHERE tid IS NULL",
-                  tables[t], agent[t]);
-    sql_run(w, 0, sql.data, 0, NULL);
-  }
-  tt_buf_free(&sql);
-  sql_exec(w, "DROP TABLE temp.tt_launch; DROP TABLE temp.tt_lane;");
-}
-
-/* Sample tracks with no thread (counters of a process or device, flow
- * ends on a GPU stream): the thread of their lane, one per device. */
-static void track_threads(hub_writer *w) {
-  size_t n;
-  int64_t *g = select_rows(
-      w,
-      "SELECT id, pid, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.agent_id') "
-      "END, CASE WHEN json_valid(extdata) THEN json_extract(extdata, '$.stream_id') END FROM "
-      "\"rocpd_track{{uuid}}\" WHERE tid IS NULL AND pid IS NOT NULL",
-      4, &n);
-  for (size_t i = 0; i < n; i++) {
-    int64_t p[2] = {g[4 * i], hub_gpu_lane_thread(w, g[4 * i + 1], g[4 * i + 2], g[4 * i + 3])};
-    sql_run(w, 0, "UPDATE \"rocpd_track{{uuid}}\" SET tid = ?2 WHERE id = ?1", 2, p);
-  }
-  free(g);
-}
-
-/* The memory_copies view joins both agents: the host side of a copy is
- * the node's CPU agent. */
-static void copy_host_agents(hub_writer *w) {
-  sqlite3_stmt *st = sql_run(w, 1,
-                             "SELECT pid FROM \"rocpd_memory_copy{{uuid}}\" WHERE src_agent_id "
-                             "IS NULL OR dst_agent_id IS NULL LIMIT 1",
-                             0, NULL);
-  int64_t pid = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : HUB_NULL;
-  sqlite3_finalize(st);
-  if (pid == HUB_NULL) return;
-  hub_agent_info a = {.pid = pid, .type = "CPU", .type_index = 0, .name = "CPU"};
-  int64_t p[1] = {hub_agent(w, &a)};
-  hw_flush_table(&w->bs, ST_AGENT);
-  sql_run(w, 0,
-          "UPDATE \"rocpd_memory_copy{{uuid}}\" SET src_agent_id = COALESCE(src_agent_id, ?1), "
-          "dst_agent_id = COALESCE(dst_agent_id, ?1) WHERE src_agent_id IS NULL OR "
-          "dst_agent_id IS NULL",
-          1, p);
-}
-
-static void complete_joins(hub_writer *w) {
-  hw_flush_all(&w->bs);
-  if (w->gpu_rows_without_tid) gpu_work_threads(w);
-  track_threads(w);
-  if (w->copies_without_agent) copy_host_agents(w);
-  hw_flush_all(&w->bs);
 }
 
 static void bind_extdata(hw_row st, int i, const tt_buf *b) {
@@ -1184,7 +1034,7 @@ static void free_writer(hub_writer *w) {
 }
 
 void hub_writer_finish(hub_writer *w) {
-  complete_joins(w);
+  hw_complete_joins(w, &w->bs, w->gpu_rows_without_tid, w->copies_without_agent);
   write_entities(w);
   name_node(w);
   hw_flush_all(&w->bs);

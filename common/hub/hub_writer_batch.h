@@ -1,4 +1,4 @@
-/* Private to hub_writer.c: the rows it stages per table and the INSERTs
+/* Private to the hub writer (hub_writer*.c): the rows it stages per table and the INSERTs
  * that write them, optionally on a second thread.
  *
  * Rows are staged and inserted HW_ROWS_PER_INSERT at a time by one

@@ -1,6 +1,7 @@
 #include "sources/source_db.h"
 #include "base/input_check.h"
 #include "base/sqlite_setup.h"
+#include "base/vec.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -246,13 +247,14 @@ static struct {
   int n;
   tt_buf keys;     /* the escaped keys, back to back */
   size_t *offsets; /* n + 1 offsets into keys */
+  size_t cap;      /* of offsets */
 } key_cache;
 
 static void cache_keys(sqlite3_stmt *st) {
   if (key_cache.st == st) return;
   int n = sqlite3_column_count(st);
   tt_buf_clear(&key_cache.keys);
-  key_cache.offsets = tt_realloc(key_cache.offsets, (size_t)(n + 1) * sizeof(size_t));
+  tt_grow(key_cache.offsets, (size_t)n + 1, key_cache.cap);
   for (int i = 0; i < n; i++) {
     key_cache.offsets[i] = key_cache.keys.len;
     const char *name = sqlite3_column_name(st, i);
@@ -268,6 +270,7 @@ static void rest_cache_free(void) {
   tt_buf_free(&key_cache.keys);
   free(key_cache.offsets);
   key_cache.offsets = NULL;
+  key_cache.cap = 0;
   key_cache.st = NULL;
 }
 

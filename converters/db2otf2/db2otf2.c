@@ -15,6 +15,7 @@
 
 #include "db2otf2.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* Event chunk per location: OTF2 flushes a full chunk to its file (the
  * pre-flush callback says so), so memory is one chunk per location. 4 MiB
@@ -246,10 +247,7 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
                    : OTF2_EvtWriter_RmaPut(l->w, NULL, (OTF2_TimeStamp)ev->start, 0, remote, bytes, rma);
     if (otf2_ok(a, e, "writing a copy")) return -1;
   }
-  if (l->depth == l->cap) {
-    l->cap = l->cap ? 2 * l->cap : 8;
-    l->open = tt_realloc(l->open, l->cap * sizeof *l->open);
-  }
+  tt_grow(l->open, l->depth + 1, l->cap);
   l->open[l->depth++] = (o2_open){.end = end, .region = region, .rma_id = rma};
   see_time(a, ev->start);
   see_time(a, end);

@@ -16,17 +16,10 @@
 
 #include "db2otf2.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 #define O2_NONE UINT32_MAX
 #define NODE_MACHINE 0
-
-#define GROW(v, n, cap)                                   \
-  do {                                                    \
-    if ((n) == (cap)) {                                   \
-      (cap) = (cap) ? 2 * (cap) : 16;                     \
-      (v) = tt_realloc((v), (cap) * sizeof *(v));         \
-    }                                                     \
-  } while (0)
 
 /* A definition is asked for by its key: the index it already has, or -1
  * after giving it `next` (the caller then appends it there). */
@@ -73,7 +66,7 @@ uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_
   }
   int64_t known = known_def(&a->region_index, a->text.data, a->nregions);
   if (known >= 0) return (uint32_t)known;
-  GROW(a->regions, a->nregions, a->cap_regions);
+  tt_grow(a->regions, a->nregions + 1, a->cap_regions);
   uint32_t n = o2_string(a, name);
   /* Kernels: the display name as the name, the mangled one as the
    * canonical name (Score-P's CUDA adapter). */
@@ -91,7 +84,7 @@ uint32_t o2_attribute(o2_archive *a, const char *name, OTF2_Type type) {
   tt_buf_puts(&a->text, name);
   int64_t known = known_def(&a->attr_index, a->text.data, a->nattrs);
   if (known >= 0) return (uint32_t)known;
-  GROW(a->attrv, a->nattrs, a->cap_attrs);
+  tt_grow(a->attrv, a->nattrs + 1, a->cap_attrs);
   a->attrv[a->nattrs] = (o2_attr){.name = o2_string(a, name), .type = type};
   return (uint32_t)a->nattrs++;
 }
@@ -148,7 +141,7 @@ static const char *vendor_prefix(o2_vendor v) {
 
 static uint32_t add_node(o2_archive *a, const char *name, const char *cls, uint32_t parent,
                          OTF2_SystemTreeDomain domain) {
-  GROW(a->nodes, a->nnodes, a->cap_nodes);
+  tt_grow(a->nodes, a->nnodes + 1, a->cap_nodes);
   uint32_t n = o2_string(a, name);
   a->nodes[a->nnodes] = (o2_node){.name = n, .class_name = o2_string(a, cls), .parent = parent,
                                   .domain = domain, .prop_name = O2_NONE,
@@ -221,7 +214,7 @@ static uint32_t process_group(o2_archive *a, hub_reader *r, int db, int64_t pid)
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
   const char *name =
       p && p->label[0] ? fmt(a, "%s", p->label) : fmt(a, "Process %lld", (long long)pid);
-  GROW(a->groups, a->ngroups, a->cap_groups);
+  tt_grow(a->groups, a->ngroups + 1, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS, .pid = pid,
                                      .name = o2_string(a, name), .parent_node = host,
                                      .creator = O2_NONE, .metric_loc = -1};
@@ -237,7 +230,7 @@ static uint32_t accelerator_group(o2_archive *a, hub_reader *r, const hub_record
   uint32_t creator = process_group(a, r, ev->db, pid);
   uint32_t node = device_node(a, r, ev, pid, gpu, vd);
   const char *name = fmt(a, "%s Context %lld", vendor_prefix(vd), (long long)gpu);
-  GROW(a->groups, a->ngroups, a->cap_groups);
+  tt_grow(a->groups, a->ngroups + 1, a->cap_groups);
   a->groups[a->ngroups] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_ACCELERATOR, .pid = pid,
                                      .gpu = gpu, .name = o2_string(a, name),
                                      .parent_node = node, .creator = creator, .metric_loc = -1,
@@ -247,7 +240,7 @@ static uint32_t accelerator_group(o2_archive *a, hub_reader *r, const hub_record
 }
 
 static o2_loc *new_location(o2_archive *a, o2_loc_kind kind, uint32_t group, const char *name) {
-  GROW(a->locs, a->nlocs, a->cap_locs);
+  tt_grow(a->locs, a->nlocs + 1, a->cap_locs);
   o2_loc *l = &a->locs[a->nlocs];
   memset(l, 0, sizeof *l);
   l->kind = kind;
@@ -336,7 +329,7 @@ o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int db, int64_t pid, const
     return &a->metrics[known];
   }
   o2_loc *l = o2_metric_location(a, r, db, pid);
-  GROW(a->metrics, a->nmetrics, a->cap_metrics);
+  tt_grow(a->metrics, a->nmetrics + 1, a->cap_metrics);
   o2_metric *m = &a->metrics[a->nmetrics];
   *m = (o2_metric){.name = o2_string(a, name), .unit = o2_string(a, is_alloc ? "bytes" : ""),
                    .is_alloc = is_alloc, .group = l->group, .loc = (int64_t)(l - a->locs)};
@@ -497,7 +490,7 @@ int o2_write_definitions(o2_archive *a) {
    * archive is a machine with one process and its thread, no events. */
   if (!a->ngroups) {
     add_node(a, "machine", "machine", O2_NONE, OTF2_SYSTEM_TREE_DOMAIN_MACHINE);
-    GROW(a->groups, a->ngroups, a->cap_groups);
+    tt_grow(a->groups, a->ngroups + 1, a->cap_groups);
     a->groups[a->ngroups++] = (o2_group){.type = OTF2_LOCATION_GROUP_TYPE_PROCESS,
                                          .name = o2_string(a, "no events"),
                                          .parent_node = NODE_MACHINE,

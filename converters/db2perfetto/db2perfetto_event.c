@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2perfetto.h"
 
 void pf_anns_free(pf_anns *a) {
@@ -18,11 +19,12 @@ void pf_anns_free(pf_anns *a) {
 
 static pf_annotation *ann_add(pf_ctx *c, const char *name, size_t len) {
   pf_anns *a = &c->ann;
-  if (a->n == a->cap) {
-    a->cap = a->cap ? 2 * a->cap : 16;
-    a->v = tt_realloc(a->v, a->cap * sizeof *a->v);
-    a->ptrs = tt_realloc(a->ptrs, a->cap * sizeof *a->ptrs);
-    a->str_off = tt_realloc(a->str_off, a->cap * sizeof *a->str_off);
+  if (a->n == a->cap) { /* three arrays of one capacity, each grown from it */
+    size_t cap = a->cap;
+    tt_grow(a->ptrs, a->n + 1, cap);
+    cap = a->cap;
+    tt_grow(a->str_off, a->n + 1, cap);
+    tt_grow(a->v, a->n + 1, a->cap);
   }
   pf_annotation init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
   pf_annotation *d = &a->v[a->n];
@@ -184,10 +186,7 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
     te.flow_ids = h->flow_out;
     if (h->more_out > 0) {
       size_t n = h->nout + (size_t)h->more_out;
-      if (n > c->cap_flow_ids) {
-        c->cap_flow_ids = n;
-        c->flow_ids = tt_realloc(c->flow_ids, n * sizeof *c->flow_ids);
-      }
+      tt_grow(c->flow_ids, n, c->cap_flow_ids);
       memcpy(c->flow_ids, h->flow_out, h->nout * sizeof *h->flow_out);
       for (int64_t k = 1; k <= h->more_out; k++)
         c->flow_ids[h->nout + k - 1] = (uint64_t)hub_arrow_id(h->ev.link_id, k);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2perfetto.h"
 
 #define PF_INTERN_MAX_ENTRIES 100000
@@ -30,26 +31,27 @@ static void queue(pf_intern *in, int t, uint64_t iid, const char *s, size_t n) {
                   : t == PF_VALUES     ? &in->data.n_debug_annotation_string_values
                                        : &in->data.n_debug_annotation_names;
   if (*count == in->cap[t]) {
-    size_t cap = in->cap[t] ? 2 * in->cap[t] : 8;
-    in->offsets[t] = tt_realloc(in->offsets[t], cap * sizeof *in->offsets[t]);
+    /* offsets[t] and the table's two arrays share cap[t]: each grows from
+     * the same old capacity to the same new one */
+    size_t need = *count + 1, old = in->cap[t], cap = old, cap2 = old;
     switch (t) {
     case PF_NAMES:
-      in->names = tt_realloc(in->names, cap * sizeof *in->names);
-      in->name_ptrs = tt_realloc(in->name_ptrs, cap * sizeof *in->name_ptrs);
+      tt_grow(in->names, need, cap);
+      tt_grow(in->name_ptrs, need, cap2);
       break;
     case PF_CATEGORIES:
-      in->cats = tt_realloc(in->cats, cap * sizeof *in->cats);
-      in->cat_ptrs = tt_realloc(in->cat_ptrs, cap * sizeof *in->cat_ptrs);
+      tt_grow(in->cats, need, cap);
+      tt_grow(in->cat_ptrs, need, cap2);
       break;
     case PF_VALUES:
-      in->vals = tt_realloc(in->vals, cap * sizeof *in->vals);
-      in->val_ptrs = tt_realloc(in->val_ptrs, cap * sizeof *in->val_ptrs);
+      tt_grow(in->vals, need, cap);
+      tt_grow(in->val_ptrs, need, cap2);
       break;
     default:
-      in->anns = tt_realloc(in->anns, cap * sizeof *in->anns);
-      in->ann_ptrs = tt_realloc(in->ann_ptrs, cap * sizeof *in->ann_ptrs);
+      tt_grow(in->anns, need, cap);
+      tt_grow(in->ann_ptrs, need, cap2);
     }
-    in->cap[t] = cap;
+    tt_grow(in->offsets[t], need, in->cap[t]);
   }
   size_t i = (*count)++;
   /* The strings go to one buffer that may move: pointers are set in take. */

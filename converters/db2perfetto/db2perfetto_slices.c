@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2perfetto.h"
 
 /* Held events beyond this are written at once (their time is current:
@@ -38,10 +39,7 @@ static int later(const pf_slices *s, int32_t a, int32_t b) {
 }
 
 static void heap_push(pf_slices *s, int32_t v) {
-  if (s->nheap == s->cap_heap) {
-    s->cap_heap = s->cap_heap ? 2 * s->cap_heap : 64;
-    s->heap = tt_realloc(s->heap, s->cap_heap * sizeof *s->heap);
-  }
+  tt_grow(s->heap, s->nheap + 1, s->cap_heap);
   size_t i = s->nheap++;
   while (i > 0) {
     size_t p = (i - 1) / 2;
@@ -71,10 +69,10 @@ static int32_t heap_pop(pf_slices *s) {
 
 static int32_t open_alloc(pf_slices *s) {
   if (s->nfree) return s->free_list[--s->nfree];
-  if (s->npool == s->cap_pool) {
-    s->cap_pool = s->cap_pool ? 2 * s->cap_pool : 64;
-    s->pool = tt_realloc(s->pool, s->cap_pool * sizeof *s->pool);
-    s->free_list = tt_realloc(s->free_list, s->cap_pool * sizeof *s->free_list);
+  if (s->npool == s->cap_pool) { /* two arrays of one capacity, each grown from it */
+    size_t cap = s->cap_pool;
+    tt_grow(s->free_list, s->npool + 1, cap);
+    tt_grow(s->pool, s->npool + 1, s->cap_pool);
   }
   return (int32_t)s->npool++;
 }
@@ -173,10 +171,7 @@ uint64_t pf_pending_bound(const pf_ctx *c) {
 pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   pf_slices *s = &c->sl;
   if (s->nheld == PF_MAX_HELD && flush_held(c) != 0) return NULL;
-  if (s->nheld == s->cap_held) {
-    s->cap_held = s->cap_held ? 2 * s->cap_held : 64;
-    s->held = tt_realloc(s->held, s->cap_held * sizeof *s->held);
-  }
+  tt_grow(s->held, s->nheld + 1, s->cap_held);
   pf_held *h = &s->held[s->nheld++];
   /* Every field is set below; the flow arrays are read only up to nout
    * and nin (clearing them all cost more than the rest of the hold). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2perfetto.h"
 #include "cli/tracks.h"
 
@@ -47,10 +48,7 @@ int64_t pf_track_find(const pf_tracks *t, uint64_t lane_key) {
 
 /* Registers a track and writes its descriptor; returns its index. */
 static int64_t add(pf_tracks *t, pf_writer *w, uint64_t key, pf_track_desc *d) {
-  if (t->n == t->cap) {
-    t->cap = t->cap ? 2 * t->cap : 64;
-    t->v = tt_realloc(t->v, t->cap * sizeof *t->v);
-  }
+  tt_grow(t->v, t->n + 1, t->cap);
   int64_t ix = (int64_t)t->n++;
   t->v[ix].uuid = (uint64_t)ix + 1;
   t->v[ix].open = -1;
@@ -235,10 +233,7 @@ static int64_t source_lane(pf_tracks *t, pf_writer *w, hub_reader *r, const hub_
   *lane_key = lane_key_of(&ref);
   int64_t lane = lane_track(t, w, &ref, *lane_key);
   if (lane < 0 || ix) return lane; /* ix: hash taken by another source */
-  if (t->nsrc == t->cap_src) {
-    t->cap_src = t->cap_src ? 2 * t->cap_src : 16;
-    t->src = tt_realloc(t->src, t->cap_src * sizeof *t->src);
-  }
+  tt_grow(t->src, t->nsrc + 1, t->cap_src);
   t->src[t->nsrc] = (pf_source){.pid = ev->pid, .tid = ev->tid, .agent_id = ev->agent_id,
                                 .lane_id = ev->lane_id, .db = ev->db,
                                 .lane_is_queue = ev->lane_is_queue, .kind = ev->kind,

@@ -134,13 +134,13 @@ typedef struct sm_et_block {
 
 typedef struct sm_summary {
   const sm_options *opt;
-  sm_section *sections; size_t nsections;
+  sm_section *sections; size_t nsections, cap_sections;
   tt_strmap section_ix;
   sm_row *rows; size_t nrows, cap_rows;
   tt_strmap row_ix;
-  sm_agent *agents; size_t nagents;
+  sm_agent *agents; size_t nagents, cap_agents;
   tt_i64map agent_ix;
-  sm_latency *lat; size_t nlat;
+  sm_latency *lat; size_t nlat, cap_lat;
   tt_strmap lat_ix;
   int64_t span_start, span_end; /* of every event summarized */
   uint64_t events;
@@ -148,9 +148,9 @@ typedef struct sm_summary {
   uint64_t kind_events[HUB_KIND_COUNT];
   int charts; /* json and html: bins, processes, histograms */
   sm_bins bins;
-  sm_proc *procs; size_t nprocs;
+  sm_proc *procs; size_t nprocs, cap_procs;
   tt_i64map proc_ix;
-  sm_et_block *et; size_t net;
+  sm_et_block *et; size_t net, cap_et;
   tt_strmap et_ix;
   tt_buf key, tmp;
 } sm_summary;
@@ -191,7 +191,7 @@ typedef struct sm_table {
   const char *const *cols;
   size_t ncols;
   char **cells; /* nrows * ncols */
-  size_t nrows;
+  size_t nrows, cap_cells;
   int64_t pid;
   int db;
   sm_sec_kind kind; /* of a section table */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2summary.h"
 
 void sm_bins_set(sm_summary *s, int64_t lo, int64_t hi) {
@@ -69,7 +70,7 @@ void sm_proc_add(sm_summary *s, const hub_record *ev) {
   if (ix) {
     p = &s->procs[*ix];
   } else {
-    s->procs = tt_realloc(s->procs, (s->nprocs + 1) * sizeof *s->procs);
+    tt_grow(s->procs, s->nprocs + 1, s->cap_procs);
     tt_i64map_put(&s->proc_ix, key, (int64_t)s->nprocs);
     p = &s->procs[s->nprocs++];
     *p = (sm_proc){.db = ev->db, .pid = ev->pid, .first = ev->start, .last = ev->end};

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2summary.h"
 
 static sm_et_block *block_of(sm_summary *s, const hub_record *ev) {
@@ -13,7 +14,7 @@ static sm_et_block *block_of(sm_summary *s, const hub_record *ev) {
   tt_buf_printf(&s->key, "%d\x1f%lld\x1f%lld", ev->db, (long long)ev->pid, (long long)ev->tid);
   int64_t *ix = tt_strmap_get(&s->et_ix, s->key.data);
   if (ix) return &s->et[*ix];
-  s->et = tt_realloc(s->et, (s->net + 1) * sizeof *s->et);
+  tt_grow(s->et, s->net + 1, s->cap_et);
   tt_strmap_put(&s->et_ix, s->key.data, (int64_t)s->net);
   sm_et_block *b = &s->et[s->net++];
   *b = (sm_et_block){.db = ev->db, .pid = ev->pid, .tid = ev->tid, .iteration = HUB_NULL};

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2summary.h"
 
 /* --- latency histogram ----------------------------------------------- */
@@ -102,7 +103,7 @@ static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_
                       int order) {
   int64_t *ix = tt_strmap_get(&s->section_ix, key);
   if (ix) return (int)*ix;
-  s->sections = tt_realloc(s->sections, (s->nsections + 1) * sizeof *s->sections);
+  tt_grow(s->sections, s->nsections + 1, s->cap_sections);
   s->sections[s->nsections] =
       (sm_section){.key = tt_strdup(key), .slug = slug_of(key, s->nsections),
                    .title = tt_strdup(title), .kind = kind, .order = order};
@@ -178,10 +179,7 @@ static sm_row *row_of(sm_summary *s, int section, const hub_record *ev, const ch
   tt_buf_puts(k, name);
   int64_t *ix = tt_strmap_get(&s->row_ix, k->data);
   if (ix) return &s->rows[*ix];
-  if (s->nrows == s->cap_rows) {
-    s->cap_rows = s->cap_rows ? 2 * s->cap_rows : 64;
-    s->rows = tt_realloc(s->rows, s->cap_rows * sizeof *s->rows);
-  }
+  tt_grow(s->rows, s->nrows + 1, s->cap_rows);
   tt_strmap_put(&s->row_ix, k->data, (int64_t)s->nrows);
   sm_row *r = &s->rows[s->nrows++];
   *r = (sm_row){.section = section, .pid = pid, .db = db, .name = tt_strdup(name)};
@@ -209,7 +207,7 @@ static void agent_add(sm_summary *s, const hub_record *ev) {
   if (ix) {
     a = &s->agents[*ix];
   } else {
-    s->agents = tt_realloc(s->agents, (s->nagents + 1) * sizeof *s->agents);
+    tt_grow(s->agents, s->nagents + 1, s->cap_agents);
     tt_i64map_put(&s->agent_ix, key, (int64_t)s->nagents);
     a = &s->agents[s->nagents++];
     *a = (sm_agent){.db = ev->db, .agent_id = ev->agent_id};
@@ -235,7 +233,7 @@ static void latency_add(sm_summary *s, const hub_record *ev) {
   tt_buf_printf(&s->key, "%lld\x1f%d", (long long)pid, db);
   int64_t *ix = tt_strmap_get(&s->lat_ix, s->key.data);
   if (!ix) {
-    s->lat = tt_realloc(s->lat, (s->nlat + 1) * sizeof *s->lat);
+    tt_grow(s->lat, s->nlat + 1, s->cap_lat);
     s->lat[s->nlat] = (sm_latency){.pid = pid, .db = db};
     tt_strmap_put(&s->lat_ix, s->key.data, (int64_t)s->nlat);
     ix = tt_strmap_get(&s->lat_ix, s->key.data);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "db2summary.h"
 
 /* --- cells ----------------------------------------------------------- */
@@ -18,7 +19,7 @@
 typedef sm_table table;
 
 static void table_add(table *t, char **row) {
-  t->cells = tt_realloc(t->cells, (t->nrows + 1) * t->ncols * sizeof *t->cells);
+  tt_grow(t->cells, (t->nrows + 1) * t->ncols, t->cap_cells);
   memcpy(t->cells + t->nrows * t->ncols, row, t->ncols * sizeof *row);
   t->nrows++;
 }
@@ -127,7 +128,7 @@ static int same_group(const sm_row *a, const sm_row *b) {
 static const char *const row_cols[] = {"pid", "host", "calls", "total", "avg", "min", "max",
                                        "stddev", "percent", "bytes", "name"};
 
-static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *nout) {
+static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *nout, size_t *cap) {
   size_t *order = tt_malloc((s->nrows ? s->nrows : 1) * sizeof *order);
   for (size_t i = 0; i < s->nrows; i++) order[i] = i;
   sort_ctx = s;
@@ -141,7 +142,7 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
     const sm_section *sec = &s->sections[first->section];
     int bytes = sec->kind == SEC_COPY || sec->kind == SEC_ALLOC;
     int with_pid = first->pid != HUB_NULL;
-    *out = tt_realloc(*out, (*nout + 1) * sizeof **out);
+    tt_grow(*out, *nout + 1, *cap);
     table *t = &(*out)[(*nout)++];
     /* the column list: a pid column only by process, bytes only for memory */
     static const char *const plain[] = {"calls", "total", "avg", "min", "max", "stddev",
@@ -415,14 +416,14 @@ static table directions_table(sm_summary *s) {
   table t = {.id = "copies_by_direction", .title = tt_strdup("Memory copies by direction"),
              .cols = dir_cols, .ncols = 5, .pid = HUB_NULL, .db = -1, .section = -1};
   dir_acc *d = NULL;
-  size_t n = 0;
+  size_t n = 0, cap = 0;
   for (size_t i = 0; i < s->nrows; i++) {
     const sm_row *w = &s->rows[i];
     if (s->sections[w->section].kind != SEC_COPY) continue;
     size_t k = 0;
     while (k < n && strcmp(d[k].name, w->name) != 0) k++;
     if (k == n) {
-      d = tt_realloc(d, (n + 1) * sizeof *d);
+      tt_grow(d, n + 1, cap);
       d[n++] = (dir_acc){.name = w->name};
     }
     d[k].calls += w->calls;
@@ -531,9 +532,9 @@ static table latency_pctl_table(sm_summary *s, hub_reader *r) {
 
 size_t sm_tables(sm_summary *s, hub_reader *r, table **out) {
   table *tables = NULL;
-  size_t n = 0;
-  section_tables(s, r, &tables, &n);
-  tables = tt_realloc(tables, (n + 9) * sizeof *tables);
+  size_t n = 0, cap = 0;
+  section_tables(s, r, &tables, &n, &cap);
+  tt_grow(tables, n + 9, cap);
   tables[n++] = busy_table(s, r); /* sorts the agents */
   tables[n++] = latency_table(s, r); /* sorts the latency scopes */
   if (s->executorch) tables[n++] = executorch_table(s, r);

@@ -29,6 +29,7 @@
 #include "base/progress.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* SQLite refuses compound SELECTs of more than 500 terms: views over more
  * inputs nest groups of this many. */
@@ -36,7 +37,7 @@
 
 typedef struct base_tables {
   char *base;   /* rocpd_region */
-  char **tables; size_t ntables;
+  char **tables; size_t ntables, cap_tables;
 } base_tables;
 
 typedef struct merge {
@@ -45,7 +46,7 @@ typedef struct merge {
   const char **inputs;
   char *schema_version;    /* of the first input */
   size_t version_from;
-  base_tables *bases; size_t nbases;
+  base_tables *bases; size_t nbases, cap_bases;
   tt_strmap base_ix;
   uint64_t rows;
 } merge;
@@ -116,12 +117,12 @@ static void add_to_view(merge *m, const char *base, const char *table) {
   if (ix) {
     b = &m->bases[*ix];
   } else {
-    m->bases = tt_realloc(m->bases, (m->nbases + 1) * sizeof *m->bases);
+    tt_grow(m->bases, m->nbases + 1, m->cap_bases);
     tt_strmap_put(&m->base_ix, base, (int64_t)m->nbases);
     b = &m->bases[m->nbases++];
     *b = (base_tables){.base = tt_strdup(base)};
   }
-  b->tables = tt_realloc(b->tables, (b->ntables + 1) * sizeof *b->tables);
+  tt_grow(b->tables, b->ntables + 1, b->cap_tables);
   b->tables[b->ntables++] = tt_strdup(table);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "etprof2db.h"
 #include "base/progress.h"
 
@@ -67,10 +68,7 @@ overflow:
 etp_block *etp_block_get(etp *c, const char *name) {
   int64_t *i = tt_strmap_get(&c->block_index, name);
   if (i) return &c->blocks[*i];
-  if (c->nblocks == c->capblocks) {
-    c->capblocks = c->capblocks ? 2 * c->capblocks : 8;
-    c->blocks = tt_realloc(c->blocks, c->capblocks * sizeof *c->blocks);
-  }
+  tt_grow(c->blocks, c->nblocks + 1, c->capblocks);
   etp_block *b = &c->blocks[c->nblocks];
   memset(b, 0, sizeof *b);
   b->name = tt_strdup(name);

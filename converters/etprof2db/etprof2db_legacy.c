@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/vec.h"
 #include "etprof2db.h"
 #include "base/progress.h"
 
@@ -56,7 +57,7 @@ typedef struct legacy {
    * Python parser keeps one such table for the whole file) */
   tt_i64map alloc_ids; /* id -> index into alloc_names */
   char **alloc_names;
-  size_t nalloc_names;
+  size_t nalloc_names, cap_alloc_names;
 } legacy;
 
 static int read_at(legacy *L, uint64_t off, size_t n) {
@@ -86,7 +87,7 @@ static void set_allocator(legacy *L, uint64_t id, const char *name) {
     L->alloc_names[*i] = tt_strdup(name);
     return;
   }
-  L->alloc_names = tt_realloc(L->alloc_names, (L->nalloc_names + 1) * sizeof *L->alloc_names);
+  tt_grow(L->alloc_names, L->nalloc_names + 1, L->cap_alloc_names);
   L->alloc_names[L->nalloc_names] = tt_strdup(name);
   tt_i64map_put(&L->alloc_ids, (int64_t)id, (int64_t)L->nalloc_names++);
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "etprof2db.h"
 #include "sources/executorch_tax.h"
 
@@ -85,10 +86,7 @@ static void *group_entry(etp_summary *s, tt_strmap *index, void *items, size_t *
     *ix = (size_t)*known;
     return items;
   }
-  if (*n == *cap) {
-    *cap = *cap ? 2 * *cap : 8;
-    items = tt_realloc(items, *cap * size);
-  }
+  items = tt_grow_(items, cap, *n + 1, size);
   group_key *e = memset((char *)items + *n * size, 0, size);
   e->block = tt_strdup(block);
   e->name = tt_strdup(name);
@@ -123,10 +121,7 @@ void etp_summary_event(etp_summary *s, const char *block, int64_t iteration, con
   s->groups = group_entry(s, &s->gindex, s->groups, &s->ngroups, &s->capgroups,
                           sizeof *s->groups, block, e->name, &gi);
   group *g = &s->groups[gi];
-  if (g->n == g->cap) {
-    g->cap = g->cap ? 2 * g->cap : 8;
-    g->d = tt_realloc(g->d, g->cap * sizeof *g->d);
-  }
+  tt_grow(g->d, g->n + 1, g->cap);
   g->d[g->n++] = d;
 }
 

@@ -13,6 +13,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "base/progress.h"
+#include "base/vec.h"
 #include "kineto2db.h"
 
 /* Non-numeric pid/tid strings ("Spans", "stream 7") get ids from here on,
@@ -372,10 +373,7 @@ static k_stack *thread_stack(kineto *k, int64_t pid, int64_t tid, int create) {
   int64_t *ix = tt_strmap_get(&k->stack_index, k->tmp.data);
   if (ix) return &k->stacks[*ix];
   if (!create) return NULL;
-  if (k->nstacks == k->cap_stacks) {
-    k->cap_stacks = k->cap_stacks ? 2 * k->cap_stacks : 8;
-    k->stacks = tt_realloc(k->stacks, k->cap_stacks * sizeof *k->stacks);
-  }
+  tt_grow(k->stacks, k->nstacks + 1, k->cap_stacks);
   k_stack *s = &k->stacks[k->nstacks];
   memset(s, 0, sizeof *s);
   s->pid = pid;
@@ -405,10 +403,7 @@ static void begin_event(kineto *k) {
   int64_t ev = hub_event(k->w, cat ? cat : "", correlation(k), NULL);
   int nargs = write_args(k, ev, 0, USED_B);
   k_stack *s = thread_stack(k, pid, tid, 1);
-  if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 8;
-    s->items = tt_realloc(s->items, s->cap * sizeof *s->items);
-  }
+  tt_grow(s->items, s->n + 1, s->cap);
   s->items[s->n++] = (k_open){ts, ev, nargs, tt_strdup(name ? name : "")};
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "kineto2db.h"
 
 enum { ST_NONE, ST_ROOT_OBJ, ST_EVENTS, ST_EVENT, ST_ARGS, ST_DEVPROPS };
@@ -53,12 +54,7 @@ static void kv_set(const kineto *k, kv *v, kv_type t, const char *s, size_t n) {
 
 /* Next slot of a reused arg array, its buffers emptied. */
 static k_arg *push_arg(k_arg **arr, size_t *n, size_t *cap) {
-  if (*n == *cap) {
-    size_t old = *cap;
-    *cap = *cap ? 2 * *cap : 16;
-    *arr = tt_realloc(*arr, *cap * sizeof **arr);
-    memset(*arr + old, 0, (*cap - old) * sizeof **arr);
-  }
+  tt_grow(*arr, *n + 1, *cap); /* new slots zeroed: their buffers empty */
   k_arg *a = &(*arr)[(*n)++];
   tt_buf_clear(&a->name);
   if (!a->name.data) tt_buf_append(&a->name, "", 0);

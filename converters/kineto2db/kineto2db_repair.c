@@ -24,6 +24,7 @@
 #define KR_AVX2 0
 #endif
 
+#include "base/vec.h"
 #include "kineto2db.h"
 
 /* Longest word repaired ("-infinity"): a longer run of letters is left
@@ -31,10 +32,7 @@
 #define WORD_MAX 9
 
 static void add_mark(kr_repair *r, size_t out, size_t orig, int inside) {
-  if (r->nmarks == r->cap_marks) {
-    r->cap_marks = r->cap_marks ? 2 * r->cap_marks : 64;
-    r->marks = tt_realloc(r->marks, r->cap_marks * sizeof *r->marks);
-  }
+  tt_grow(r->marks, r->nmarks + 1, r->cap_marks);
   r->marks[r->nmarks++] = (struct kr_mark){out, orig, inside};
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "nsys2db_parts.h"
 
 /* NVTX_EVENTS eventType values (Nsight Systems export documentation). */
@@ -26,10 +27,7 @@ static const char *names_get(names *m, const char *key) {
 
 static void names_put(names *m, const char *key, const char *value) {
   if (names_get(m, key)) return;
-  if (m->n == m->cap) {
-    m->cap = m->cap ? 2 * m->cap : 16;
-    m->v = tt_realloc(m->v, m->cap * sizeof *m->v);
-  }
+  tt_grow(m->v, m->n + 1, m->cap);
   m->v[m->n] = tt_strdup(value);
   tt_strmap_put(&m->index, key, (int64_t)m->n++);
 }

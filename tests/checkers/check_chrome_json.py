@@ -26,7 +26,8 @@ import gzip
 import json
 import sys
 
-SHOW = 25
+import checker_cli
+
 KNOWN_PH = set("BEXiICbneSTpFsftPONDMRVvcG()")
 
 
@@ -44,18 +45,10 @@ def number(v):
 
 
 def check(path, quiet):
-    problems = []
-
-    def problem(msg):
-        problems.append(msg)
-        if len(problems) <= SHOW:
-            sys.stderr.write("%s: %s\n" % (path, msg))
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        sys.stderr.write("%s: cannot open: %s\n" % (path, e.strerror))
+    problems = checker_cli.Problems(path)
+    problem = problems  # problem(msg) records one
+    data = checker_cli.read_bytes(path)
+    if data is None:
         return 2
     # kineto2db keeps args nested up to 10000 levels; json's C scanner
     # counts each level against the recursion limit.
@@ -155,14 +148,8 @@ def check(path, quiet):
             problem("bind_id %s: %d flow_out end(s), %d flow_in end(s)" % (bid, o, n))
     if not events and not problems:
         problem("no trace events")
-    if len(problems) > SHOW:
-        sys.stderr.write("%s: %d more problems not shown\n" % (path, len(problems) - SHOW))
-    if not quiet:
-        print(json.dumps({"events": len(events), "ph": by_ph, "flows_paired": paired,
-                          "errors": len(problems)}, separators=(",", ":"), sort_keys=True))
-    return 1 if problems else 0
+    return problems.finish(quiet, {"events": len(events), "ph": by_ph, "flows_paired": paired})
 
 
 if __name__ == "__main__":
-    import checker_cli
     checker_cli.run(check, __doc__)

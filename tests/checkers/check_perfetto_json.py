@@ -37,7 +37,8 @@ import gzip
 import json
 import sys
 
-SHOW = 25
+import checker_cli
+
 
 
 def exact_ns(text):
@@ -53,18 +54,9 @@ def double_ns(text):
 
 
 def check(path, quiet):
-    problems = []
-
-    def problem(msg):
-        problems.append(msg)
-        if len(problems) <= SHOW:
-            sys.stderr.write("%s: %s\n" % (path, msg))
-
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        sys.stderr.write("%s: cannot open: %s\n" % (path, e.strerror))
+    problem = checker_cli.Problems(path)
+    data = checker_cli.read_bytes(path)
+    if data is None:
         return 2
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 25000))
     if data[:2] == b"\x1f\x8b":
@@ -147,15 +139,10 @@ def check(path, quiet):
                         % (i, ph, key[2], key[0], ns))
             elif ph == "f":
                 counts["flows"] += 1
-    if len(problems) > SHOW:
-        sys.stderr.write("%s: %d more problems not shown\n" % (path, len(problems) - SHOW))
-    if not quiet:
-        print(json.dumps({"slices": counts["slices"], "instants": counts["instants"],
-                          "flows": counts["flows"], "base": None if base is None else int(base),
-                          "errors": len(problems)}, separators=(",", ":"), sort_keys=True))
-    return 1 if problems else 0
+    return problem.finish(quiet, {"slices": counts["slices"], "instants": counts["instants"],
+                                  "flows": counts["flows"],
+                                  "base": None if base is None else int(base)})
 
 
 if __name__ == "__main__":
-    import checker_cli
     checker_cli.run(check, __doc__)

@@ -39,6 +39,11 @@ expect_fail() {
 
 # q DB SQL : one query, plain output
 q() { sqlite3 -batch -noheader "$1" "$2"; }
+# cat_count DB CATEGORY TABLE : rows of rocpd_TABLE whose event has that category
+cat_count() {
+  q "$1" "SELECT count(*) FROM rocpd_$3 x JOIN rocpd_event e ON e.id = x.event_id
+          JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = '$2'"
+}
 
 # have_validator NAME : the independent validator from ../shared/tools runs here
 have_validator() { [ -x "$SHARED_TOOLS/$1" ]; }

@@ -9,11 +9,6 @@ NSYS="$FIX/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 CBID_RT="$ROOT/schema/cupti/cupti_runtime_cbid.tsv"
 K=CUPTI_ACTIVITY_KIND_
 
-# cat_count DB CATEGORY TABLE : rows of rocpd_TABLE whose event has that category
-cat_count() {
-  q "$1" "SELECT count(*) FROM rocpd_$3 x JOIN rocpd_event e ON e.id = x.event_id
-          JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = '$2'"
-}
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
 # ---------------------------------------------------------------- nvprof

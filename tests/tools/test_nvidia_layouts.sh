@@ -12,11 +12,6 @@ NSYS="$FIX/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 DATA="$ROOT/tests/data/nvidia"
 K=CUPTI_ACTIVITY_KIND_
 
-# cat_count DB CATEGORY TABLE : rows of rocpd_TABLE whose event has that category
-cat_count() {
-  q "$1" "SELECT count(*) FROM rocpd_$3 x JOIN rocpd_event e ON e.id = x.event_id
-          JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = '$2'"
-}
 # writable copy of a fixture
 copy() { cp "$1" "$2" && chmod u+w "$2"; }
 

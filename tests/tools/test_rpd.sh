@@ -7,11 +7,6 @@
 source "$(dirname "$0")/lib.sh"
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
-# cat_count DB CATEGORY TABLE : rows of rocpd_TABLE whose event has that category
-cat_count() {
-  q "$1" "SELECT count(*) FROM rocpd_$3 x JOIN rocpd_event e ON e.id = x.event_id
-          JOIN rocpd_string s ON s.id = e.category_id WHERE s.string = '$2'"
-}
 # Source queries shared by both fixtures.
 OPS="SELECT o.*, t.string AS type, d.string AS descr FROM rocpd_op o
      JOIN rocpd_string t ON t.id = o.opType_id JOIN rocpd_string d ON d.id = o.description_id"

@@ -17,4 +17,12 @@ static int failures;
     printf("\n");                   \
     fflush(stdout);                 \
   } while (0)
+
+/* Writes text to path, a file a test makes; 0, or -1 when it cannot. */
+static inline int unit_write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return -1;
+  int ok = fputs(text, f) >= 0;
+  return fclose(f) == 0 && ok ? 0 : -1;
+}
 #endif

@@ -43,11 +43,7 @@ static void fill_tree(const char *path, int files) {
   for (int i = 0; i < files; i++) {
     snprintf(p, sizeof p, "%s/%s/file-with-a-longish-name-%04d.evt", path,
              i % 3 == 0 ? "." : i % 3 == 1 ? "sub" : "sub/deeper", i);
-    FILE *f = fopen(p, "w");
-    if (f) {
-      fputs("data\n", f);
-      fclose(f);
-    }
+    unit_write_file(p, "data\n");
   }
 }
 

@@ -91,9 +91,7 @@ int main(void) {
   /* A file that is not a database fails at the first read, not at open. */
   char junk[300];
   snprintf(junk, sizeof junk, "%s/junk.db", dir);
-  FILE *f = fopen(junk, "w");
-  fputs("SQLite format 3 but not really, just text padding the header out\n", f);
-  fclose(f);
+  unit_write_file(junk, "SQLite format 3 but not really, just text padding the header out\n");
   CHECK(tt_sqlite_open_input(junk, &db) == SQLITE_OK &&
             !exec_ok(db, "SELECT count(*) FROM sqlite_master", msg, sizeof msg),
         "a corrupt file is refused at the first read (%s)", msg);

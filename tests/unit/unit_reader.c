@@ -141,9 +141,7 @@ int main(void) {
   /* Not a hub: a text file, and a SQLite file without rocpd tables. */
   char bad[300];
   snprintf(bad, sizeof bad, "%s/bad.db", dir);
-  FILE *fp = fopen(bad, "w");
-  fputs("hello", fp);
-  fclose(fp);
+  unit_write_file(bad, "hello");
   const char *bp[1] = {bad};
   CHECK(hub_reader_open(bp, 1, &f) == NULL, "a text file is refused");
 
