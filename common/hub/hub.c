@@ -17,6 +17,18 @@ const char *hub_thread_kind_name(hub_thread_kind k) {
   return (unsigned)k < HUB_THREAD_KIND_COUNT ? words[k] : "";
 }
 
+static const char *const clock_words[HUB_CLOCK_COUNT] = {"unknown", "boot", "monotonic", "wall"};
+
+const char *hub_clock_name(hub_clock c) {
+  return (unsigned)c < HUB_CLOCK_COUNT ? clock_words[c] : clock_words[HUB_CLOCK_UNKNOWN];
+}
+
+hub_clock hub_clock_of(const char *word) {
+  for (int c = 0; c < HUB_CLOCK_COUNT; c++)
+    if (word && strcmp(word, clock_words[c]) == 0) return (hub_clock)c;
+  return HUB_CLOCK_UNKNOWN;
+}
+
 static const char *const arg_words[HUB_ARG_TYPE_COUNT] = {"int",  "double", "string",
                                                           "json", "bool",   "null"};
 

@@ -50,6 +50,22 @@ typedef enum hub_thread_kind {
 } hub_thread_kind;
 const char *hub_thread_kind_name(hub_thread_kind k);
 
+/* The clock a process's times are in: two processes' times compare only
+ * when their clocks agree (docs/hub.md, "Clocks"). BOOT is rocprofv3's
+ * CLOCK_BOOTTIME and MONOTONIC roctracer's CLOCK_MONOTONIC, each counted
+ * from its host's boot; WALL is Unix-epoch ns (Kineto, nvprof, nsys made
+ * absolute). UNKNOWN: the hub does not say. Stored as the process's
+ * extdata "clock": "unknown", "boot", "monotonic", "wall". */
+typedef enum hub_clock { HUB_CLOCK_UNKNOWN = 0, HUB_CLOCK_BOOT, HUB_CLOCK_MONOTONIC, HUB_CLOCK_WALL } hub_clock;
+#define HUB_CLOCK_COUNT 4
+/* 2000-01-01T00:00:00Z in Unix-epoch ns: a source that does not name its
+ * clock but whose times are past this is on the wall clock (no clock
+ * counted from a boot or a process start runs 30 years). */
+#define HUB_WALL_FROM_NS 946684800000000000LL
+const char *hub_clock_name(hub_clock c);
+/* The clock a stored word names (HUB_CLOCK_UNKNOWN for any other word). */
+hub_clock hub_clock_of(const char *word);
+
 /* rocpd_arg.type: how an arg's value (always stored as text) reads. */
 typedef enum hub_arg_type {
   HUB_ARG_INT,    /* "int": a decimal integer */

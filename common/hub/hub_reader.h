@@ -163,13 +163,6 @@ typedef struct hub_arg_view {
 void hub_args_begin(hub_reader *r, int db, int64_t event_id);
 int hub_args_next(hub_reader *r, hub_arg_view *a);
 
-/* The clock a process's times are in: two processes' times compare only
- * when their clocks agree (docs/hub.md, "Clocks"). BOOT is rocprofv3's
- * CLOCK_BOOTTIME and MONOTONIC roctracer's CLOCK_MONOTONIC, each counted
- * from its host's boot; WALL is Unix-epoch ns (Kineto, nvprof, nsys made
- * absolute). UNKNOWN: the hub does not say. */
-typedef enum hub_clock { HUB_CLOCK_UNKNOWN = 0, HUB_CLOCK_BOOT, HUB_CLOCK_MONOTONIC, HUB_CLOCK_WALL } hub_clock;
-
 /* The small info tables, loaded at open. */
 /* A process is identified by (hostname, pid): the same pid on two hosts
  * is two processes (rocprofv3 writes one database per process and host). */
@@ -195,9 +188,13 @@ typedef struct hub_process_info {
    * name order has that pid too; then HUB_VIEW_PID_BASE + n, so two
    * hosts' pid 1234 are two process tracks in one file. */
   int64_t view_pid;
-  hub_clock clock; /* the clock its times are in */
+  /* The clock its times are in (hub.h): extdata "clock", else BOOT for a
+   * hub rocprofv3 wrote (no tracetools_source metadata), MONOTONIC for
+   * one rpd2db wrote, UNKNOWN for any other (docs/hub.md, "Clocks"). */
+  hub_clock clock;
   /* Add to its times to get Unix-epoch ns, when the source recorded an
-   * anchor (0 for a WALL process); HUB_NULL when none is known. */
+   * anchor (extdata "to_wall_ns"; 0 for a WALL process); HUB_NULL when
+   * none is known. */
   int64_t to_wall_ns;
 } hub_process_info;
 #define HUB_VIEW_PID_BASE 0x7d000000LL

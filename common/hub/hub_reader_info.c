@@ -60,6 +60,26 @@ static char *process_label(const hub_process_info *p) {
   return b.data;
 }
 
+/* The clock and anchor a process states (hub_writer_clock). */
+#define CLOCK_SQL JX("extdata", "$.clock") ", " JX("extdata", "$.to_wall_ns")
+
+/* The clock of a hub whose processes state none: rocprofv3, which writes
+ * no tracetools_source (our importers do), stamps CLOCK_BOOTTIME; hubs
+ * rpd2db wrote keep roctracer's CLOCK_MONOTONIC; any other (one an older
+ * tracetools wrote) does not say (docs/hub.md, "Clocks"). */
+static hub_clock unstated_clock(hub_db *d) {
+  sqlite3_stmt *st = info_query(d, "rocpd_metadata",
+                                "COUNT(CASE WHEN tag = 'tracetools_source' THEN 1 END), "
+                                "COUNT(CASE WHEN tag = 'rpd2db.schema_version' THEN 1 END)");
+  hub_clock c = HUB_CLOCK_UNKNOWN;
+  if (st && sqlite3_step(st) == SQLITE_ROW)
+    c = sqlite3_column_int64(st, 1) ? HUB_CLOCK_MONOTONIC
+        : sqlite3_column_int64(st, 0) ? HUB_CLOCK_UNKNOWN
+                                      : HUB_CLOCK_BOOT;
+  sqlite3_finalize(st);
+  return c;
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -105,9 +125,10 @@ void hr_load_info(hub_reader *r) {
     sqlite3_stmt *st = info_query(
         d, "rocpd_info_process",
         env ? "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
-                  "extdata", "$.labels") ", " RANK_SQL(ENV_RANKS)
+                  "extdata", "$.labels") ", " RANK_SQL(ENV_RANKS) ", " CLOCK_SQL
             : "pid, COALESCE(command,''), " JX("extdata", "$.sort_index") ", " JX(
-                  "extdata", "$.labels") ", " RANK_SQL(""));
+                  "extdata", "$.labels") ", " RANK_SQL("") ", " CLOCK_SQL);
+    hub_clock unstated = unstated_clock(d);
     /* The host a process ran on: its node row, when the hub has one. */
     char *nodes = hr_tname(d, "rocpd_info_node");
     sqlite3_stmt *host_st = NULL;
@@ -140,8 +161,10 @@ void hr_load_info(hub_reader *r) {
         p->hostname = tt_strdup("");
       }
       p->rank = col_rank(st, 4);
-      p->clock = HUB_CLOCK_UNKNOWN;
-      p->to_wall_ns = HUB_NULL;
+      p->clock = sqlite3_column_type(st, 5) == SQLITE_NULL ? unstated : hub_clock_of(hr_col_text(st, 5));
+      p->to_wall_ns = sqlite3_column_type(st, 6) == SQLITE_INTEGER ? sqlite3_column_int64(st, 6)
+                      : p->clock == HUB_CLOCK_WALL                 ? 0
+                                                                   : HUB_NULL;
       p->label = NULL;
       if (!tt_i64map_get(&r->process_any_ix, p->pid))
         tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);

@@ -42,6 +42,8 @@ struct hub_writer {
   hw_batches bs; /* the staged rows and their INSERTs */
   int64_t nid;
   char *hostname; /* hub_writer_hostname's, written over the node row at finish */
+  hub_clock clock;    /* hub_writer_clock's, in every process row's extdata */
+  int64_t to_wall_ns; /* its anchor, HUB_NULL when none */
   tt_strmap strings, agents, streams, queues, ksyms, tracks;
   tt_strmap lane_threads; /* agent/stream (or pid) -> tid of its lane thread */
   tt_strmap kernel_queues; /* pid/agent/stream -> queue row for kernels without one */
@@ -158,6 +160,7 @@ hub_writer *hub_writer_create(const char *path) {
       SQLITE_OK)
     tt_die(1, "%s: cannot create database: %s", tt_output_name_of(path), sqlite3_errmsg(w->db));
   make_guid(w->guid);
+  w->to_wall_ns = HUB_NULL;
   snprintf(w->suffix, sizeof w->suffix, "_%s", w->guid);
   for (char *p = w->suffix; *p; p++)
     if (*p == '-') *p = '_';
@@ -379,6 +382,24 @@ void hub_process_name(hub_writer *w, int64_t pid, const char *command) {
 
 void hub_process_extdata(hub_writer *w, int64_t pid, const char *key, const char *json_value) {
   extdata_member(&process_entity(w, pid)->extdata, key, json_value);
+}
+
+void hub_writer_clock(hub_writer *w, hub_clock clock, int64_t to_wall_ns) {
+  w->clock = clock;
+  w->to_wall_ns = to_wall_ns;
+}
+
+/* The source's clock, as every process row states it (docs/hub.md). */
+static void process_clock(const hub_writer *w, entity *e) {
+  tt_buf v = {0};
+  tt_json_string(&v, hub_clock_name(w->clock), strlen(hub_clock_name(w->clock)));
+  extdata_member(&e->extdata, "clock", v.data);
+  if (w->to_wall_ns != HUB_NULL) {
+    tt_buf_clear(&v);
+    tt_buf_put_i64(&v, w->to_wall_ns);
+    extdata_member(&e->extdata, "to_wall_ns", v.data);
+  }
+  tt_buf_free(&v);
 }
 
 void hub_thread_name(hub_writer *w, int64_t pid, int64_t tid, const char *name) {
@@ -984,6 +1005,7 @@ static void write_entities(hub_writer *w) {
     bind_i64(st, 7, e->start == INT64_MAX ? HUB_NULL : e->start);
     bind_i64(st, 8, e->end == INT64_MIN ? HUB_NULL : e->end);
     bind_text(st, 9, e->name ? e->name : "");
+    process_clock(w, e);
     bind_extdata(st, 10, &e->extdata);
     hw_row_commit(&w->bs, st);
   }

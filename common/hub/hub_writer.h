@@ -53,6 +53,12 @@ void hub_writer_hostname(hub_writer *w, const char *hostname);
 void hub_process_name(hub_writer *w, int64_t pid, const char *command);
 /* Merges a JSON object's members (text "{...}") into the process extdata. */
 void hub_process_extdata(hub_writer *w, int64_t pid, const char *key, const char *json_value);
+/* The clock the source's times are in (hub.h) and, when the source
+ * records an anchor, what to add to the hub's times for Unix-epoch ns
+ * (0 for WALL; HUB_NULL: none). One source, one clock: every process row
+ * states it in its extdata as "clock" and "to_wall_ns" (docs/hub.md,
+ * "Clocks"). Any time before hub_writer_finish; never called: "unknown". */
+void hub_writer_clock(hub_writer *w, hub_clock clock, int64_t to_wall_ns);
 void hub_thread_name(hub_writer *w, int64_t pid, int64_t tid, const char *name);
 void hub_thread_extdata(hub_writer *w, int64_t pid, int64_t tid, const char *key, const char *json_value);
 /* Makes sure the process/thread rows exist and cover [start, end]. */

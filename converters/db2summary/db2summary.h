@@ -207,6 +207,9 @@ int sm_col_is_text(const char *col);
 int sm_col_is_array(const char *col); /* the cell is a json array */
 /* A cell by column name, NULL when the table has no such column. */
 const char *sm_cell(const sm_table *t, size_t row, const char *col);
+/* The clocks the inputs' processes' times are in, in hub_clock order,
+ * appended to out as "boot, wall" (nothing when there is no process). */
+void sm_clocks(hub_reader *r, tt_buf *out);
 /* Distinct hosts of the processes with events. */
 size_t sm_host_count(const sm_summary *s, hub_reader *r);
 /* The process's name and host as the reader gives them ("" if unknown). */

@@ -159,7 +159,8 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
   sm_table *tables = NULL;
   size_t n = sm_tables(s, r, &tables);
   int64_t span = s->span_end > s->span_start ? s->span_end - s->span_start : 0;
-  tt_buf b = {0};
+  tt_buf b = {0}, clocks = {0};
+  sm_clocks(r, &clocks);
   if (s->opt->format == SM_TEXT || s->opt->format == SM_CSV || s->opt->format == SM_MARKDOWN)
     make_visible(tables, n, &b);
   switch (s->opt->format) {
@@ -170,6 +171,7 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
             s->opt->format == SM_MARKDOWN ? "## Summary\n\n" : "Summary: ", s->events,
             hub_reader_ndbs(r), span / 1000, span % 1000);
     if (s->events) fprintf(fp, " [%" PRId64 ", %" PRId64 ") ns", s->span_start, s->span_end);
+    if (clocks.len) fprintf(fp, ", clock %s", clocks.data);
     fputc('\n', fp);
     for (size_t i = 0; i < n; i++) {
       if (s->opt->format == SM_TEXT) write_text(s, &tables[i], fp);
@@ -183,10 +185,11 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
     fprintf(fp, "{\"events\":%" PRIu64 ",\"databases\":%zu,\"span_start_ns\":%" PRId64
                 ",\"span_end_ns\":%" PRId64 ",\"executorch\":%s,\"processes\":%zu,"
                 "\"hosts\":%zu,\"devices\":%zu,\"bin_start_ns\":%" PRId64
-                ",\"bin_ns\":%" PRId64 ",\"bins\":%d,\"tables\":[",
+                ",\"bin_ns\":%" PRId64 ",\"bins\":%d,\"clock\":\"%s\",\"tables\":[",
             s->events, hub_reader_ndbs(r), s->events ? s->span_start : 0,
             s->events ? s->span_end : 0, s->executorch ? "true" : "false", s->nprocs,
-            sm_host_count(s, r), s->nagents, s->bins.start, s->bins.width, s->bins.n);
+            sm_host_count(s, r), s->nagents, s->bins.start, s->bins.width, s->bins.n,
+            clocks.len ? clocks.data : "");
     for (size_t i = 0; i < n; i++) write_json(s, &tables[i], fp, i == 0, &b);
     fputs("\n]}\n", fp);
     break;
@@ -195,6 +198,7 @@ int sm_write(sm_summary *s, hub_reader *r, FILE *fp) {
     break;
   }
   tt_buf_free(&b);
+  tt_buf_free(&clocks);
   sm_tables_free(tables, n);
   return ferror(fp) ? -1 : 0;
 }

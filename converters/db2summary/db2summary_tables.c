@@ -361,15 +361,16 @@ static int cmp_procs(const void *pa, const void *pb) {
 /* Per process, within its span: kernel busy (union of its kernels), copy
  * busy (its copies outside its kernels' union), idle (the rest); heaviest
  * kernel busy first. */
-static const char *const proc_cols[] = {"pid",  "host",        "events",    "start", "end",
-                                        "span", "kernel_busy", "copy_busy", "idle",  "busy_percent",
-                                        "bins", "name"};
+static const char *const proc_cols[] = {"pid",         "host",      "clock", "events",
+                                        "start",       "end",       "span",  "kernel_busy",
+                                        "copy_busy",   "idle",      "busy_percent",
+                                        "bins",        "name"};
 
 static table processes_table(sm_summary *s, hub_reader *r) {
   table t = {.id = "processes",
              .title = tt_strdup("Processes side by side (kernel busy, copy busy and idle within "
                                 "each one's span)"),
-             .cols = proc_cols, .ncols = 12, .pid = HUB_NULL, .db = -1, .section = -1};
+             .cols = proc_cols, .ncols = 13, .pid = HUB_NULL, .db = -1, .section = -1};
   if (s->nprocs) qsort(s->procs, s->nprocs, sizeof *s->procs, cmp_procs);
   /* the map's indexes are stale once sorted: nothing is added after */
   for (size_t i = 0; i < s->nprocs; i++) {
@@ -378,8 +379,9 @@ static table processes_table(sm_summary *s, hub_reader *r) {
     /* the name every exporter gives the process: with its rank and host */
     const hub_process_info *info = hub_reader_find_process(r, p->db, p->pid);
     const char *name = info && info->pid == p->pid ? info->label : sm_process_name(r, p->db, p->pid);
-    char *cells[12] = {fmt("%lld", (long long)p->pid),
+    char *cells[13] = {fmt("%lld", (long long)p->pid),
                        tt_strdup(sm_process_host(r, p->db, p->pid)),
+                       tt_strdup(hub_clock_name(info && info->pid == p->pid ? info->clock : HUB_CLOCK_UNKNOWN)),
                        fmt("%" PRIu64, p->events),
                        dur_cell(s, p->first),
                        dur_cell(s, p->last),
@@ -574,7 +576,7 @@ const char *sm_col_title(const sm_summary *s, const char *c) {
 }
 
 int sm_col_is_text(const char *c) {
-  static const char *const text[] = {"name", "host", "agent", "scope", "block", "kind"};
+  static const char *const text[] = {"name", "host", "clock", "agent", "scope", "block", "kind"};
   for (size_t i = 0; i < sizeof text / sizeof *text; i++)
     if (strcmp(c, text[i]) == 0) return 1;
   return 0;
@@ -586,6 +588,13 @@ const char *sm_cell(const table *t, size_t row, const char *col) {
   for (size_t c = 0; c < t->ncols; c++)
     if (strcmp(t->cols[c], col) == 0) return t->cells[row * t->ncols + c];
   return NULL;
+}
+
+void sm_clocks(hub_reader *r, tt_buf *out) {
+  int seen[HUB_CLOCK_COUNT] = {0};
+  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) seen[hub_reader_process(r, i)->clock] = 1;
+  for (int c = 0; c < HUB_CLOCK_COUNT; c++)
+    if (seen[c]) tt_buf_printf(out, "%s%s", out->len ? ", " : "", hub_clock_name((hub_clock)c));
 }
 
 size_t sm_host_count(const sm_summary *s, hub_reader *r) {

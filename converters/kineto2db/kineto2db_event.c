@@ -711,6 +711,11 @@ void kineto_finish(kineto *k) {
     }
   }
   if (k->have_base) hub_writer_shift_times(k->w, k->base);
+  /* Kineto stamps Unix time: ts + baseTimeNanoseconds, or, before that
+   * key (older traces), ts alone in epoch us. A trace without the key
+   * whose times are before 2000 counts from elsewhere: its clock unknown. */
+  if (k->have_base || (k->last_ts != INT64_MIN && k->last_ts >= HUB_WALL_FROM_NS))
+    hub_writer_clock(k->w, HUB_CLOCK_WALL, 0);
   assign_gpu_work(k);
   /* One trace is one rank: its CPU processes are that rank's. */
   if (k->rank != HUB_NULL)

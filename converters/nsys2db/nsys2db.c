@@ -120,6 +120,8 @@ static int read_session(ns *c) {
   char v[32];
   snprintf(v, sizeof v, "%lld", (long long)c->b.offset);
   hub_writer_metadata(c->b.w, "nsys.session_start_utc_ns", v);
+  /* Times count from the session start, utcEpochNs: now Unix-epoch ns. */
+  hub_writer_clock(c->b.w, HUB_CLOCK_WALL, 0);
   return metadata_json(c, t, "nsys.session_start");
 }
 

@@ -374,6 +374,10 @@ int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          nvp_memset(&c) || nvp_sync(&c) || nvp_cuda_events(&c) || nvp_overhead(&c) ||
          nvp_markers(&c) || nv_time_error(&c.b.src);
   if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  /* nvprof stores CUPTI's timestamps as they came, Unix-epoch ns in the
+   * profiles seen; times before 2000 count from elsewhere: unknown. */
+  if (!rc && c.b.max_ts != INT64_MIN && c.b.max_ts >= HUB_WALL_FROM_NS)
+    hub_writer_clock(w, HUB_CLOCK_WALL, 0);
   nv_src_close(&c.b.src);
   tt_i64map_free(&c.streams);
   tt_i64map_free(&c.agents);

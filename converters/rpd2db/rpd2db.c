@@ -425,6 +425,9 @@ static int import_file(rpd *c, const char *file, const char *path) {
   if (!rc) rc = rpd_apis(c) || rpd_ops(c) || rpd_monitor(c) || nv_time_error(&c->src);
   if (!rc) {
     hub_writer_metadata(c->w, "rpd2db.schema_version", c->version == 3 ? "3" : "2");
+    /* rpd_tracer stamps CLOCK_MONOTONIC (roctracer's and CUPTI's times
+     * converted to it) and records no wall-clock anchor. */
+    hub_writer_clock(c->w, HUB_CLOCK_MONOTONIC, HUB_NULL);
     if (c->placeholder_used)
       tt_warn("%s: GPU work without a launching call, on a GPU no single process launched "
               "work on: written to pid %d (\"%s\")",

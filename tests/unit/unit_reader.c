@@ -20,6 +20,9 @@ static void make_db(const char *path, int d, int n) {
   hub_writer *w = hub_writer_create(path);
   int64_t pid = 100 + d;
   hub_process_name(w, pid, d == 0 ? "first" : "other");
+  /* Each its clock: boot with an anchor, wall, and none said. */
+  if (d == 0) hub_writer_clock(w, HUB_CLOCK_BOOT, 1700000000123456789LL);
+  if (d == 1) hub_writer_clock(w, HUB_CLOCK_WALL, 0);
   hub_thread_name(w, pid, pid, "main");
   int64_t agent = hub_gpu_agent(w, pid, 0);
   int64_t stream = hub_stream(w, pid, "stream 7", NULL);
@@ -76,6 +79,15 @@ int main(void) {
   CHECK(names_ok, "names resolved (demangled display name for _Z kernels)");
   CHECK(linked == 300, "every launch and kernel linked by correlation: %d == 300", linked);
   CHECK(hub_reader_nprocesses(r) == 3, "three processes");
+  int clocks_ok = hub_reader_nprocesses(r) == 3;
+  for (size_t i = 0; clocks_ok && i < 3; i++) {
+    const hub_process_info *p = hub_reader_process(r, i);
+    static const hub_clock want[3] = {HUB_CLOCK_BOOT, HUB_CLOCK_WALL, HUB_CLOCK_UNKNOWN};
+    static const int64_t want_wall[3] = {1700000000123456789LL, 0, HUB_NULL};
+    clocks_ok = p->pid >= 100 && p->pid < 103 && p->clock == want[p->pid - 100] &&
+                p->to_wall_ns == want_wall[p->pid - 100];
+  }
+  CHECK(clocks_ok, "each process's clock and wall anchor as its writer stated them");
   /* Per database: its stream, and the queue the writer adds for the
    * stream's kernels (rocpd's kernels view reaches the process through a
    * queue), named after it. */
