@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # --max-part-size planned on a second thread (issue 23, item 6): with two
-# CPUs the planning pass runs ahead of the writer. Its parts are the serial
+# CPUs the balanced planning pass (cut_plan.h) runs ahead of the writer. Its parts are the serial
 # run's (one CPU, `taskset -c 0`) name for name and byte for byte, for
 # db2json, db2perfetto and db2otf2, including a split of more than 1000
-# parts (names of 4 digits, known only at the end); a planner that fails
+# parts (names of 4 digits, the count known before writing); a planner that fails
 # (a bad row it reaches first), an interrupt, or more than --max-parts
 # leave no part and no temporary.
 source "$(dirname "$0")/lib.sh"
@@ -34,8 +34,8 @@ for spec in "db2json json 1M" "db2perfetto pftrace 256K" "db2otf2 otf2 256K"; do
     fail "$tool: parts differ from one CPU"
 done
 
-# More than 1000 parts: names get a fourth digit only once the planner has
-# ended; the parts already written are renamed, as one CPU names them.
+# More than 1000 parts: names of four digits from the first part, as one
+# CPU names them (the count is known before writing).
 d="$TMP/many"; mkdir -p "$d/a" "$d/s"
 n=$(db2perfetto "$TMP/b.db" --max-part-size 2K --max-parts 100000 --count-parts)
 [ "$n" -gt 1000 ] && pass "2K parts of the bursty trace: $n, more than 1000" || fail "only $n parts of 2K"
@@ -50,6 +50,13 @@ d="$TMP/maxparts"; mkdir -p "$d"
 expect_fail "more than --max-parts: refused with the count" "would write $n parts" \
   db2perfetto "$TMP/b.db" --max-part-size 2K --max-parts 100 -o "$d/x.pftrace"
 DESC="more than --max-parts: no part left" nothing_in "$d"
+# ... refused before the first part is written (issue 37; planned ahead it
+# once wrote parts up to --max-parts, then refused and removed them): a
+# directory where part 0 goes would make writing it fail, and is not met.
+d="$TMP/maxparts-first"; mkdir -p "$d/x.w000.pftrace"
+err=$(db2perfetto "$TMP/b.db" --max-part-size 2K --max-parts 100 -o "$d/x.pftrace" 2>&1); rc=$?
+expect_eq "more than --max-parts: refused before writing part 0 (exit 2, one message)" \
+  "2|1|db2perfetto: error: the split would write $n parts" "$rc|$(wc -l <<<"$err")|${err%% (*}"
 
 # A row the reader refuses (a text start sorts after every time): the
 # planner, ahead, meets it first, after parts are written; the run fails,
