@@ -249,12 +249,19 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   export_parse ctx = {.ex = ex, .o = o};
   const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
   tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
+  if (ex->part_bytes) { /* the one thing a second thread does: plan a size split */
+    cli.threads_max = 2;
+    cli.threads_auto = "2 when it may run on two CPUs or more";
+    cli.threads_help[0] = "1, 2 or auto: with --max-part-size, 2 plans the";
+    cli.threads_help[1] = "cuts on a second thread while parts are written";
+  }
   tt_cli_parse(argc, argv, &cli);
   o->categories = ctx.categories.v, o->ncategories = ctx.categories.n;
   o->exclude_categories = ctx.exclude.v, o->nexclude = ctx.exclude.n;
   o->names = ctx.names.v, o->nnames = ctx.names.n;
   o->output = cli.output;
   o->progress_mode = cli.progress_mode;
+  o->threads = cli.threads;
   o->inputs = cli.inputs;
   o->ninputs = cli.ninputs;
   for (size_t i = 0; i < o->ninputs; i++)
@@ -1120,7 +1127,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   /* A whole size split on two cores: its balanced cuts planned on a
    * second thread (SQLite told before its first connection). */
   ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
-                  !o.list_categories && tt_threads_default(2) >= 2;
+                  !o.list_categories && o.threads >= 2;
   if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
