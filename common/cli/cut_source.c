@@ -1,6 +1,7 @@
 #include "cli/cut_source.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,33 @@ tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *
 }
 
 /* --- every policy ------------------------------------------------------- */
+
+tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest,
+                                int ahead) {
+  if (!r) {
+    tt_cut_plan_free(fewest);
+    return NULL;
+  }
+  if (ahead) {
+    tt_cut_source *src = tt_cuts_ahead(r, s, fewest);
+    if (!src) hub_reader_close(r);
+    else if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
+    return src;
+  }
+  tt_cut_plan plan;
+  int rc = tt_plan_balanced(r, s, fewest, &plan, NULL);
+  hub_reader_close(r);
+  if (rc > 0) { /* cannot balance: the fewest plan, as good as it gets */
+    tt_cut_plan_free(&plan);
+    return tt_cuts_planned(fewest);
+  }
+  tt_cut_plan_free(fewest);
+  if (rc != 0) {
+    tt_cut_plan_free(&plan);
+    return NULL;
+  }
+  return tt_cuts_planned(&plan);
+}
 
 int tt_cut_range(tt_cut_source *s, int64_t k, int64_t *start, int64_t *end, uint64_t *bound) {
   uint64_t unused;

@@ -47,6 +47,14 @@ tt_cut_source *tt_cuts_planned(tt_cut_plan *plan);
  * cannot start (said). Signals go to the caller's thread; a tt_die on the
  * planner's thread ends only that thread, and the plan counts as failed. */
 tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest);
+/* (NULL: `r` is still the caller's.) */
+
+/* The balanced cuts of `fewest` (moved in) over `r` (a reader of the same
+ * stream, taken): ahead (on a second thread) or planned whole; planned
+ * whole, the fewest plan's own cuts when balancing would need more parts.
+ * NULL on an error (said). */
+tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest,
+                                int ahead);
 
 /* Part k's range [*start, *end) and bound: next() of part k, the start
  * being part k - 1's end. 1, 0 or -1 as next(). */

@@ -1,3 +1,15 @@
+/* The exporters' driver (export.h): the command line, then the parts.
+ * Every window split is one writer, stream_windows, that asks a cut source
+ * (cut_source.h) where each window ends and knows the count before the
+ * first part. The cut policies:
+ *   equal    --windows N, --window-size DUR (tt_cuts_equal);
+ *   planned  --max-part-size planned before writing: one CPU, or --part K
+ *            (the balanced plan of cut_plan.h; tt_cuts_planned);
+ *   ahead    --max-part-size on two CPUs: the same cuts, planned on a
+ *            second thread while the writer writes (tt_cuts_ahead);
+ *   process  --split process: one reader per part, whole processes packed
+ *            (export_split.h), a process too big alone cut into planned
+ *            windows of its own (run_processes). */
 #include "cli/export.h"
 
 #include <ftw.h>
@@ -950,27 +962,10 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     tt_cut_plan_free(&fewest);
     return NULL;
   }
-  if (ru->plan_ahead) {
-    /* The planner gets the reader; the writer opens its own. */
-    hub_reader *pr = ru->r;
-    tt_cut_source *src = tt_cuts_ahead(pr, spec, &fewest);
-    if (!src) hub_reader_close(pr);
-    ru->r = NULL;
-    if (src && getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
-    return src;
-  }
-  tt_cut_plan plan;
-  int rc = tt_plan_balanced(ru->r, spec, &fewest, &plan, NULL);
-  if (rc > 0) { /* cannot balance: the fewest plan */
-    tt_cut_plan_free(&plan);
-    return tt_cuts_planned(&fewest);
-  }
-  tt_cut_plan_free(&fewest);
-  if (rc != 0) {
-    tt_cut_plan_free(&plan);
-    return NULL;
-  }
-  return tt_cuts_planned(&plan);
+  /* The planner takes the reader; the writer opens its own. */
+  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ru->plan_ahead);
+  ru->r = NULL;
+  return src;
 }
 
 /* The window split: the cut source gives the count before anything is
