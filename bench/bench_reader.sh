@@ -10,8 +10,9 @@
 #               BENCH_ROCPROF_CAP seconds (default 120).
 # Also --split window --windows 16 against one file, and the peak RSS; and
 # --max-part-size (parts of an eighth of the one file, at least 1 MiB)
-# against one file, with its peak RSS (issue 23: 1.5x, 64 MB; the planning
-# pass runs on a second thread, so the ratio needs two free cores).
+# against one file, with its peak RSS (issue 23: 1.5x, 64 MB; the balanced
+# planning pass runs on a second thread, so the ratio needs two free cores),
+# and a split into two parts (issue 37: 1.5x too).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 events=${BENCH_EVENTS:-1000000}
@@ -35,7 +36,13 @@ alternate "$BIN/db2json" -q "$db" --max-part-size "${psize}K" -o "$WORK/size.jso
 ts=$A_S
 bench_row "db2json --max-part-size" "gen_hub hub" "$events" "$ts" 0 "$A_KIB" "$(ratio "$ts" "$B_S")" '<=' 1.5 "x one file"
 bench_row "db2json --max-part-size" "gen_hub hub" "$events" "$ts" 0 "$A_KIB" "$((A_KIB / 1024))" '<=' 64 "MB peak RSS"
-rm -f "$WORK"/out.json "$WORK"/win.w*.json "$WORK"/size.w*.json
+# Two balanced parts (issue 37: a part size of 0.6 of the one file): the
+# goal is 1.5x one file on two CPUs, as for any number of parts.
+psize2=$(( $(stat -c %s "$WORK/out.json") * 6 / 10 / 1024 ))
+alternate "$BIN/db2json" -q "$db" --max-part-size "${psize2}K" -o "$WORK/two.json" --- \
+  "$BIN/db2json" -q "$db" -o "$WORK/out.json"
+bench_row "db2json --max-part-size, 2 parts" "gen_hub hub" "$events" "$A_S" 0 "$A_KIB" "$(ratio "$A_S" "$B_S")" '<=' 1.5 "x one file"
+rm -f "$WORK"/out.json "$WORK"/win.w*.json "$WORK"/size.w*.json "$WORK"/two.w*.json
 
 # The rocprofv3 shape: the same hub without the reader's indexes.
 rdb="$WORK/rocprof_$pairs.db"

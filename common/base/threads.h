@@ -1,5 +1,7 @@
 /* How many threads a tool may use (`--threads N`): the one knob every tool
- * that can pipeline its work on a second core shares. The single-threaded
+ * that can pipeline its work on a second core shares (the importers: the
+ * hub's inserts; db2json, db2perfetto, db2otf2: a size split's planning;
+ * db2summary and dbmerge have no second thread and no --threads). The single-threaded
  * path stays reachable (--threads 1) and its output is the reference the
  * threaded path must match byte for byte. */
 #ifndef TT_THREADS_H

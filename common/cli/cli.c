@@ -22,8 +22,10 @@ static void usage(FILE *f, const tt_cli *cli) {
   fprintf(f, "  %-*s%s\n", w, "    --progress", "show progress even when stderr is not a terminal");
   if (cli->threads_max > 0)
     fprintf(f, "  %-*s%s\n  %-*s%s\n  %-*s%s%s)\n", w, "    --threads N",
-            "1, 2 or auto: 2 writes the database on a second thread", w, "",
-            "while the input is read", w, "", "(auto: ", cli->threads_auto);
+            cli->threads_help[0] ? cli->threads_help[0]
+                                 : "1, 2 or auto: 2 writes the database on a second thread",
+            w, "", cli->threads_help[1] ? cli->threads_help[1] : "while the input is read", w, "",
+            "(auto: ", cli->threads_auto);
   fprintf(f, "  %-*s%s\n", w, "-h, --help", "show this help");
   fprintf(f, "  %-*s%s\n", w, "-V, --version", "show the version");
   for (size_t e = 0; e < NEXT; e++)

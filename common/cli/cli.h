@@ -37,6 +37,9 @@ typedef struct tt_cli {
   const tt_cli_ext *ext[2]; /* extensions, in order (NULL: none) */
   int threads_max;   /* > 0: --threads 1|2|auto accepted, auto gives at most this */
   const char *threads_auto; /* what --threads auto gives, for --help */
+  /* What 2 threads do, for --help: two lines of text, the second
+   * indented (NULL: an importer's, the hub written on a second thread). */
+  const char *threads_help[2];
   int one_input;     /* exactly one INPUT (an importer), else one or more DB */
   /* Filled by tt_cli_parse. */
   const char *output;    /* -o, NULL when not given */

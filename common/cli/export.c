@@ -1,3 +1,15 @@
+/* The exporters' driver (export.h): the command line, then the parts.
+ * Every window split is one writer, stream_windows, that asks a cut source
+ * (cut_source.h) where each window ends and knows the count before the
+ * first part. The cut policies:
+ *   equal    --windows N, --window-size DUR (tt_cuts_equal);
+ *   planned  --max-part-size planned before writing: one CPU, or --part K
+ *            (the balanced plan of cut_plan.h; tt_cuts_planned);
+ *   ahead    --max-part-size on two CPUs: the same cuts, planned on a
+ *            second thread while the writer writes (tt_cuts_ahead);
+ *   process  --split process: one reader per part, whole processes packed
+ *            (export_split.h), a process too big alone cut into planned
+ *            windows of its own (run_processes). */
 #include "cli/export.h"
 
 #include <ftw.h>
@@ -8,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cut_source.h"
 #include "cli/export_split.h"
 #include "base/gzip_file.h"
 #include "base/hashmap.h"
@@ -16,6 +29,7 @@
 #include "base/sqlite_setup.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "base/vec.h"
 
 /* --- command line ----------------------------------------------------- */
 
@@ -114,11 +128,6 @@ char *tt_part_path(const char *output, const char *tag) {
   return b.data;
 }
 
-static void push(const char ***list, size_t *n, const char *s) {
-  *list = tt_realloc((void *)*list, (*n + 1) * sizeof **list);
-  (*list)[(*n)++] = s;
-}
-
 static int64_t parse_count(const char *opt, const char *s) {
   char *end;
   long long v = strtoll(s, &end, 10);
@@ -193,15 +202,19 @@ static const struct option export_longopts[] = {
     {"time-base", required_argument, NULL, O_TIMEBASE},
     {NULL, 0, NULL, 0}};
 
+typedef TT_VEC(const char *) text_list;
+
 typedef struct export_parse {
   const tt_exporter *ex;
   tt_export_opts *o;
+  text_list categories, exclude, names; /* the repeatable options, in order */
 } export_parse;
 
 /* One exporter option; a wrong value exits with status 2. */
 static int export_option(int val, const char *optarg, void *ctx) {
-  const tt_exporter *ex = ((export_parse *)ctx)->ex;
-  tt_export_opts *o = ((export_parse *)ctx)->o;
+  export_parse *pa = ctx;
+  const tt_exporter *ex = pa->ex;
+  tt_export_opts *o = pa->o;
   switch (val) {
   case O_SPLIT:
     if (strcmp(optarg, "process") == 0) o->split = TT_SPLIT_PROCESS;
@@ -217,9 +230,9 @@ static int export_option(int val, const char *optarg, void *ctx) {
   case O_MAXPARTSIZE: parse_max_part_size(ex, o, optarg); break;
   case O_START: o->start_text = optarg; break;
   case O_END: o->end_text = optarg; break;
-  case O_CAT: push(&o->categories, &o->ncategories, optarg); break;
-  case O_XCAT: push(&o->exclude_categories, &o->nexclude, optarg); break;
-  case O_NAME: push(&o->names, &o->nnames, optarg); break;
+  case O_CAT: tt_vec_push(&pa->categories, optarg); break;
+  case O_XCAT: tt_vec_push(&pa->exclude, optarg); break;
+  case O_NAME: tt_vec_push(&pa->names, optarg); break;
   case O_GPU: o->gpu_only = 1; break;
   case O_MINDUR: o->min_duration = parse_positive_duration("--min-duration", optarg, "10us"); break;
   case O_NOARGS:
@@ -245,12 +258,22 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   memset(o, 0, sizeof *o);
   o->part = -1;
   o->max_parts = 10000;
-  export_parse ctx = {ex, o};
+  export_parse ctx = {.ex = ex, .o = o};
   const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
   tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
+  if (ex->part_bytes) { /* the one thing a second thread does: plan a size split */
+    cli.threads_max = 2;
+    cli.threads_auto = "2 when it may run on two CPUs or more";
+    cli.threads_help[0] = "1, 2 or auto: with --max-part-size, 2 plans the";
+    cli.threads_help[1] = "cuts on a second thread while parts are written";
+  }
   tt_cli_parse(argc, argv, &cli);
+  o->categories = ctx.categories.v, o->ncategories = ctx.categories.n;
+  o->exclude_categories = ctx.exclude.v, o->nexclude = ctx.exclude.n;
+  o->names = ctx.names.v, o->nnames = ctx.names.n;
   o->output = cli.output;
   o->progress_mode = cli.progress_mode;
+  o->threads = cli.threads;
   o->inputs = cli.inputs;
   o->ninputs = cli.ninputs;
   for (size_t i = 0; i < o->ninputs; i++)
@@ -340,26 +363,16 @@ typedef struct run {
   int bytes_unknown;       /* a part went to stdout or a device: not counted */
   int64_t range[2], span[2]; /* --start/--end resolved; the inputs' time span */
   int span_any;              /* the inputs hold an event */
-  hub_held_record *carry;
-  size_t ncarry, cap_carry;
-  /* Window w covers [win_at(w), win_at(w + 1)): equal windows from t0,
-   * or the size split's planned cuts. */
-  int64_t win_t0, win_size;
-  const int64_t *cuts;
+  TT_VEC(hub_held_record) carry; /* events crossing the window's end */
+  /* The window split: where each window ends (cut_source.h). */
+  tt_cut_source *src;
   uint64_t part_bytes;  /* bytes of the part last written */
   uint64_t *part_sizes; /* size split: each part's bytes (--part: unused) */
-  size_t nsizes;        /* planned ahead: part_sizes grows as parts are written */
-  tt_cut_plan plan;     /* size split: the planned cuts */
-  /* The size split planned on a second thread (plan_ahead set before the
-   * first reader opens): the writer takes each cut as it is decided;
-   * `ahead` until the planner has ended. */
+  uint64_t *bounds;     /* size split: each part's planned bound */
+  /* The size split may plan on a second thread (set before the first
+   * reader opens, as SQLite is told then). */
   int plan_ahead;
-  tt_cuts_ahead *ahead;
 } run;
-
-static int64_t win_at(const run *ru, int64_t w) {
-  return ru->cuts ? ru->cuts[w] : ru->win_t0 + w * ru->win_size;
-}
 
 static void clip(hub_record *ev, int64_t a, int64_t b) {
   if (ev->start < a) {
@@ -422,17 +435,6 @@ static uint64_t dir_bytes(const char *dir) {
   return dir_total;
 }
 
-/* Planned ahead, the part count comes last: the sizes array grows. */
-static void note_part_size(run *ru, int64_t index) {
-  size_t need = (size_t)index + 1;
-  if (need <= ru->nsizes) return;
-  size_t n = ru->nsizes ? ru->nsizes : 16;
-  while (n < need) n *= 2;
-  ru->part_sizes = tt_realloc(ru->part_sizes, n * sizeof *ru->part_sizes);
-  memset(ru->part_sizes + ru->nsizes, 0, (n - ru->nsizes) * sizeof *ru->part_sizes);
-  ru->nsizes = n;
-}
-
 static int end_part(run *ru) {
   if (!ru->begun) {
     ru->parts_empty++;
@@ -466,11 +468,9 @@ static int end_part(run *ru) {
                          : S_ISDIR(st.st_mode) ? dir_bytes(ru->path)
                                              : (uint64_t)st.st_size;
         ru->bytes_written += ru->part_bytes;
-        if (ru->plan_ahead) note_part_size(ru, ru->part.index);
         if (ru->part_sizes) ru->part_sizes[ru->part.index] = ru->part_bytes;
       }
-      /* planned ahead: said once the count is known (run_size_ahead) */
-      if (ru->part.count <= 16 && !ru->plan_ahead) tt_info("wrote %s", ru->path);
+      if (ru->part.count <= 16) tt_info("wrote %s", ru->path);
     } else {
       ru->bytes_unknown = 1;
     }
@@ -490,11 +490,7 @@ static int emit(run *ru, hub_record *ev) {
 }
 
 static void carry_push(run *ru, const hub_record *ev) {
-  if (ru->ncarry == ru->cap_carry) {
-    ru->cap_carry = ru->cap_carry ? 2 * ru->cap_carry : 16;
-    ru->carry = tt_realloc(ru->carry, ru->cap_carry * sizeof *ru->carry);
-  }
-  hub_held_record *c = &ru->carry[ru->ncarry++];
+  hub_held_record *c = tt_vec_add(&ru->carry);
   hub_record_hold(c, ev);
   c->ev.link_starts = ""; /* re-emitted clipped: no arrow starts there */
 }
@@ -503,27 +499,25 @@ static void carry_push(run *ru, const hub_record *ev) {
 static int carry_into(run *ru) {
   size_t kept = 0;
   int rc = 0;
-  for (size_t i = 0; i < ru->ncarry; i++) {
-    hub_held_record c = ru->carry[i];
+  for (size_t i = 0; i < ru->carry.n; i++) {
+    hub_held_record c = ru->carry.v[i];
     if (rc == 0 && c.ev.end > ru->part.start) {
       hub_record ev = c.ev;
       rc = emit(ru, &ev);
       if (c.ev.end > ru->part.end) {
-        ru->carry[kept++] = c;
+        ru->carry.v[kept++] = c;
         continue;
       }
     }
     hub_record_release(&c);
   }
-  ru->ncarry = kept;
+  ru->carry.n = kept;
   return rc;
 }
 
 static void carry_free(run *ru) {
-  for (size_t i = 0; i < ru->ncarry; i++) hub_record_release(&ru->carry[i]);
-  free(ru->carry);
-  ru->carry = NULL;
-  ru->ncarry = ru->cap_carry = 0;
+  for (size_t i = 0; i < ru->carry.n; i++) hub_record_release(&ru->carry.v[i]);
+  tt_vec_free(&ru->carry);
 }
 
 static hub_filter base_filter(const tt_export_opts *o) {
@@ -554,59 +548,33 @@ static int stream_part(run *ru) {
 
 static void refuse_input_as_output(run *ru, const char *path);
 static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at);
-static int finish_ahead(run *ru, int64_t *count);
 
-/* Names window w and gives it its time range. Planned ahead, waits until
- * the planner has decided where the window ends, and checks what the
- * serial run checks before writing (the part's name, an oversized part);
- * -1 when planning failed (said). */
-static int open_window(run *ru, int64_t w, int64_t count) {
+/* Names window w and gives it its time range, from the cut source (which
+ * may wait for its planner); -1 when planning failed (said). */
+static int open_window(run *ru, int64_t w) {
   char tag[48];
   window_tag(ru, w, tag, sizeof tag);
-  int64_t start = w ? ru->part.end : win_at(ru, 0), end;
-  uint64_t bytes = 0;
-  if (ru->plan_ahead && w >= ru->o->max_parts) {
-    int64_t all;
-    if (finish_ahead(ru, &all) != 0) return -1; /* dies: more than --max-parts */
-  }
-  if (ru->ahead) {
-    if (tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes) != 1) return -1;
-  } else {
-    end = win_at(ru, w + 1);
-    if (ru->plan_ahead) bytes = ru->plan.bytes[w];
-  }
-  set_part(ru, w, count, start, end, HUB_NULL, tag);
-  if (ru->plan_ahead) {
-    if (bytes > ru->o->max_part_size) warn_oversize(ru, w, bytes, start);
-    refuse_input_as_output(ru, ru->path);
-  }
+  int64_t start = w ? ru->part.end : ru->src->start, end;
+  uint64_t bound;
+  if (ru->src->next(ru->src, w, &end, &bound) != 1) return -1;
+  set_part(ru, w, ru->src->count, start, end, HUB_NULL, tag);
+  if (ru->bounds) ru->bounds[w] = bound;
+  if (ru->o->max_part_size && bound > ru->o->max_part_size) warn_oversize(ru, w, bound, start);
   return 0;
 }
 
-/* 1 when the split has window w, 0 when not, -1 when planning failed. */
-static int window_exists(run *ru, int64_t w, int64_t count) {
-  if (!ru->ahead) return w < count;
-  int64_t end;
-  uint64_t bytes;
-  return tt_cuts_ahead_part(ru->ahead, (size_t)w, &end, &bytes);
-}
-
-/* All windows in one pass over one time-ordered stream; planned ahead,
- * `count` is INT64_MAX until the planner has ended (the last window ends
- * after every event, so no event asks for a window past it). */
-static int stream_windows(run *ru, int64_t count) {
+/* All windows in one pass over one time-ordered stream (the last window
+ * ends after every event, so no event asks for a window past it). */
+static int stream_windows(run *ru) {
   hub_record ev;
-  int64_t w = 0;
-  if (open_window(ru, 0, count) != 0) return -1;
+  int64_t w = 0, count = ru->src->count;
+  if (open_window(ru, 0) != 0) return -1;
   int rc;
   while ((rc = hub_reader_next(ru->r, &ev)) > 0) {
-    while (ev.start >= ru->part.end) {
-      int more = window_exists(ru, w + 1, count);
-      if (more < 0) return -1;
-      if (!more) break;
+    while (ev.start >= ru->part.end && w + 1 < count) {
       if (end_part(ru) != 0) return -1;
       w++;
-      if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
+      if (open_window(ru, w) != 0 || carry_into(ru) != 0) return -1;
     }
     int64_t end = ev.end;
     if (emit(ru, &ev) != 0) return -1;
@@ -618,14 +586,13 @@ static int stream_windows(run *ru, int64_t count) {
     }
   }
   if (rc < 0) return -1;
-  if (ru->plan_ahead && finish_ahead(ru, &count) != 0) return -1;
   /* Trailing windows (empty, or holding only carried events). */
   for (;;) {
     if (end_part(ru) != 0) return -1;
     if (++w >= count) break;
-    if (open_window(ru, w, count) != 0 || carry_into(ru) != 0) return -1;
+    if (open_window(ru, w) != 0 || carry_into(ru) != 0) return -1;
   }
-  return 0;
+  return ru->src->finish(ru->src);
 }
 
 static int digits(int64_t v) {
@@ -641,9 +608,9 @@ static int digits(int64_t v) {
  * of the inputs (by inode: a symlink or another name of the input too). */
 static void refuse_input_as_output(run *ru, const char *path) {
   if (!tt_cli_input_named_by(path, ru->o->inputs, ru->o->ninputs)) return;
-  /* Planned ahead: the planner stops before the parts are removed. */
-  tt_cuts_ahead_free(ru->ahead);
-  ru->ahead = NULL;
+  /* A planner still running stops before the program ends. */
+  tt_cut_source_free(ru->src);
+  ru->src = NULL;
   tt_cli_refuse_input_as_output(path, ru->o->inputs, ru->o->ninputs);
 }
 
@@ -669,32 +636,24 @@ static void warn_oversize(const run *ru, int64_t w, uint64_t bytes, int64_t at) 
           tt_size_text(ru->o->max_part_size, sz, sizeof sz), (long long)at);
 }
 
-/* Parts the plan could not make small enough: said before writing. */
-static void report_oversize(const run *ru, int64_t count) {
-  if (!ru->plan.noversize) return;
-  for (int64_t w = 0; w < count; w++) {
-    if (ru->plan.bytes[w] <= ru->o->max_part_size) continue;
-    if (ru->o->part >= 0 && w != ru->o->part) continue;
-    warn_oversize(ru, w, ru->plan.bytes[w], ru->cuts[w]);
-  }
-}
-
-/* After a part is written: the planned bound must hold (it is an upper
- * bound); a part but the last holds at least half of the size, or is said. */
-static void check_part_size(const run *ru, int64_t w, int64_t count) {
-  uint64_t real = ru->part_sizes ? ru->part_sizes[w] : ru->part_bytes, max = ru->o->max_part_size;
+/* After part w is written: its planned bound must hold (it is an upper
+ * bound, so more is a bug). A window but the last planned under half of
+ * the size (balanced parts are about total/n, at least about half) is
+ * said. `next` is the next window's bound (0: none). */
+static void check_part_size(const run *ru, int64_t w, uint64_t planned, uint64_t real,
+                            uint64_t next) {
+  uint64_t max = ru->o->max_part_size;
   char sz[32], b[32];
   tt_size_text(max, sz, sizeof sz);
   /* For the tests: the plan's bound beside what was written. */
   if (getenv("TT_SPLIT_TRACE"))
     fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)w,
-            (unsigned long long)ru->plan.bytes[w], (unsigned long long)real);
-  if (real > max && ru->plan.bytes[w] <= max)
+            (unsigned long long)planned, (unsigned long long)real);
+  if (real > max && planned <= max)
     tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
             "bug, please report it", (long long)w, tt_size_text(real, b, sizeof b), sz,
-            (unsigned long long)ru->plan.bytes[w]);
-  else if (w + 1 < count && real < max / 2 && ru->plan.bytes[w] <= max &&
-           ru->plan.bytes[w + 1] <= max)
+            (unsigned long long)planned);
+  else if (next && planned < max / 2 && next <= max)
     tt_warn("part %lld holds %s, less than half of --max-part-size %s: the instant after it "
             "does not fit in the same part", (long long)w, tt_size_text(real, b, sizeof b), sz);
 }
@@ -953,16 +912,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
     ru->part.npids = pids ? pp->n : 0;
     ru->part.host = keys[pp->first].host;
     if (stream_part(ru) != 0 || end_part(ru) != 0) rc = 1;
-    if (rc == 0 && o->max_part_size && getenv("TT_SPLIT_TRACE"))
-      fprintf(stderr, "split: part %lld planned %llu written %llu\n", (long long)i,
-              (unsigned long long)pp->bytes, (unsigned long long)ru->part_bytes);
-    if (rc == 0 && o->max_part_size && ru->part_bytes > o->max_part_size &&
-        pp->bytes <= o->max_part_size) {
-      char a[32], b[32];
-      tt_warn("part %lld holds %s, more than --max-part-size %s (planned at most %llu bytes): a "
-              "bug, please report it", (long long)i, tt_size_text(ru->part_bytes, a, sizeof a),
-              tt_size_text(o->max_part_size, b, sizeof b), (unsigned long long)pp->bytes);
-    }
+    if (rc == 0 && o->max_part_size) check_part_size(ru, i, pp->bytes, ru->part_bytes, 0);
   }
   /* The reader keeps the filter's pid array: closed before it is freed. */
   hub_reader_close(ru->r);
@@ -984,90 +934,119 @@ static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
   return ru->r ? 0 : -1;
 }
 
-/* The planner has ended: the plan, the part count, the names' width (3
- * digits were assumed: wider, the parts written are renamed). Dies, as
- * the serial run would before writing, when there are more than
- * --max-parts parts (the parts written are removed). */
-static int finish_ahead(run *ru, int64_t *count) {
-  int rc = tt_cuts_ahead_finish(ru->ahead, &ru->plan);
-  tt_cuts_ahead_free(ru->ahead);
-  ru->ahead = NULL;
-  if (rc != 0) return -1;
-  ru->cuts = ru->plan.cuts;
-  *count = (int64_t)ru->plan.nparts;
-  char sz[32], what[96];
-  snprintf(what, sizeof what, "parts of at most %s",
-           tt_size_text(ru->o->max_part_size, sz, sizeof sz));
-  check_part_count(ru, *count, what);
-  note_part_size(ru, *count - 1);
-  int assumed = ru->tag_width, width = digits(*count - 1) < 3 ? 3 : digits(*count - 1);
-  for (int64_t w = 0; w <= ru->part.index && width != assumed; w++) {
-    char tag[48];
-    ru->tag_width = assumed;
-    window_tag(ru, w, tag, sizeof tag);
-    char *from = part_path_of(ru, 2, tag);
-    ru->tag_width = width;
-    window_tag(ru, w, tag, sizeof tag);
-    char *to = part_path_of(ru, 2, tag);
-    struct stat st;
-    if (stat(from, &st) == 0) rc = tt_output_rename_part(from, to);
-    free(from);
-    free(to);
-    if (rc != 0) return -1;
+/* The size split's cut source: the fewest plan first (the count, before
+ * anything is written: --count-parts prints it, more than --max-parts is
+ * refused), then, for more than one part, the balanced cuts: planned
+ * whole, or on a second thread while the writer writes. Reads the stream
+ * the writer reads (the whole hub, or the time range), so every run, with
+ * --part K or not, cuts at the same times. `spec` must outlive the source. */
+static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1,
+                                tt_plan_spec *spec, tt_part *proto, char *what, size_t nwhat) {
+  const tt_export_opts *o = ru->o;
+  *proto = (tt_part){.pid = HUB_NULL, .path = o->output ? o->output : "-"};
+  *spec = (tt_plan_spec){.ex = ru->ex, .o = o, .proto = proto, .t0 = t0, .t1 = t1,
+                         .max = o->max_part_size};
+  char sz[32];
+  snprintf(what, nwhat, "parts of at most %s", tt_size_text(o->max_part_size, sz, sizeof sz));
+  if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
+  tt_cut_plan fewest;
+  if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;
+  int64_t count = (int64_t)fewest.nparts;
+  if (o->count_parts || !tt_plan_balances(&fewest, o->max_part_size))
+    return tt_cuts_planned(&fewest);
+  if (count > o->max_parts) {
+    tt_cut_plan_free(&fewest);
+    check_part_count(ru, count, what); /* dies */
   }
-  ru->tag_width = width;
-  say_part_count(*count, what);
-  return 0;
+  if (reopen_in_range(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) {
+    tt_cut_plan_free(&fewest);
+    return NULL;
+  }
+  /* The planner takes the reader; the writer opens its own. */
+  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ru->plan_ahead);
+  ru->r = NULL;
+  return src;
 }
 
-/* The size split, planned on a second thread: both passes read the stream
- * the serial run reads (the whole hub, or the time range), each with its
- * own reader, and the writer writes window w once the planner has decided
- * where it ends, the same bytes as the serial run. */
-static int run_size_ahead(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
+/* The window split: the cut source gives the count before anything is
+ * written, then one pass writes every window (or --part K's). */
+static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1) {
   const tt_export_opts *o = ru->o;
-  hub_reader_close(ru->r);
-  ru->r = NULL;
-  f->start = bounded ? t0 : HUB_NULL;
-  f->end = bounded ? t1 : HUB_NULL;
-  hub_reader *pr = hub_reader_open(o->inputs, o->ninputs, f);
-  if (!pr) return 1;
-  ru->r = hub_reader_open(o->inputs, o->ninputs, f);
-  if (!ru->r) {
-    hub_reader_close(pr);
-    return 1;
-  }
-  tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
-  ru->ahead = tt_cuts_ahead_start(pr, ru->ex, o, &proto, t0, t1, o->max_part_size);
-  if (!ru->ahead) {
-    hub_reader_close(pr);
-    return 1;
-  }
-  if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
-  ru->win_t0 = t0;
-  ru->tag_width = 3;
-  if (stream_windows(ru, INT64_MAX) != 0) return 1;
-  int64_t count = (int64_t)ru->plan.nparts;
-  if (count == 1) {
-    /* Written as part 0 before the plan was known to have one part. */
-    char tag[48];
-    window_tag(ru, 0, tag, sizeof tag);
-    char *from = tt_part_path(o->output, tag);
-    struct stat st;
-    int rc = stat(from, &st) == 0 ? tt_output_rename_part(from, o->output) : 0;
-    free(from);
-    if (rc != 0) return 1;
-  }
-  if (count <= 16)
-    for (int64_t w = 0; w < count; w++) {
-      char tag[48];
-      window_tag(ru, w, tag, sizeof tag);
-      char *p = part_path_of(ru, count, tag);
-      struct stat st;
-      if (stat(p, &st) == 0) tt_info("wrote %s", p);
-      free(p);
+  char what[96];
+  tt_plan_spec spec;
+  tt_part proto;
+  if (o->max_part_size) {
+    ru->src = size_cuts(ru, f, bounded, t0, t1, &spec, &proto, what, sizeof what);
+    if (!ru->src) return 1;
+  } else {
+    int64_t span = t1 - t0, count, size;
+    if (o->windows) {
+      count = o->windows;
+      size = (span + count - 1) / count;
+    } else {
+      size = o->window_size;
+      count = (span + size - 1) / size;
     }
-  for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
+    if (size < 1) size = 1;
+    if (count < 1) count = 1;
+    ru->src = tt_cuts_equal(t0, size, count);
+    snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
+  }
+  int64_t count = ru->src->count;
+  ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
+  if (o->count_parts) {
+    printf("%lld\n", (long long)count);
+    return 0;
+  }
+  check_part_count(ru, count, what);
+  if (o->part >= count)
+    tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
+           (long long)count, (long long)count - 1);
+  for (int64_t w = 0; w < count; w++) {
+    if (o->part >= 0 && w != o->part) continue;
+    char tag[48];
+    window_tag(ru, w, tag, sizeof tag);
+    char *p = part_path_of(ru, count, tag);
+    refuse_input_as_output(ru, p);
+    free(p);
+  }
+  if (o->part < 0) say_part_count(count, what);
+  if (o->max_part_size) {
+    ru->bounds = tt_calloc((size_t)count, sizeof *ru->bounds);
+    ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
+  }
+  if (o->part >= 0) {
+    int64_t start, end;
+    uint64_t bound;
+    if (tt_cut_range(ru->src, o->part, &start, &end, &bound) != 1) return 1;
+    if (reopen_in_range(ru, f, start, end) != 0) return 1;
+    char tag[48];
+    window_tag(ru, o->part, tag, sizeof tag);
+    set_part(ru, o->part, count, start, end, HUB_NULL, tag);
+    if (o->max_part_size && bound > o->max_part_size) warn_oversize(ru, o->part, bound, start);
+    if (stream_part(ru) != 0 || end_part(ru) != 0) return 1;
+    if (o->max_part_size) check_part_size(ru, o->part, bound, ru->part_bytes, 0);
+    return 0;
+  }
+  /* Every window of the whole span: the windows cover [min start, max
+   * end + 1), so a time filter would drop no row; the reader that gave
+   * the span streams them unfiltered, as one file would (no reopen, no
+   * per-row range test, a row with a bad time said as without --split).
+   * A size split's planning read it: the writer opens its own. */
+  if (bounded || o->max_part_size) {
+    int64_t last_end, unused;
+    uint64_t bound;
+    /* The range's end; for a size split it is t1 (its last cut) without
+     * waiting for a planner. */
+    if (o->max_part_size) last_end = t1;
+    else if (tt_cut_range(ru->src, count - 1, &unused, &last_end, &bound) != 1) return 1;
+    if (reopen_in_range(ru, f, bounded ? t0 : HUB_NULL, bounded ? last_end : HUB_NULL) != 0)
+      return 1;
+  }
+  if (stream_windows(ru) != 0) return 1;
+  if (o->max_part_size)
+    for (int64_t w = 0; w < count; w++)
+      check_part_size(ru, w, ru->bounds[w], ru->part_sizes[w], w + 1 < count ? ru->bounds[w + 1] : 0);
   return 0;
 }
 
@@ -1121,87 +1100,7 @@ static int run_all(run *ru) {
     return end_part(ru) ? 1 : 0;
   }
 
-  if (o->split == TT_SPLIT_WINDOW) {
-    int64_t span = t1 - t0, count, size = 0;
-    char what[96];
-    if (ru->plan_ahead) return run_size_ahead(ru, &f, bounded, t0, t1);
-    if (o->max_part_size) {
-      /* The planning pass reads the stream the serial run reads (the
-       * reader that gave the span, or the time range), so every run, with
-       * --part K or not, cuts at the same times. */
-      if (bounded && reopen_in_range(ru, &f, t0, t1) != 0) return 1;
-      tt_part proto = {.pid = HUB_NULL, .path = o->output ? o->output : "-"};
-      if (tt_plan_cuts(ru->r, ru->ex, o, &proto, t0, t1, o->max_part_size, &ru->plan) != 0)
-        return 1;
-      count = (int64_t)ru->plan.nparts;
-      ru->cuts = ru->plan.cuts;
-      char sz[32];
-      snprintf(what, sizeof what, "parts of at most %s",
-               tt_size_text(o->max_part_size, sz, sizeof sz));
-    } else {
-      if (o->windows) {
-        count = o->windows;
-        size = (span + count - 1) / count;
-      } else {
-        size = o->window_size;
-        count = (span + size - 1) / size;
-      }
-      if (size < 1) size = 1;
-      if (count < 1) count = 1;
-      ru->win_t0 = t0;
-      ru->win_size = size;
-      snprintf(what, sizeof what, "windows of %lld ns", (long long)size);
-    }
-    ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
-    if (o->count_parts) {
-      printf("%lld\n", (long long)count);
-      return 0;
-    }
-    check_part_count(ru, count, what);
-    if (o->part >= count)
-      tt_die(2, "--part %lld: the split has %lld windows (0..%lld)", (long long)o->part,
-             (long long)count, (long long)count - 1);
-    for (int64_t w = 0; w < count; w++) {
-      if (o->part >= 0 && w != o->part) continue;
-      char tag[48];
-      window_tag(ru, w, tag, sizeof tag);
-      char *p = part_path_of(ru, count, tag);
-      refuse_input_as_output(ru, p);
-      free(p);
-    }
-    if (o->part < 0) say_part_count(count, what);
-    if (o->max_part_size) report_oversize(ru, count);
-    if (o->max_part_size && o->part < 0)
-      ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
-    /* Every window of the whole span: the windows cover [min start, max
-     * end + 1), so a time filter would drop no row; the reader that gave
-     * the span streams them unfiltered, as one file would (no reopen, no
-     * per-row range test, a row with a bad time said as without --split). */
-    if (o->part < 0 && !bounded && !o->max_part_size) return stream_windows(ru, count) ? 1 : 0;
-    hub_reader_close(ru->r);
-    if (o->part >= 0) {
-      f.start = win_at(ru, o->part);
-      f.end = win_at(ru, o->part + 1);
-    } else if (bounded) {
-      f.start = t0;
-      f.end = win_at(ru, count);
-    }
-    ru->r = hub_reader_open(o->inputs, o->ninputs, &f);
-    if (!ru->r) return 1;
-    if (o->part >= 0) {
-      char tag[48];
-      window_tag(ru, o->part, tag, sizeof tag);
-      set_part(ru, o->part, count, f.start, f.end, HUB_NULL, tag);
-      if (stream_part(ru) != 0) return 1;
-      if (end_part(ru)) return 1;
-      if (o->max_part_size) check_part_size(ru, o->part, count);
-      return 0;
-    }
-    if (stream_windows(ru, count) != 0) return 1;
-    if (o->max_part_size)
-      for (int64_t w = 0; w < count; w++) check_part_size(ru, w, count);
-    return 0;
-  }
+  if (o->split == TT_SPLIT_WINDOW) return run_windows(ru, &f, bounded, t0, t1);
 
   return run_processes(ru, &f, bounded, t0, t1);
 }
@@ -1220,16 +1119,10 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
       return 1;
   }
   run ru = {.ex = ex, .o = &o, .tag_width = 3};
-  /* A whole size split on two cores: planned on a second thread (SQLite
-   * told before its first connection). */
-  /* Not over an existing directory (an OTF2 archive): planned ahead, a
-   * split found to have one part renames its part 0 to the plain name,
-   * which a directory there refuses; the serial run knows the count
-   * first and lets the sink replace the archive. */
-  struct stat out_st;
-  int out_is_dir = o.output && stat(o.output, &out_st) == 0 && S_ISDIR(out_st.st_mode);
+  /* A whole size split on two cores: its balanced cuts planned on a
+   * second thread (SQLite told before its first connection). */
   ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
-                  !o.list_categories && !out_is_dir && tt_threads_default(2) >= 2;
+                  !o.list_categories && o.threads >= 2;
   if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
@@ -1273,8 +1166,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
     }
   }
   /* The planner (still running if the writer failed) ends first. */
-  tt_cuts_ahead_free(ru.ahead);
-  ru.ahead = NULL;
+  tt_cut_source_free(ru.src);
+  ru.src = NULL;
   /* A failed split removes the parts it finished (see tt_output_commit_part). */
   if (rc == 0) tt_output_keep_parts();
   tt_progress_done();
@@ -1285,8 +1178,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   if (ru.out) tt_output_abort(ru.out);
   if (rc != 0) tt_output_abort_all();
   carry_free(&ru);
-  tt_cut_plan_free(&ru.plan);
   free(ru.part_sizes);
+  free(ru.bounds);
   hub_reader_close(ru.r);
   free(ru.path);
   free(o.categories);

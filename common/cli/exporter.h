@@ -32,6 +32,7 @@ typedef struct tt_export_opts {
   int count_parts;     /* --count-parts: print the number of parts, write nothing */
   int list_categories; /* --list-categories: print categories with counts */
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
+  int threads;       /* --threads: 2 plans a size split on a second thread */
   uint64_t max_part_size; /* --max-part-size in bytes (0 unset; see export_split.h) */
   int max_part_auto;      /* --max-part-size auto */
   /* Exporters writing relative times (tt_exporter.relative_times): the

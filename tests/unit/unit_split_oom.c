@@ -1,5 +1,5 @@
-/* The size split planned on a second thread (tt_cuts_ahead) when the
- * planner runs out of memory: every allocation the planner's thread makes
+/* The size split's balanced cuts planned on a second thread
+ * (tt_cuts_ahead, cut_source.h) when the planner runs out of memory: every allocation the planner's thread makes
  * (tt_malloc, tt_calloc, tt_realloc, wrapped at link time: see the
  * Makefile) is made to fail in turn, one run each, in a child process
  * with an alarm. Out of memory, tt_die ends the planner's thread; the
@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/util.h"
-#include "cli/export_split.h"
+#include "cli/cut_source.h"
 #include "hub/hub_reader.h"
 #include "hub/hub_writer.h"
 
@@ -80,7 +80,7 @@ static void make_hub(const char *path) {
  * when the plan completed (no n-th allocation), 10 when the writer saw it
  * fail, 1 on anything else; killed by the alarm if it hangs. */
 static void child(const char *db, long n, size_t *nparts) {
-  fail_at = n;
+  fail_at = 0;
   alarm(20);
   if (!freopen("/dev/null", "w", stderr)) _exit(1);
   hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
@@ -90,22 +90,30 @@ static void child(const char *db, long n, size_t *nparts) {
                     .part_bytes = sink_bytes};
   tt_export_opts o = {.part = -1, .max_part_size = 250};
   tt_part proto = {.pid = HUB_NULL, .path = "-"};
-  tt_cuts_ahead *a = tt_cuts_ahead_start(r, &ex, &o, &proto, 1000, 3000, 250);
+  tt_plan_spec spec = {.ex = &ex, .o = &o, .proto = &proto, .t0 = 1000, .t1 = 3000, .max = 250};
+  /* The fewest plan (the count) on this thread, before any failure. */
+  tt_cut_plan fewest;
+  if (tt_plan_fewest(r, &spec, &fewest) != 0) _exit(1);
+  hub_reader_close(r);
+  on_planner = 0;
+  planner_allocs = 0;
+  fail_at = n;
+  r = hub_reader_open(&db, 1, &f);
+  if (!r) _exit(1);
+  tt_cut_source *a = tt_cuts_ahead(r, &spec, &fewest);
   if (!a) _exit(1);
   int rc;
-  size_t k = 0;
-  int64_t end;
+  int64_t k = 0, end;
   uint64_t bytes;
-  while ((rc = tt_cuts_ahead_part(a, k, &end, &bytes)) == 1) k++;
-  tt_cut_plan plan;
-  if (rc == 0 && tt_cuts_ahead_finish(a, &plan) == 0) {
-    *nparts = plan.nparts;
-    tt_cut_plan_free(&plan);
-    tt_cuts_ahead_free(a);
+  while ((rc = a->next(a, k, &end, &bytes)) == 1) k++;
+  if (rc == 0 && a->finish(a) == 0) {
+    *nparts = (size_t)k;
+    tt_cut_source_free(a);
     return;
   }
-  tt_cuts_ahead_free(a);
-  _exit(rc == -1 ? 10 : 1);
+  int64_t count = a->count;
+  tt_cut_source_free(a);
+  _exit(rc == -1 || k == count ? 10 : 1); /* said failed: while waiting, or at the end */
 }
 
 int main(void) {
