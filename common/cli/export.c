@@ -709,7 +709,7 @@ static tt_proc_key *process_keys(hub_reader *r, size_t *n_out, const char ***fil
       int have = 0;
       for (size_t j = 0; j < key->ninputs && !have; j++) have = key->inputs[j] == file;
       if (have) continue;
-      key->inputs = tt_realloc((void *)key->inputs, (key->ninputs + 1) * sizeof *key->inputs);
+      tt_grow(key->inputs, key->ninputs + 1, key->cap_inputs);
       key->inputs[key->ninputs++] = file;
     }
   }

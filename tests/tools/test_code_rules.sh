@@ -11,8 +11,8 @@ cd "$ROOT"
 # Where realloc may still be called: tt_realloc itself and tt_buf, a byte
 # buffer (base/util.c); tt_grow_ (base/vec.c); db2perfetto's output
 # buffer, sized to the largest packet between flushes, not an array of
-# elements; export.c and export_split.c, converted on a branch of their own.
-allowed='^(common/base/util\.c|common/base/vec\.c|converters/db2perfetto/db2perfetto_writer\.c|common/cli/export\.c|common/cli/export_split\.c):'
+# elements.
+allowed='^(common/base/util\.c|common/base/vec\.c|converters/db2perfetto/db2perfetto_writer\.c):'
 hand=$(grep -rn --include='*.c' --include='*.h' -E '\brealloc\(|\btt_realloc\(' common converters bench fuzz |
   grep -v -E "$allowed" | grep -v -E '^common/base/util\.h:')
 expect_eq "every growable array grows through base/vec.h (no realloc of its own)" "" "$hand"
