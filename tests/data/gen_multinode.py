@@ -135,10 +135,10 @@ def write_kineto(path, a, r, host, steps, clock):
                   '"args": %s}' % (cat, json.dumps(name), p, th, us(at(t0), base),
                                    us(at(t1) - at(t0) + base, base), json.dumps(args)))
 
-    def flow(ph, fid, t):
+    def flow(ph, fid, t, p, th):
         extra = ', "bp": "e"' if ph == "f" else ""
         ev.append('{"ph": "%s", "id": %d, "pid": %d, "tid": %d, "ts": %s, "cat": "ac2g", "name": "ac2g"%s}'
-                  % (ph, fid, pid, tid, us(at(t), base), extra))
+                  % (ph, fid, p, th, us(at(t), base), extra))
 
     ev.append('{"name": "process_name", "ph": "M", "ts": %s, "pid": %d, "tid": 0, "args": {"name": "python3"}}'
               % (us(first, base), pid))
@@ -162,8 +162,8 @@ def write_kineto(path, a, r, host, steps, clock):
                      "blocks per SM": 4.0, "warps per SM": 16.0, "grid": [128, 1, 1], "block": [256, 1, 1]}
             kargs.update(args)
             x("kernel", name, lr, stream, t0, t1, kargs)
-            flow("s", corr, t_launch + 1_000)
-            flow("f", corr, t0)
+            flow("s", corr, t_launch + 1_000, pid, tid)  # from the launch...
+            flow("f", corr, t0, lr, stream)  # ...to the kernel's start, on its GPU and stream, as Kineto writes it
 
         for name, k0, k1 in rk["kernels"]:
             launch(name, k0 - 15_000, k0, k1, 7, {})
