@@ -127,6 +127,12 @@ expect_eq "db2summary: a GPU busy row per host's GPU 0 (3 kernels each)" \
 import csv, sys
 print(";".join(sorted("%s %s" % (r[7], r[8]) for r in csv.reader(sys.stdin) if r and r[0] == "gpu_busy")))')"
 
+expect_eq "db2summary --by-process: a launch latency row per rank, named with rank and host" \
+  "3 88000 473000 python3 [rank 4] nodeB (pid 1234);3 90000 470000 python3 [rank 0] nodeA (pid 1234)" \
+  "$(db2summary -q --format csv --by-process "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
+import csv, sys
+print(";".join(sorted("%s %s %s %s" % (r[2], r[3], r[7], r[8]) for r in csv.reader(sys.stdin) if r and r[0] == "launch_latency")))')"
+
 # --- one host: nothing to keep apart, names as before -----------------------
 db2json -q "$TMP/r0.db" -o "$TMP/one.json"
 expect_eq "db2json of one rank: its GPU named as before, without host" \
