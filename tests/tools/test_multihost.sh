@@ -154,3 +154,35 @@ expect_eq "db2json (rocprof): each process's $((N + C)) arrows go to its own GPU
   "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/ab.json" | awk -F'\t' '{print $1 " " $4}' | sort | uniq -c |
      awk '{n[$2]++; c[$2] = $1; g[$3]++} END {for (p in n) if (n[p] != 1) bad = 1; for (x in g) if (g[x] != 1) bad = 1;
           if (!bad) for (p in c) print c[p]}' | sort | paste -sd' ')"
+
+# --- the multi-node generator: 2 hosts x 2 ranks, rocprofv3-shaped hubs ----
+# Every hub lists both GPUs of its node; each rank runs on the GPU of its
+# local rank. Expected from the hubs by SQL: per rank its host, its RANK,
+# the GPU its kernels ran on and their number.
+$PY "$ROOT/tests/data/gen_multinode.py" "$TMP/mn" --steps 2 --formats rocprof >/dev/null
+WANT="" WANT_ARROWS=""
+for db in "$TMP"/mn/rocprof/rank*.db; do
+  WANT+="$(q "$db" "SELECT 'GPU ' || a.type_index || ' (' || a.product_name || ') · ' ||
+      (SELECT hostname FROM rocpd_info_node) || ' [rank ' ||
+      (SELECT value FROM rocpd_info_process p, json_each(p.environment) WHERE key = 'RANK') ||
+      ']|' || count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_info_agent a ON a.id = k.agent_id
+      GROUP BY a.id");"
+  WANT_ARROWS+="$(q "$db" "SELECT count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_event e ON e.id = k.event_id
+      WHERE e.correlation_id IN (SELECT e2.correlation_id FROM rocpd_region r JOIN rocpd_event e2 ON e2.id = r.event_id)") "
+done
+expect_eq "generator: 4 ranks on 2 hosts, each rank's kernels on one GPU" "4" "$(tr ';' '\n' <<<"${WANT%;}" | wc -l)"
+db2json -q "$TMP"/mn/rocprof/rank*.db -o "$TMP/mn.json"
+expect_eq "db2json (generator): a GPU per host and rank, named so, with that rank's kernels" \
+  "$(tr ';' '\n' <<<"${WANT%;}" | sort | paste -sd';')" \
+  "$($PY -c '
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1]))["traceEvents"]
+names = {e["pid"]: e["args"]["name"] for e in d if e.get("ph") == "M" and e["name"] == "process_name"}
+n = Counter(names[e["pid"]] for e in d if e.get("ph") == "X" and names.get(e["pid"], "").startswith("GPU"))
+print(";".join(sorted("%s|%d" % kv for kv in n.items())))' "$TMP/mn.json")"
+expect_eq "db2json (generator): each process's arrows all go to one GPU, one GPU per process" \
+  "$(tr ' ' '\n' <<<"${WANT_ARROWS% }" | sort | paste -sd' ')" \
+  "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/mn.json" | awk -F'\t' '{print $1 " " $4}' | sort | uniq -c |
+     awk '{n[$2]++; c[$2] = $1; g[$3]++} END {for (p in n) if (n[p] != 1) bad = 1; for (x in g) if (g[x] != 1) bad = 1;
+          if (!bad) for (p in c) print c[p]}' | sort | paste -sd' ')"
