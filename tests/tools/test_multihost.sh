@@ -186,3 +186,27 @@ expect_eq "db2json (generator): each process's arrows all go to one GPU, one GPU
   "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/mn.json" | awk -F'\t' '{print $1 " " $4}' | sort | uniq -c |
      awk '{n[$2]++; c[$2] = $1; g[$3]++} END {for (p in n) if (n[p] != 1) bad = 1; for (x in g) if (g[x] != 1) bad = 1;
           if (!bad) for (p in c) print c[p]}' | sort | paste -sd' ')"
+
+# The generator's Kineto traces of the same run: each rank's kernels (device
+# = its local rank) on a GPU track of its own, named from the trace's
+# deviceProperties, host_name and distributedInfo.rank.
+$PY "$ROOT/tests/data/gen_multinode.py" "$TMP/mk" --steps 2 --formats kineto >/dev/null
+KWANT=$($PY -c '
+import json, sys
+from collections import Counter
+rows = []
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    props = {p["id"]: p["name"] for p in d["deviceProperties"]}
+    n = Counter(e["args"]["device"] for e in d["traceEvents"] if e.get("cat") == "kernel")
+    for dev, c in n.items():
+        rows.append("GPU %d (%s) · %s [rank %d]|%d" % (dev, props[dev], d["host_name"], d["distributedInfo"]["rank"], c))
+print(";".join(sorted(rows)))' "$TMP"/mk/kineto/rank*.json)
+for f in "$TMP"/mk/kineto/rank*.json; do kineto2db -q "$f" -o "${f%.json}.db"; done
+db2perfetto -q "$TMP"/mk/kineto/rank*.db -o "$TMP/mk.pftrace"
+validate "db2perfetto (generator, Kineto) is valid" pftrace-check "$TMP/mk.pftrace"
+expect_eq "db2perfetto (generator, Kineto): a GPU per host and rank, named so, with that rank's kernels" \
+  "$KWANT" \
+  "$(join -t $'\t' <($PY "$ROOT/tests/checkers/pftrace_names.py" "$ROOT/tests/data" "$TMP/mk.pftrace" | awk -F'\t' '$1 == "process" {print $2 "\t" $3}' | sort) \
+       <($PY "$ROOT/tests/checkers/pftrace_flows.py" "$ROOT/tests/data" "$TMP/mk.pftrace" | awk -F'\t' '$1 == "slice" {print $2}' | sort | uniq -c | awk '{print $2 "\t" $1}' | sort) |
+     awk -F'\t' '$2 ~ /^GPU/ {print $2 "|" $3}' | sort | paste -sd';')"
