@@ -26,35 +26,46 @@ int64_t tt_lane_number(const char *name, int64_t fallback) {
 typedef struct gpu_label {
   int valid;
   int64_t idx;
-  char name[64], product[64]; /* the agent's, as last formatted */
-  char text[64];
+  char name[64], product[64], owner[128]; /* the agent's, as last formatted */
+  char text[256];
+  char label[160]; /* "GPU 0 · nodeB [rank 4]" */
 } gpu_label;
 
-static const char *gpu_group_name(const hub_agent_view *a, int64_t idx) {
+/* The owner's part of a name: " · nodeB [rank 4]", or "" when it has none. */
+#define OWNER_SEP(o) ((o)[0] ? " \xc2\xb7 " : ""), (o)
+
+static const gpu_label *gpu_names(const hub_agent_view *a, int64_t idx) {
   static _Thread_local gpu_label last;
   const char *name = a ? a->name : "", *product = a ? a->product_name : "";
+  const char *owner = a ? a->owner_label : "";
   /* The kept names are shorter than their buffers, so strcmp alone tells
    * a longer name apart. */
   if (last.valid && last.idx == idx && strcmp(last.name, name) == 0 &&
-      strcmp(last.product, product) == 0)
-    return last.text;
+      strcmp(last.product, product) == 0 && strcmp(last.owner, owner) == 0)
+    return &last;
   if (name[0] && strncmp(name, "GPU", 3) == 0)
-    snprintf(last.text, sizeof last.text, "%s", name);
+    snprintf(last.text, sizeof last.text, "%s%s%s", name, OWNER_SEP(owner));
   else if (product[0] || name[0])
-    snprintf(last.text, sizeof last.text, "GPU %lld (%s)", (long long)idx,
-             product[0] ? product : name);
+    snprintf(last.text, sizeof last.text, "GPU %lld (%s)%s%s", (long long)idx,
+             product[0] ? product : name, OWNER_SEP(owner));
   else if (idx >= 0)
-    snprintf(last.text, sizeof last.text, "GPU %lld", (long long)idx);
+    snprintf(last.text, sizeof last.text, "GPU %lld%s%s", (long long)idx, OWNER_SEP(owner));
   else
-    snprintf(last.text, sizeof last.text, "GPU");
-  size_t nl = strlen(name), pl = strlen(product);
-  last.valid = nl < sizeof last.name && pl < sizeof last.product; /* else asked again */
+    snprintf(last.text, sizeof last.text, "GPU%s%s", OWNER_SEP(owner));
+  if (idx >= 0)
+    snprintf(last.label, sizeof last.label, "GPU %lld%s%s", (long long)idx, OWNER_SEP(owner));
+  else
+    last.label[0] = '\0';
+  size_t nl = strlen(name), pl = strlen(product), ol = strlen(owner);
+  last.valid = nl < sizeof last.name && pl < sizeof last.product &&
+               ol < sizeof last.owner; /* else asked again */
   if (last.valid) {
     memcpy(last.name, name, nl + 1);
     memcpy(last.product, product, pl + 1);
+    memcpy(last.owner, owner, ol + 1);
     last.idx = idx;
   }
-  return last.text;
+  return &last;
 }
 
 void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
@@ -70,9 +81,14 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
     int64_t idx = a ? a->type_index : -1;
     t->is_gpu = 1;
     t->gpu_index = idx;
-    t->group = TT_GPU_SORT_BASE + (idx < 0 ? 999 : idx);
+    if (a && a->gpu_view > 0)
+      t->group = TT_GPU_SORT_BASE + TT_GPU_VIEW_BASE + a->gpu_view;
+    else
+      t->group = TT_GPU_SORT_BASE + (idx < 0 ? 999 : idx);
     t->group_sort = t->group;
-    t->group_name = gpu_group_name(a, idx);
+    const gpu_label *names = gpu_names(a, idx);
+    t->group_name = names->text;
+    t->gpu_label = names->label;
     const hub_lane_info *l =
         ev->lane_id != HUB_NULL ? hub_reader_find_lane(r, ev->db, ev->lane_id, ev->lane_is_queue)
                                 : NULL;
@@ -86,6 +102,7 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
   t->group_sort = ev->pid;
   t->lane_sort = t->lane;
   t->group_name = "";
+  t->gpu_label = "";
   t->lane_name = "";
   const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
   if (p) {

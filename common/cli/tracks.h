@@ -1,6 +1,7 @@
 /* Track layout shared by every exporter: where an event is drawn.
  *   CPU work  -> process (pid) -> thread (tid)
- *   GPU work  -> GPU agent (its index) -> stream or queue
+ *   GPU work  -> device (host, process, index: hub_agent_view.gpu_view)
+ *                -> stream or queue
  * GPU groups sort after every CPU process. Plus the nesting helper that
  * moves intervals overlapping without nesting to overflow sub-lanes,
  * because Perfetto and OTF2 need strict nesting per track. */
@@ -10,14 +11,21 @@
 
 #include "hub/hub_reader.h"
 
-/* GPU groups get this sort index + the GPU's index: after any pid. */
+/* GPU groups get this sort index + the GPU's index: after any pid. A
+ * device whose index another host or process has too (gpu_view n > 0)
+ * gets TT_GPU_SORT_BASE + TT_GPU_VIEW_BASE + n: after the first ones. */
 #define TT_GPU_SORT_BASE 100000000LL
+#define TT_GPU_VIEW_BASE 1000LL
 
 typedef struct tt_track_ref {
   int is_gpu;
-  int64_t group;      /* pid, or TT_GPU_SORT_BASE + gpu index for GPU work */
+  int64_t group;      /* pid, or the device's group for GPU work (above) */
   int64_t lane;       /* tid, or the stream/queue number (from its name) */
   int64_t gpu_index;  /* GPU work: agent index */
+  /* GPU work: "GPU 0", with " · HOST [rank R]" when another host or
+   * process has a GPU 0 too (hub_agent_view.owner_label); "" otherwise.
+   * Valid until next call. */
+  const char *gpu_label;
   const char *group_name; /* "python3", "GPU 0" ... (valid until next call) */
   const char *lane_name;  /* thread name, "stream 7" ... */
   int64_t group_sort, lane_sort;

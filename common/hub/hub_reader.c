@@ -702,6 +702,7 @@ void hub_reader_close(hub_reader *r) {
     free((char *)r->agents[i].name);
     free((char *)r->agents[i].product_name);
     free((char *)r->agents[i].extdata);
+    free((char *)r->agents[i].owner_label);
   }
   for (size_t i = 0; i < r->nlanes; i++) free((char *)r->lanes[i].name);
   free(r->metadata_value);

@@ -216,6 +216,17 @@ typedef struct hub_agent_view {
   const char *type, *name, *product_name;
   const char *extdata; /* its extdata as stored ("" when none): Kineto's
                         * deviceProperties entry for a kineto2db hub */
+  /* Which device of the run it is. An agent is its process's view of a
+   * device (host, process, type_index): two hosts' GPU 0, or two ranks'
+   * views of one, are two devices, so their streams never mix. Of the
+   * non-CPU agents with one type_index, the first (host, process) in
+   * name order has gpu_view 0; every other (host, process) has n > 0,
+   * numbered 1.. over the inputs in (host, process, index) order. Only
+   * when another (host, process) has its index too, owner_label names
+   * it: "nodeB [rank 4]" (its host, then its rank, else "(pid P)"), else
+   * "". CPU agents, and a (host, pid) part (hub_filter.host): 0 and "". */
+  int64_t gpu_view;
+  const char *owner_label;
 } hub_agent_view;
 typedef struct hub_lane_info {
   int db;

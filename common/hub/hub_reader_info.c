@@ -116,6 +116,7 @@ void hr_name_processes(hub_reader *r) {
         p->view_pid = r->processes[j].view_pid;
     if (p->view_pid == HUB_NULL) p->view_pid = next_view++;
   }
+  hr_name_devices(r); /* devices are named by their process */
 }
 
 void hr_load_info(hub_reader *r) {
@@ -243,6 +244,7 @@ void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
   own->name = tt_strdup(a->name);
   own->product_name = tt_strdup(a->product_name);
   own->extdata = tt_strdup(a->extdata ? a->extdata : "");
+  own->owner_label = tt_strdup(""); /* hr_name_devices, once all are in */
   tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
 }
 

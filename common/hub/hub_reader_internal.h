@@ -307,6 +307,9 @@ void hr_add_agent(hub_reader *r, const hub_agent_view *a);
 void hr_add_lane(hub_reader *r, const hub_lane_info *l);
 /* Sets every process's host ordinal and label (after all are loaded). */
 void hr_name_processes(hub_reader *r);
+/* hub_reader_devices.c: each agent's gpu_view and owner_label, once the
+ * processes are named (their hosts and view pids known). */
+void hr_name_devices(hub_reader *r);
 /* Marks the inputs the filter's host leaves out (hub_db.excluded). */
 void hr_exclude_hosts(hub_reader *r);
 /* Whether process pid of host (NULL: any) has a row in the inputs. */

@@ -153,8 +153,9 @@ static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
     if (t->is_gpu) {
       char label[48];
       snprintf(label, sizeof label, "GPU %lld", (long long)t->gpu_index);
+      const char *labels = t->gpu_label[0] ? t->gpu_label : label; /* with its host when shared */
       metadata(jp, "process_name", t->group, 0, "name", t->group_name, 0);
-      metadata(jp, "process_labels", t->group, 0, "labels", label, 0);
+      metadata(jp, "process_labels", t->group, 0, "labels", labels, 0);
     } else {
       const hub_process_info *p = hub_reader_find_process(r, ev->db, ev->pid);
       if (p && p->label[0]) metadata(jp, "process_name", t->group, 0, "name", p->label, 0);

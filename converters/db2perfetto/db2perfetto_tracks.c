@@ -1,8 +1,10 @@
 /* Track descriptors, written lazily: a track's descriptor goes out just
  * before its first event, so a part only describes what it uses.
  *   CPU:  process (pid, name) -> thread (pid, tid, name)
- *   GPU:  one process-like group per GPU (pid TT_GPU_SORT_BASE + index,
- *         as db2json does, so both views agree) -> "GPU 0 · stream 7"
+ *   GPU:  one process-like group per device (pid TT_GPU_SORT_BASE + index,
+ *         as db2json does, so both views agree; a device of another host
+ *         or process with that index: tracks.h) -> "GPU 0 · stream 7",
+ *         "GPU 0 · nodeB [rank 4] · stream 7" when two hosts have a GPU 0
  *   overflow tracks "... (overlap N)" for intervals that do not nest
  *   counter tracks under their process.
  * uuids are small sequential numbers (index + 1): they cost 1-2 bytes in
@@ -88,10 +90,8 @@ static int64_t process_track(pf_tracks *t, pf_writer *w, const tt_track_ref *ref
   pd.has_pid = 1;
   pd.pid = (int32_t)ref->group;
   if (ref->group_name && ref->group_name[0]) pd.process_name = (char *)ref->group_name;
-  char label[40];
-  char *labels[1] = {label};
+  char *labels[1] = {(char *)ref->gpu_label}; /* "GPU 0", with its host when shared */
   if (ref->is_gpu && ref->gpu_index >= 0) {
-    snprintf(label, sizeof label, "GPU %lld", (long long)ref->gpu_index);
     pd.n_process_labels = 1;
     pd.process_labels = labels;
   }
@@ -110,7 +110,7 @@ static const char *lane_label(pf_tracks *t, const tt_track_ref *ref) {
   tt_buf_clear(&t->name);
   if (ref->is_gpu) {
     if (ref->gpu_index >= 0)
-      tt_buf_printf(&t->name, "GPU %lld \xc2\xb7 %s", (long long)ref->gpu_index, ref->lane_name);
+      tt_buf_printf(&t->name, "%s \xc2\xb7 %s", ref->gpu_label, ref->lane_name);
     else
       tt_buf_printf(&t->name, "%s \xc2\xb7 %s", ref->group_name, ref->lane_name);
   } else if (ref->lane_name && ref->lane_name[0]) {

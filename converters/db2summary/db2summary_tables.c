@@ -244,13 +244,18 @@ static table latency_table(sm_summary *s, hub_reader *r) {
   for (size_t i = 0; i < s->nlat; i++) {
     const sm_hist *h = &s->lat[i].hist;
     int64_t pid = s->lat[i].pid;
+    /* A process by its label, as the by-process tables' titles: two hosts'
+     * ranks of one command and pid are two rows that say which is which. */
+    const hub_process_info *p =
+        pid == HUB_NULL ? NULL : hub_reader_find_process(r, s->lat[i].db, pid);
     char *cells[8] = {pid == HUB_NULL ? tt_strdup("") : fmt("%lld", (long long)pid),
                       fmt("%" PRIu64, h->n), dur_cell(s, h->min),
                       real_cell(s, (double)h->sum / (double)h->n),
                       dur_cell(s, sm_hist_percentile(h, 50)), dur_cell(s, sm_hist_percentile(h, 99)),
                       dur_cell(s, h->max),
                       pid == HUB_NULL ? tt_strdup("all processes")
-                                      : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
+                      : p && p->label[0] ? tt_strdup(p->label)
+                                         : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
     table_add(&t, cells);
   }
   return t;
@@ -516,6 +521,10 @@ static table latency_pctl_table(sm_summary *s, hub_reader *r) {
   for (size_t i = 0; i < s->nlat; i++) {
     const sm_hist *h = &s->lat[i].hist;
     int64_t pid = s->lat[i].pid;
+    /* A process by its label, as the by-process tables' titles: two hosts'
+     * ranks of one command and pid are two rows that say which is which. */
+    const hub_process_info *p =
+        pid == HUB_NULL ? NULL : hub_reader_find_process(r, s->lat[i].db, pid);
     char *cells[8] = {pid == HUB_NULL ? tt_strdup("") : fmt("%lld", (long long)pid),
                       fmt("%" PRIu64, h->n),
                       dur_cell(s, sm_hist_percentile(h, 50)),
@@ -524,7 +533,8 @@ static table latency_pctl_table(sm_summary *s, hub_reader *r) {
                       dur_cell(s, sm_hist_percentile(h, 99)),
                       dur_cell(s, sm_hist_percentile(h, 99.9)),
                       pid == HUB_NULL ? tt_strdup("all processes")
-                                      : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
+                      : p && p->label[0] ? tt_strdup(p->label)
+                                         : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
     table_add(&t, cells);
   }
   return t;

@@ -131,3 +131,22 @@ expect_eq "pftrace: a bad file among good ones: exit 1, the problem named by its
 out=$(check_trace chrome-json-check "$J/good.json" -q "$J/open_b.json" 2>&1)
 expect_eq "json: a bad file after a good one: exit 1, named" "1|yes" \
   "$?|$([[ "$out" == "$J/open_b.json: "*"never ended"* ]] && echo yes)"
+
+# json_flows.py binds a flow end as a viewer does (the innermost enclosing
+# slice of its thread: latest start, then the shortest), so an arrow into
+# the wrong one of two kernels starting together is seen.
+cat >"$TMP/flows.json" <<'JSON'
+[{"ph":"X","name":"launch","ts":1,"dur":2,"pid":1,"tid":1},
+ {"ph":"X","name":"long","ts":10,"dur":8,"pid":2,"tid":7},
+ {"ph":"X","name":"short","ts":10,"dur":5,"pid":2,"tid":7},
+ {"ph":"X","name":"inner","ts":12,"dur":1,"pid":2,"tid":7},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":1,"ts":1,"pid":1,"tid":1},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":1,"ts":10,"pid":2,"tid":7,"bp":"e"},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":2,"ts":2,"pid":1,"tid":1},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":2,"ts":12,"pid":2,"tid":7,"bp":"e"},
+ {"ph":"s","cat":"ac2g","name":"ac2g","id":3,"ts":2,"pid":1,"tid":1},
+ {"ph":"f","cat":"ac2g","name":"ac2g","id":3,"ts":30,"pid":2,"tid":7,"bp":"e"}]
+JSON
+expect_eq "json_flows: ends bind to the innermost enclosing slice, '-' to none" \
+  "launch -;launch inner;launch short;" \
+  "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/flows.json" | awk -F'\t' '{printf "%s %s;", $3, $6}')"

@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""Prints, sorted, what a Perfetto trace's slices and arrows join, read
+with classes protoc generates from the official schema copy, not by the
+writer's code:
+  "slice<TAB>PID<TAB>NAME": each slice with the pid of the process its
+      track belongs to (a thread's pid, or the process descriptor above
+      its track);
+  "arrow<TAB>OUT_PID<TAB>OUT_TID<TAB>OUT_NAME<TAB>IN_PID<TAB>IN_NAME":
+      each flow id's start slice (its thread's pid and tid, "-" for a
+      track that is no thread) and its terminating slice.
+Event names interned per packet sequence (InternedData.event_names) are
+resolved as the trace processor does.
+
+usage: pftrace_flows.py PROTO_DIR FILE.pftrace"""
+import os, subprocess, sys, tempfile
+
+proto_dir, path = sys.argv[1], sys.argv[2]
+out = tempfile.mkdtemp()
+subprocess.run(["protoc", "-I", proto_dir, "--python_out", out,
+                os.path.join(proto_dir, "perfetto_trace.proto")], check=True)
+sys.path.insert(0, out)
+import perfetto_trace_pb2 as pb  # noqa: E402
+
+trace = pb.Trace()
+trace.ParseFromString(open(path, "rb").read())
+tracks = {}  # uuid -> descriptor
+for p in trace.packet:
+    if p.HasField("track_descriptor"):
+        tracks[p.track_descriptor.uuid] = p.track_descriptor
+
+
+def owner(uuid):
+    """(pid, tid or "-") of a track: its thread's, else its process's."""
+    tid = "-"
+    seen = set()
+    while uuid in tracks and uuid not in seen:
+        seen.add(uuid)
+        d = tracks[uuid]
+        if d.HasField("thread"):
+            return d.thread.pid, d.thread.tid if tid == "-" else tid
+        if d.HasField("process"):
+            return d.process.pid, tid
+        uuid = d.parent_uuid
+    return "-", tid
+
+
+names = {}
+starts, finishes, rows = {}, {}, []
+BEGIN = pb.TrackEvent.TYPE_SLICE_BEGIN
+for p in trace.packet:
+    seq = p.trusted_packet_sequence_id
+    if p.sequence_flags & 1:  # SEQ_INCREMENTAL_STATE_CLEARED
+        names[seq] = {}
+    if p.HasField("interned_data"):
+        for e in p.interned_data.event_names:
+            names.setdefault(seq, {})[e.iid] = e.name
+    if not p.HasField("track_event"):
+        continue
+    te = p.track_event
+    if te.type != BEGIN:
+        continue
+    name = names[seq][te.name_iid] if te.HasField("name_iid") else te.name
+    pid, tid = owner(te.track_uuid)
+    rows.append("slice\t%s\t%s" % (pid, name))
+    for f in te.flow_ids:
+        starts[f] = (pid, tid, name)
+    for f in te.terminating_flow_ids:
+        finishes[f] = (pid, name)
+for f, (pid, tid, name) in starts.items():
+    if f in finishes:
+        rows.append("arrow\t%s\t%s\t%s\t%s\t%s" % (pid, tid, name, *finishes[f]))
+for r in sorted(rows):
+    print(r)
