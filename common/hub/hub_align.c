@@ -61,12 +61,15 @@ static int read_inputs(const char *const *paths, size_t n, hub_alignment *a, ha_
     }
     for (size_t d = 0; d < hub_reader_ndbs(r); d++)
       if (hub_reader_metadata(r, (int)d, HUB_ALIGNED_TAG)) p->aligned = 1;
-    p->mixed = other != NULL;
-    if (p->mixed && !p->aligned) {
-      tt_error("%s: holds processes of two hosts or clocks (%s, %s): --align places one host's "
-               "hubs; give them before merging, or merge with dbmerge --align",
-               paths[i], first->hostname[0] ? first->hostname : "no host", other[0] ? other : "no host");
-      rc = -1;
+    p->mixed = other != NULL && !p->aligned;
+    if (p->mixed && !a->mixed) {
+      /* Its rows of two clocks are in one table: no map per input moves
+       * them apart. An error when asked to align, else a warning. */
+      a->mixed = 1;
+      tt_buf_printf(&a->why, "%s holds processes of two hosts or clocks (%s, %s); --align places "
+                    "the hubs of each host: give them before merging, or merge with dbmerge "
+                    "--align", paths[i], first->hostname[0] ? first->hostname : "no host",
+                    other[0] ? other : "no host");
     }
     const char *host = first ? first->hostname : "";
     hub_clock clock = first ? first->clock : HUB_CLOCK_UNKNOWN;
@@ -139,7 +142,11 @@ int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, cons
   if (mode == HUB_ALIGN_NONE) return 0;
   ha_input *in = tt_calloc(n + 1, sizeof *in);
   int rc = read_inputs(paths, n, out, in);
-  if (rc == 0) {
+  if (rc == 0 && out->mixed) {
+    if (mode == HUB_ALIGN_AUTO) tt_warn("the timeline mixes clocks: %s; times are left as recorded", out->why.data);
+    else tt_error("--align %s: %s", hub_align_mode_name(mode), out->why.data);
+    rc = mode == HUB_ALIGN_AUTO ? 0 : -1;
+  } else if (rc == 0) {
     switch (mode) {
     case HUB_ALIGN_AUTO:
       if (out->nhosts <= 1) break;
@@ -176,5 +183,6 @@ void hub_alignment_free(hub_alignment *a) {
   for (size_t h = 0; h < a->nhosts; h++) free(a->hosts[h].host);
   free(a->hosts);
   hub_time_maps_free(&a->maps);
+  tt_buf_free(&a->why);
   memset(a, 0, sizeof *a);
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h"
 #include "hub/hub_clock_fit.h"
 #include "hub/hub_reader.h"
 #include "hub/hub_time_map.h"
@@ -50,6 +51,7 @@ typedef struct hub_alignment {
   hub_align_host *hosts; /* in host name order */
   size_t nhosts;
   int mixed;             /* auto: clocks differ and nothing could align them */
+  tt_buf why;            /* a merged input's hosts, when that is why */
 } hub_alignment;
 
 /* Plans the alignment of paths. file: FILE mode's offsets. 0, or -1 after
