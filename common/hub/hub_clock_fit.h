@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #define HUB_FIT_DRIFT_MIN 8
-#define HUB_FIT_DRIFT_SPAN_NS 10000000LL /* 10 ms */
+#define HUB_FIT_DRIFT_SPAN_NS 100000000LL /* 100 ms */
 
 typedef struct hub_clock_pair {
   int64_t ref_end, host_end;

@@ -9,9 +9,9 @@
 #include "base/util.h"
 #include "db2summary.h"
 
-static const char *const clock_cols[] = {"clock",       "rank",        "method",
-                                         "offset_ns",   "drift_ppm",   "residual_median_ns",
-                                         "residual_p99_ns", "collectives", "host"};
+static const char *const clock_cols[] = {
+    "clock",           "rank",           "method",      "offset_ns", "drift_ppm", "anchor_ns",
+    "residual_median_ns", "residual_p99_ns", "collectives", "host"};
 #define NCOLS (sizeof clock_cols / sizeof *clock_cols)
 
 static char *num(int64_t v) {
@@ -40,10 +40,11 @@ int sm_clocks_table(const sm_summary *s, sm_table *t) {
                                                    : hub_align_mode_name(a->method));
     c[3] = num(h->map.offset_ns);
     c[4] = tt_strdup(drift);
-    c[5] = fitted ? num(h->fit.resid_median_ns) : tt_strdup("");
-    c[6] = fitted ? num(h->fit.resid_p99_ns) : tt_strdup("");
-    c[7] = fitted ? num((int64_t)h->fit.used) : tt_strdup("");
-    c[8] = tt_strdup(h->host);
+    c[5] = num(h->map.anchor_ns);
+    c[6] = fitted ? num(h->fit.resid_median_ns) : tt_strdup("");
+    c[7] = fitted ? num(h->fit.resid_p99_ns) : tt_strdup("");
+    c[8] = fitted ? num((int64_t)h->fit.used) : tt_strdup("");
+    c[9] = tt_strdup(h->host);
   }
   t->nrows = a->nhosts;
   return 1;

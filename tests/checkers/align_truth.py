@@ -49,7 +49,7 @@ def main():
             raw = raw_starts(fmt, src, r)
             mine = sorted(got[r])
             if len(raw) != len(mine) or not raw:
-                print(f"FAIL: rank {r}: {len(mine)} slices exported, {len(raw)} recorded")
+                print(f"rank {r}: {len(mine)} slices exported, {len(raw)} recorded", file=sys.stderr)
                 fails += 1
                 continue
             for t_h, t in zip(raw, mine):
@@ -58,7 +58,7 @@ def main():
         worst[h["host"]] = int(err)
     print(json.dumps({"max_error_ns": worst, "bound_ns": int(bound)}))
     if fails or max(worst.values()) > int(bound):
-        print("FAIL: an aligned time is further from the truth than the bound")
+        print("an aligned time is further from the truth than the bound", file=sys.stderr)
         sys.exit(1)
 
 
