@@ -45,9 +45,9 @@ done
 expect_eq "the inputs are not modified" "$sums" "$(sha256sum "${ROC[@]}" "${KIN[@]}")"
 
 # Every exporter through the same reader: the pftrace and OTF2 too.
-expect_ok "db2perfetto --align collectives" db2perfetto -q "${ROC[@]}" -o "$TMP/r.pftrace"
+expect_ok "db2perfetto --align collectives" db2perfetto -q --align collectives "${ROC[@]}" -o "$TMP/r.pftrace"
 expect_ok "the aligned .pftrace passes its checker" check_trace pftrace-check "$TMP/r.pftrace"
-expect_ok "db2otf2 --align collectives" db2otf2 -q "${ROC[@]}" -o "$TMP/r.otf2"
+expect_ok "db2otf2 --align collectives" db2otf2 -q --align collectives "${ROC[@]}" -o "$TMP/r.otf2"
 
 # --- db2summary states the error ------------------------------------------
 db2summary -q --format json "${ROC[@]}" -o "$TMP/s.json"
