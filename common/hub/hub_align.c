@@ -39,7 +39,7 @@ static int read_inputs(const char *const *paths, size_t n, hub_alignment *a, ha_
   size_t cap = 0;
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++) {
-    hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+    hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
     hub_reader *r = hub_reader_open(&paths[i], 1, &f);
     if (!r) {
       rc = -1;

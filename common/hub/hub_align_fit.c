@@ -1,6 +1,6 @@
 /* --align collectives (hub_align.h): per host, one end time per
- * collective instance (the median of its ranks' ends), matched by
- * instance with the reference host's and fitted (hub_clock_fit.h). */
+ * collective instance (its lowest rank's), matched by instance with the
+ * reference host's and fitted (hub_clock_fit.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,27 +15,27 @@ static int end_cmp(const void *a, const void *b) {
   return (x->end > y->end) - (x->end < y->end);
 }
 
-/* The host's collectives, one per instance: the median end of its ranks'
- * (sorted by key), read input by input. *out malloc'ed. */
+/* The host's collectives, one per instance, sorted by key: those of its
+ * lowest rank's input (its ranks share one clock: one rank places it; the
+ * first input when none has a rank). *out malloc'ed. */
 static int host_points(const ha_input *in, size_t n, size_t host, hub_collective_end **out,
                        size_t *nout) {
-  hub_collective_end *v = NULL;
-  size_t nv = 0, cap = 0;
+  const ha_input *pick = NULL;
   for (size_t i = 0; i < n; i++) {
     if (in[i].host != host || in[i].aligned) continue;
-    if (hub_collectives_read(in[i].path, &v, &nv, &cap) != 0) {
-      free(v);
-      return -1;
-    }
+    if (!pick || (in[i].rank != HUB_NULL && (pick->rank == HUB_NULL || in[i].rank < pick->rank)))
+      pick = &in[i];
+  }
+  hub_collective_end *v = NULL;
+  size_t nv = 0, cap = 0;
+  if (pick && hub_collectives_read(pick->path, &v, &nv, &cap) != 0) {
+    free(v);
+    return -1;
   }
   if (nv) qsort(v, nv, sizeof *v, end_cmp);
-  size_t k = 0;
-  for (size_t i = 0; i < nv;) {
-    size_t j = i;
-    while (j < nv && v[j].key == v[i].key) j++;
-    v[k++] = v[i + (j - i - 1) / 2]; /* the lower median of the ranks' ends */
-    i = j;
-  }
+  size_t k = 0; /* an instance twice in one process (a key's collision): its first */
+  for (size_t i = 0; i < nv; i++)
+    if (k == 0 || v[k - 1].key != v[i].key) v[k++] = v[i];
   *out = v;
   *nout = k;
   return 0;

@@ -147,6 +147,7 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   hr_order_dbs(r);
   hr_load_info(r);
   hr_exclude_hosts(r);
+  if (f->info_only) return r;
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {

@@ -132,6 +132,10 @@ typedef struct hub_filter {
    * inputs are not changed. NULL: times as recorded. Kept by the caller
    * while the reader is open. */
   const struct hub_time_maps *time_maps;
+  /* The processes and metadata only (no threads, agents or lanes): no
+   * cursor is prepared and hub_reader_next ends at once. --align's look
+   * at each input's hosts and clocks. */
+  int info_only;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;
