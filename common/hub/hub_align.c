@@ -71,24 +71,33 @@ static int read_inputs(const char *const *paths, size_t n, hub_alignment *a, ha_
                     "--align", paths[i], first->hostname[0] ? first->hostname : "no host",
                     other[0] ? other : "no host");
     }
-    const char *host = first ? first->hostname : "";
-    hub_clock clock = first ? first->clock : HUB_CLOCK_UNKNOWN;
-    key.len = 0;
-    tt_buf_printf(&key, "%d\x1f%s", (int)clock, host);
-    int added;
-    int64_t *g = tt_strmap_add(&group, key.data, (int64_t)a->nhosts, &added);
-    if (added) {
-      tt_grow(a->hosts, a->nhosts + 1, cap);
-      hub_align_host *h = &a->hosts[a->nhosts++];
-      h->host = tt_strdup(host);
-      h->clock = clock;
-      h->first_rank = HUB_NULL;
+    /* Every (host, clock) of its processes is a host of the run (a merged
+     * hub's too: its clocks differ as its inputs' did); the input belongs
+     * to its first process's. A hub aligned by dbmerge is one timeline. */
+    size_t np = p->aligned && hub_reader_nprocesses(r) ? 1 : hub_reader_nprocesses(r);
+    for (size_t k = 0; k < (np ? np : 1); k++) {
+      const hub_process_info *pr = np ? hub_reader_process(r, k) : NULL;
+      const char *host = pr ? pr->hostname : "";
+      hub_clock clock = pr ? pr->clock : HUB_CLOCK_UNKNOWN;
+      key.len = 0;
+      tt_buf_printf(&key, "%d\x1f%s", (int)clock, host);
+      int added;
+      int64_t *g = tt_strmap_add(&group, key.data, (int64_t)a->nhosts, &added);
+      if (added) {
+        tt_grow(a->hosts, a->nhosts + 1, cap);
+        hub_align_host *h = &a->hosts[a->nhosts++];
+        h->host = tt_strdup(host);
+        h->clock = clock;
+        h->first_rank = HUB_NULL;
+      }
+      hub_align_host *h = &a->hosts[*g];
+      int64_t rank = pr ? pr->rank : HUB_NULL;
+      if (rank != HUB_NULL && (h->first_rank == HUB_NULL || rank < h->first_rank)) h->first_rank = rank;
+      if (k == 0) {
+        p->host = (size_t)*g;
+        h->ninputs++;
+      }
     }
-    p->host = (size_t)*g;
-    hub_align_host *h = &a->hosts[p->host];
-    h->ninputs++;
-    if (p->rank != HUB_NULL && (h->first_rank == HUB_NULL || p->rank < h->first_rank))
-      h->first_rank = p->rank;
     hub_reader_close(r);
   }
   tt_buf_free(&key);

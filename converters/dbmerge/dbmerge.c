@@ -335,7 +335,10 @@ int main(int argc, char **argv) {
   const char *output = cli.output;
   tt_cli_check_db_output(output, cli.inputs, cli.ninputs);
   tt_sqlite_setup();
-  if (tt_align_resolve(&align, cli.inputs, cli.ninputs) != 0) return 1;
+  /* An input the plan cannot read is left to the merge's own checks to
+   * name (under auto; an explicit --align stops here). */
+  if (tt_align_resolve(&align, cli.inputs, cli.ninputs) != 0 && align.mode != HUB_ALIGN_AUTO)
+    return 1;
   merge m = {.inputs = cli.inputs, .align = &align};
   size_t n = cli.ninputs;
   tt_output *out = tt_output_begin(output);
