@@ -34,7 +34,7 @@ typedef struct tt_cli {
   void (*usage)(FILE *f, const void *ctx);
   const void *usage_ctx;
   int help_width;
-  const tt_cli_ext *ext[2]; /* extensions, in order (NULL: none) */
+  const tt_cli_ext *ext[3]; /* extensions, in order (NULL: none) */
   int threads_max;   /* > 0: --threads 1|2|auto accepted, auto gives at most this */
   const char *threads_auto; /* what --threads auto gives, for --help */
   /* What 2 threads do, for --help: two lines of text, the second

@@ -260,7 +260,8 @@ static void parse_args(int argc, char **argv, const tt_exporter *ex, tt_export_o
   o->max_parts = 10000;
   export_parse ctx = {.ex = ex, .o = o};
   const tt_cli_ext own = {.longopts = export_longopts, .handle = export_option, .ctx = &ctx};
-  tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27, .ext = {&own, ex->options}};
+  tt_cli cli = {.usage = usage, .usage_ctx = ex, .help_width = 27,
+                .ext = {&own, ex->options, tt_align_cli_ext(&o->align)}};
   if (ex->part_bytes) { /* the one thing a second thread does: plan a size split */
     cli.threads_max = 2;
     cli.threads_auto = "2 when it may run on two CPUs or more";
@@ -530,6 +531,7 @@ static hub_filter base_filter(const tt_export_opts *o) {
   f.nnames = o->nnames;
   f.gpu_only = o->gpu_only;
   f.min_duration = o->min_duration;
+  f.time_maps = tt_align_maps(&o->align);
   return f;
 }
 
@@ -1053,7 +1055,8 @@ static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t 
 /* The default time base: one for the whole run (every part, every input,
  * whatever the filters), so it is the same in every part of a split. */
 static int resolve_time_base(tt_export_opts *o) {
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL,
+                  .time_maps = tt_align_maps(&o->align)};
   hub_reader *r = hub_reader_open(o->inputs, o->ninputs, &f);
   if (!r) return 1;
   int64_t lo = 0, hi = 0;
@@ -1109,6 +1112,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
+  if (!o.list_categories && tt_align_resolve(&o.align, o.inputs, o.ninputs) != 0) return 1;
   /* --count-parts too: a size split's cuts depend on the bytes of each time. */
   if (ex->relative_times && !o.time_base_given && !o.list_categories) {
     /* Parts share one base, found before the first is written; one whole
@@ -1185,5 +1189,6 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   free(o.categories);
   free(o.exclude_categories);
   free(o.names);
+  tt_align_free(&o.align);
   return rc;
 }

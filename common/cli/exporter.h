@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "base/atomic_output.h"
+#include "cli/align_cli.h"
 #include "cli/cli.h"
 #include "hub/hub_reader.h"
 
@@ -44,6 +45,7 @@ typedef struct tt_export_opts {
    * indexes (rocprofv3's). */
   int64_t time_base;
   int time_base_given;
+  tt_align_opts align; /* --align and what it found (align_cli.h) */
 } tt_export_opts;
 
 #define TT_TIME_BASE_FIRST_EVENT INT64_MIN

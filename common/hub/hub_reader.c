@@ -76,14 +76,18 @@ static int cursor_step(hub_reader *r, cursor *c) {
   c->args_taken = 0;
   if (rc == SQLITE_ROW) {
     c->row_id = sqlite3_column_int64(c->st, C_ID);
-    c->start = sqlite3_column_int64(c->st, C_START);
-    c->end = sqlite3_column_int64(c->st, C_END);
+    c->raw_start = c->start = sqlite3_column_int64(c->st, C_START);
+    c->raw_end = c->end = sqlite3_column_int64(c->st, C_END);
     if (bad_time(c->st, C_START) || bad_time(c->st, C_END)) {
       int col = bad_time(c->st, C_START) ? C_START : C_END;
       tt_error("%s: %s%s row id %lld: %s '%.40s' is not an integer time in ns within +-2^62",
                d->path, hr_table_names[c->table], d->suffix, (long long)c->row_id,
                col == C_START ? "start" : "end", (const char *)sqlite3_column_text(c->st, col));
       return -1;
+    }
+    if (d->tmap) {
+      c->start = hub_time_map_apply(d->tmap, c->start);
+      c->end = hub_time_map_apply(d->tmap, c->end);
     }
     return 1;
   }
@@ -143,13 +147,15 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   hr_order_dbs(r);
   hr_load_info(r);
   hr_exclude_hosts(r);
+  if (f->info_only) return r;
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
     for (int t = 0; t < T_COUNT; t++) {
       if (!r->dbs[d].has_table[t] || r->dbs[d].excluded) continue;
       if (f->gpu_only && t == T_SAMPLE) continue; /* flows, counters, instants: no GPU work */
-      char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, f);
+      hub_filter df = hr_db_filter(&r->dbs[d], f);
+      char *sql = hr_cursor_sql(&r->dbs[d], (table_id)t, &df);
       cursor *c = &r->cursors[r->ncursors];
       c->db = (int32_t)d;
       c->table = t;
@@ -164,7 +170,8 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   }
   size_t window = link_window(r->ndbs);
   for (size_t d = 0; d < r->ndbs; d++) {
-    if (r->dbs[d].excluded || hr_links_open(&r->dbs[d], f, window) == 0) continue;
+    hub_filter df = hr_db_filter(&r->dbs[d], f);
+    if (r->dbs[d].excluded || hr_links_open(&r->dbs[d], &df, window) == 0) continue;
     hub_reader_close(r);
     return NULL;
   }
@@ -404,6 +411,20 @@ static void region_on_lane(const hub_reader *r, hub_record *ev) {
   ev->lane_id = th->lane_id;
 }
 
+/* "t1,t2,..." with each time mapped (--align), in d's buffer. */
+static const char *map_starts(hub_db *d, const char *starts) {
+  d->link_starts.len = 0;
+  for (const char *p = starts; *p;) {
+    char *e;
+    long long t = strtoll(p, &e, 10);
+    if (e == p) break;
+    tt_buf_printf(&d->link_starts, "%s%lld", d->link_starts.len ? "," : "",
+                  (long long)hub_time_map_apply(d->tmap, t));
+    p = *e == ',' ? e + 1 : e;
+  }
+  return d->link_starts.len ? d->link_starts.data : "";
+}
+
 /* A launch's GPU work (hub_reader_links.c): its arrows' far ends. 0 or
  * -1 on error (said). */
 static int link_launch(hub_reader *r, const cursor *c, hub_record *ev) {
@@ -415,10 +436,11 @@ static int link_launch(hub_reader *r, const cursor *c, hub_record *ev) {
   hr_link_info li;
   int rc = hr_links_find(&r->dbs[c->db], ev->correlation_id, ev->pid, &li);
   if (rc > 0) {
-    ev->link_ts = li.start;
+    hub_db *d = &r->dbs[c->db];
+    ev->link_ts = hr_map_time(d, li.start);
     ev->link_count = li.n;
-    ev->link_last = li.last;
-    ev->link_starts = li.starts;
+    ev->link_last = hr_map_time(d, li.last);
+    ev->link_starts = d->tmap && li.starts[0] ? map_starts(d, li.starts) : li.starts;
   }
   return rc < 0 ? -1 : 0;
 }
@@ -442,7 +464,7 @@ static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   ev->lane_is_queue = sqlite3_column_int(st, C_LANE_IS_QUEUE);
   ev->size = hr_col_i64_or_null(st, C_SIZE);
   ev->track_id = hr_col_i64_or_null(st, C_TRACK);
-  ev->link_ts = hr_col_i64_or_null(st, C_LINK);
+  ev->link_ts = hr_map_time(&r->dbs[c->db], hr_col_i64_or_null(st, C_LINK));
   ev->kernel_name = c->table == T_KERNEL ? hr_col_text(st, C_MANGLED) : "";
   ev->link_starts = "";
   switch (c->table) {
@@ -596,6 +618,7 @@ static int direct_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end)
         /* A bad time is left out here; reading its row reports it. */
         int64_t a = sqlite3_column_int64(st, 0), b = sqlite3_column_int64(st, 1),
                 c = sqlite3_column_int64(st, 2);
+        a = hr_map_time(d, a), b = hr_map_time(d, b), c = hr_map_time(d, c);
         if (!bad_time(st, 0) && a < lo) lo = a;
         if (!bad_time(st, 1) && b > hi) hi = b;
         if (!bad_time(st, 2) && c > hi) hi = c;
@@ -684,6 +707,7 @@ void hub_reader_close(hub_reader *r) {
       sqlite3_close(r->dbs[i].conn);
     }
     free(r->dbs[i].path);
+    tt_buf_free(&r->dbs[i].link_starts);
     free(r->dbs[i].suffix);
     hr_qnames_free(&r->dbs[i]);
     sqlite3_free(r->dbs[i].args.src);

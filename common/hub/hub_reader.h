@@ -127,6 +127,15 @@ typedef struct hub_filter {
    * even in an input that records its own flows (Kineto's ac2g arrows),
    * where no arrow is made from it: db2summary's launch latency. */
   int launch_times;
+  /* --align: each input's times moved onto one timeline as they are read
+   * (hub_time_map.h, by input path), start and end in that timeline; the
+   * inputs are not changed. NULL: times as recorded. Kept by the caller
+   * while the reader is open. */
+  const struct hub_time_maps *time_maps;
+  /* The processes and metadata only (no threads, agents or lanes): no
+   * cursor is prepared and hub_reader_next ends at once. --align's look
+   * at each input's hosts and clocks. */
+  int info_only;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;

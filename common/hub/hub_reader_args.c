@@ -338,10 +338,15 @@ static int args_advance(cursor *c) {
 
 /* Whether the args row is of an event before the cursor's current row,
  * in the cursor's order (the merge's, within one table of one input). */
-static int args_behind(const cursor *c) { return hr_merge_less(&c->a_key, &c->key); }
+static int args_behind(const cursor *c) {
+  hr_merge_key raw = c->key; /* both as recorded: --align may tie mapped times */
+  raw.start = c->raw_start;
+  raw.end = c->raw_end;
+  return hr_merge_less(&c->a_key, &raw);
+}
 
 static int args_on_current(const cursor *c) {
-  return c->args_state == 1 && c->a_key.start == c->start && c->a_key.end == c->end &&
+  return c->args_state == 1 && c->a_key.start == c->raw_start && c->a_key.end == c->raw_end &&
          c->a_key.row_id == c->row_id;
 }
 
@@ -351,7 +356,8 @@ static int args_on_current(const cursor *c) {
 static int args_merged_begin(hub_reader *r, cursor *c) {
   if (c->args_state == 0) {
     hub_db *d = &r->dbs[c->db];
-    char *sql = hr_args_sql(d, c->table, &r->filter);
+    hub_filter df = hr_db_filter(d, &r->filter);
+    char *sql = hr_args_sql(d, c->table, &df);
     c->args_st = hr_prep(d, sql);
     free(sql);
     c->args_state = 3;

@@ -207,6 +207,8 @@ int hr_open_file(hub_reader *r, const char *path) {
     d->owns_conn = r->ndbs - 1 == first;
     d->schema = schema;
     d->path = tt_strdup(path);
+    d->tmap = hub_time_maps_find(r->filter.time_maps, path);
+    if (d->tmap && hub_time_map_is_identity(d->tmap)) d->tmap = NULL;
     d->suffix = cat.suffixes[i];
     cat.suffixes[i] = NULL;
   }

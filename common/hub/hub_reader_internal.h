@@ -9,6 +9,7 @@
 
 #include "base/hashmap.h"
 #include "hub/hub_reader.h"
+#include "hub/hub_time_map.h"
 #include "base/util.h"
 
 #define HR_ARG_MAX_RUNS 8 /* runs of an ordered rocpd_arg read by fingers */
@@ -56,6 +57,10 @@ typedef struct hub_db {
   struct hr_qnames *qnames; /* hr_qt's quoted table names, made once each */
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
+  /* --align: the map of its times onto the run's timeline (NULL: none);
+   * link_starts holds a launch's mapped GPU starts. */
+  const hub_time_map *tmap;
+  tt_buf link_starts;
   int can_link;        /* launches can be linked to their GPU work (recorded
                         * flows: their partners can be looked up by key) */
   /* Where a recorded flow end's partner is looked up: the hub's
@@ -161,6 +166,7 @@ typedef struct cursor {
     };
   };
   sqlite3_stmt *st;
+  int64_t raw_start, raw_end; /* the row's times as recorded (key: mapped) */
   /* Its table's args in the cursor's order (hr_args_sql), stepped along
    * as events are read: no lookup per event. */
   sqlite3_stmt *args_st;
@@ -243,6 +249,20 @@ static inline int64_t hr_col_i64_or_null(sqlite3_stmt *st, int i) {
 /* (db, id) as one hashed key; salt tells id spaces apart (lane kinds). */
 static inline int64_t hr_key_db_id(int db, int64_t id, int salt) {
   return (int64_t)(((uint64_t)db << 48) ^ ((uint64_t)salt << 46) ^ (uint64_t)id);
+}
+
+/* A time of input d on the run's timeline (hub_filter.time_maps). */
+static inline int64_t hr_map_time(const hub_db *d, int64_t t) {
+  return d->tmap && t != HUB_NULL ? hub_time_map_apply(d->tmap, t) : t;
+}
+/* The filter f as input d's SQL sees it: its time range in d's clock. */
+static inline hub_filter hr_db_filter(const hub_db *d, const hub_filter *f) {
+  hub_filter g = *f;
+  if (d->tmap) {
+    if (g.start != HUB_NULL) g.start = hub_time_map_invert(d->tmap, g.start);
+    if (g.end != HUB_NULL) g.end = hub_time_map_invert(d->tmap, g.end);
+  }
+  return g;
 }
 
 /* hub_reader_inputs.c: opening and checking each input file. */

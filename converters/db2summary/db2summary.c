@@ -22,8 +22,8 @@ typedef struct summary_part {
 
 static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                            tt_output *out) {
-  (void)o;
   summary_part *sp = tt_calloc(1, sizeof *sp);
+  opts.align = &o->align.result;
   sm_init(&sp->s, &opts);
   if (sp->s.charts) {
     /* Bins need the range before the first event: the part's own (a

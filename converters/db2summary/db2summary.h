@@ -20,6 +20,7 @@
 
 #include "sources/executorch_tax.h"
 #include "base/hashmap.h"
+#include "hub/hub_align.h"
 #include "hub/hub_reader.h"
 #include "base/util.h"
 
@@ -31,6 +32,7 @@ typedef struct sm_options {
   int by_process;
   int truncate_kernels;
   int mangled; /* kernels by the symbol's kernel_name as recorded (mangled) */
+  const hub_alignment *align; /* --align's plan: the clocks table */
 } sm_options;
 
 /* What a table lists. */
@@ -215,6 +217,10 @@ size_t sm_host_count(const sm_summary *s, hub_reader *r);
 /* The process's name and host as the reader gives them ("" if unknown). */
 const char *sm_process_name(hub_reader *r, int db, int64_t pid);
 const char *sm_process_host(hub_reader *r, int db, int64_t pid);
+
+/* db2summary_clocks.c: the clocks table (each host's alignment), when
+ * the inputs are of several hosts or clocks: 1 with *t filled, else 0. */
+int sm_clocks_table(const sm_summary *s, sm_table *t);
 
 /* Writes every table; 0 ok, -1 write error. */
 int sm_write(sm_summary *s, hub_reader *r, FILE *fp);

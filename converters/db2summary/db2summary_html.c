@@ -941,6 +941,18 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
     fputs("</div></div></section>\n", fp);
   }
 
+  ti = find_table(&w, "clocks");
+  if (ti != (size_t)-1) {
+    fputs("<section>", fp);
+    heading(&w, "h2", "clocks", "Clocks");
+    fputs("<p class=\"note\">Each host's clock against the reference (--align): offset and "
+          "drift subtracted from its times; the residual is how far the ends of one collective "
+          "still are apart across hosts after that (median, 99th percentile).</p>\n",
+          fp);
+    data_table(&w, ti);
+    fputs("</section>\n", fp);
+  }
+
   /* the rest: every table the sections above did not show */
   fputs("<section>", fp);
   heading(&w, "h2", "tables", "Other tables");

@@ -546,7 +546,8 @@ size_t sm_tables(sm_summary *s, hub_reader *r, table **out) {
   table *tables = NULL;
   size_t n = 0, cap = 0;
   section_tables(s, r, &tables, &n, &cap);
-  tt_grow(tables, n + 9, cap);
+  tt_grow(tables, n + 10, cap);
+  if (sm_clocks_table(s, &tables[n])) n++;
   tables[n++] = busy_table(s, r); /* sorts the agents */
   tables[n++] = latency_table(s, r); /* sorts the latency scopes */
   if (s->executorch) tables[n++] = executorch_table(s, r);
@@ -586,7 +587,8 @@ const char *sm_col_title(const sm_summary *s, const char *c) {
 }
 
 int sm_col_is_text(const char *c) {
-  static const char *const text[] = {"name", "host", "clock", "agent", "scope", "block", "kind"};
+  static const char *const text[] = {"name", "host", "clock", "agent", "scope", "block", "kind",
+                                     "method"};
   for (size_t i = 0; i < sizeof text / sizeof *text; i++)
     if (strcmp(c, text[i]) == 0) return 1;
   return 0;

@@ -22,7 +22,9 @@
 #include <strings.h>
 
 #include "base/atomic_output.h"
+#include "cli/align_cli.h"
 #include "cli/cli.h"
+#include "dbmerge_align.h"
 #include "base/hashmap.h"
 #include "hub/hub_catalog.h"
 #include "base/input_check.h"
@@ -49,6 +51,7 @@ typedef struct merge {
   base_tables *bases; size_t nbases, cap_bases;
   tt_strmap base_ix;
   uint64_t rows;
+  const tt_align_opts *align; /* --align: each input's map, by its path */
 } merge;
 
 static void usage(FILE *f, const void *ctx) {
@@ -218,6 +221,8 @@ static int copy_input(merge *m, size_t in) {
       m->rows += (uint64_t)sqlite3_changes(m->out);
       tt_strmap_put(&copied, name, 1);
       char *base = tt_strndup(name, len - strlen(sfx[k]));
+      const hub_time_map *map = hub_time_maps_find(tt_align_maps(m->align), path);
+      if (map && !hub_time_map_is_identity(map)) rc = dbm_align_table(m->out, path, name, base, map);
       add_to_view(m, base, name);
       free(base);
     }
@@ -226,6 +231,9 @@ static int copy_input(merge *m, size_t in) {
     tt_error("%s: %s", path, sqlite3_errmsg(m->out));
     rc = -1;
   }
+  /* Every hub of an aligned merge, moved or the reference: read as is. */
+  for (size_t i = 0; rc == 0 && tt_align_maps(m->align) && i < nsfx; i++)
+    rc = dbm_align_mark(m->out, path, sfx[i], hub_align_mode_name(m->align->result.method));
   sqlite3_finalize(st);
   tt_strmap_free(&copied);
   if (rc == 0) rc = exec_out(m, path, "COMMIT");
@@ -281,6 +289,7 @@ static int run_merge(merge *m, const char *tmp_path, const char *final_path, siz
    * 117 MB of RSS. */
   long long cache_kib = 8192 + 64 * (long long)n;
   if (cache_kib > 65536) cache_kib = 65536;
+  if (tt_align_maps(m->align) && dbm_align_register(m->out) != 0) return -1;
   if (exec_out(m, final_path, "PRAGMA trusted_schema = OFF; PRAGMA journal_mode = MEMORY; "
                             "PRAGMA synchronous = OFF; PRAGMA foreign_keys = OFF; "
                             "PRAGMA cache_size = -%lld; PRAGMA cell_size_check = ON", cache_kib))
@@ -321,12 +330,17 @@ static void merge_free(merge *m) {
 }
 
 int main(int argc, char **argv) {
-  tt_cli cli = {.usage = usage, .help_width = 21};
+  tt_align_opts align;
+  tt_cli cli = {.usage = usage, .help_width = 21, .ext = {tt_align_cli_ext(&align)}};
   tt_cli_parse(argc, argv, &cli);
   const char *output = cli.output;
   tt_cli_check_db_output(output, cli.inputs, cli.ninputs);
   tt_sqlite_setup();
-  merge m = {.inputs = cli.inputs};
+  /* An input the plan cannot read is left to the merge's own checks to
+   * name (under auto; an explicit --align stops here). */
+  if (tt_align_resolve(&align, cli.inputs, cli.ninputs) != 0 && align.mode != HUB_ALIGN_AUTO)
+    return 1;
+  merge m = {.inputs = cli.inputs, .align = &align};
   size_t n = cli.ninputs;
   tt_output *out = tt_output_begin(output);
   int rc = run_merge(&m, tt_output_tmp_path(out), output, n);
@@ -336,16 +350,10 @@ int main(int argc, char **argv) {
     rc = -1;
   }
   m.out = NULL;
-  if (rc != 0) {
-    tt_output_abort(out);
-    merge_free(&m);
-    return 1;
-  }
-  if (tt_output_commit(out) != 0) {
-    merge_free(&m);
-    return 1;
-  }
-  tt_info("wrote %s (%zu hubs, %llu rows)", output, n, (unsigned long long)m.rows);
+  if (rc == 0 && tt_output_commit(out) != 0) rc = -1;
+  else if (rc != 0) tt_output_abort(out);
+  if (rc == 0) tt_info("wrote %s (%zu hubs, %llu rows)", output, n, (unsigned long long)m.rows);
   merge_free(&m);
-  return 0;
+  tt_align_free(&align);
+  return rc == 0 ? 0 : 1;
 }

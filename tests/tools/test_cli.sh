@@ -106,6 +106,7 @@ args() {
   --time-scale) echo "--time-scale us" ;;
   --time-base) echo "--time-base 0" ;;
   --min-duration) echo "--min-duration 1us" ;;
+  --align) echo "--align collectives" ;;
   --cpu-freq) echo "--time-scale cycles --cpu-freq 1000000000" ;;
   *) echo "$2" ;; # no value
   esac

@@ -1,0 +1,70 @@
+/* --align (issue 38): which map moves each input's times onto one
+ * timeline, and how good it is. Inputs are grouped by (host, clock), the
+ * processes of one host sharing its clock; each group gets one map:
+ *   collectives  fitted on the ends of collectives every rank ran
+ *                (hub_collectives.h, hub_clock_fit.h) against the group
+ *                of the lowest rank, the reference;
+ *   wall         each input's recorded wall-clock anchor
+ *                (hub_process_info.to_wall_ns): the timeline is Unix time;
+ *   file         offsets the user gives per host or rank (man db2json);
+ *   auto         nothing when every input is of one host and clock, else
+ *                collectives when every host shares enough of them with
+ *                the reference, else nothing and a warning naming the
+ *                hosts;
+ *   none         nothing.
+ * Memory: a few words per input, and per host the ends of its
+ * collectives (one value per collective instance): never the events. */
+#ifndef TT_HUB_ALIGN_H
+#define TT_HUB_ALIGN_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/util.h"
+#include "hub/hub_clock_fit.h"
+#include "hub/hub_reader.h"
+#include "hub/hub_time_map.h"
+
+typedef enum hub_align_mode {
+  HUB_ALIGN_AUTO = 0,
+  HUB_ALIGN_NONE,
+  HUB_ALIGN_COLLECTIVES,
+  HUB_ALIGN_WALL,
+  HUB_ALIGN_FILE
+} hub_align_mode;
+
+/* Collectives a host must share with the reference to be placed. */
+#define HUB_ALIGN_MIN_COLLECTIVES 3
+
+typedef struct hub_align_host {
+  char *host;          /* hostname, "" when the inputs record none */
+  hub_clock clock;
+  int64_t first_rank;  /* its lowest rank, HUB_NULL when none is known */
+  size_t ninputs;
+  int reference;       /* the timeline is its clock (collectives) */
+  hub_time_map map;    /* what its times were moved by */
+  hub_clock_fit fit;   /* collectives: the fit (fit.used 0: not fitted) */
+} hub_align_host;
+
+typedef struct hub_alignment {
+  hub_align_mode method; /* what was applied: NONE when no time moved */
+  hub_time_maps maps;    /* by input path: hand to hub_filter.time_maps */
+  hub_align_host *hosts; /* in host name order */
+  size_t nhosts;
+  int mixed;             /* auto: clocks differ and nothing could align them */
+  tt_buf why;            /* a merged input's hosts, when that is why */
+} hub_alignment;
+
+/* Plans the alignment of paths. file: FILE mode's offsets. 0, or -1 after
+ * saying why (a host without enough collectives under `collectives`, an
+ * input without an anchor under `wall`, a bad FILE line: "FILE:LINE: ..."). */
+int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, const char *file,
+                   hub_alignment *out);
+void hub_alignment_free(hub_alignment *a);
+
+const char *hub_align_mode_name(hub_align_mode m); /* "auto", "none", ... */
+
+/* The rocpd_metadata tag dbmerge --align writes: its inputs' times are
+ * already on one timeline (value: the method), never aligned again. */
+#define HUB_ALIGNED_TAG "tracetools.aligned"
+
+#endif
