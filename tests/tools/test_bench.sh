@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # `make bench` at a tiny size, so no benchmark rots: every bench/bench_*.sh
-# runs (BENCH_EVENTS small, 20 hubs for bench_many, one run each), none fails, and the one table
+# runs (BENCH_EVENTS small, 20 hubs for bench_many, 2 hosts for bench_align, one run each), none fails, and the one table
 # has the machine line and every row with a PASS, FAIL or SKIP result.
 # Times at this size mean nothing; only the table's shape is checked.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
 dir=$(mktemp -d "${TMPDIR:-/tmp}/tt-test-bench.XXXXXX")
 out="$dir/out.txt"
-if BENCH_DIR="$dir/work" BENCH_EVENTS=4000 BENCH_HUBS=20 BENCH_RUNS=1 BUILD="$BUILD" bash bench/run.sh >"$out" 2>"$dir/err.txt"; then
+if BENCH_DIR="$dir/work" BENCH_EVENTS=4000 BENCH_HUBS=20 BENCH_ALIGN_HOSTS=2 BENCH_RUNS=1 BUILD="$BUILD" bash bench/run.sh >"$out" 2>"$dir/err.txt"; then
   pass "bench/run.sh: every bench ran"
 else
   fail "bench/run.sh failed: $(tail -n 20 "$dir/err.txt")"
@@ -34,6 +34,8 @@ expect_rows db2json "rocprofv3 shape, args position-major" 1
 expect_rows db2perfetto "rocprofv3 shape" 1
 expect_rows db2otf2 "rocprofv3 shape" 1
 expect_rows "db2json --max-part-size" "gen_hub hub" 2
+expect_rows "db2json --max-part-size, 2 parts" "gen_hub hub" 1
+expect_rows "db2json --align collectives" "16 hubs, 2 hosts" 2
 expect_rows db2perfetto "gen_hub hub" 4
 expect_rows db2otf2 "gen_hub hub" 4
 expect_rows nvvp2db "nvprof-shaped .nvvp" 3
@@ -58,7 +60,7 @@ expect_rows kineto2db "resnet50 JSON" 1
 # One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
 expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 57 "$(printf '%s
+expect_eq "table rows" 60 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
