@@ -8,10 +8,6 @@
  * raw control byte but newline is in the html or the text. The stream of
  * fuzz_stream.h has five-byte names and fixed categories, too short for
  * markup, so this harness builds its own hub. */
-#define main db2summary_main
-#include "../converters/db2summary/db2summary.c"
-#undef main
-
 #include <ctype.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -20,7 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/util.h"
+#include "cli/export.h"
 #include "hub/hub_writer.h"
+#include "../converters/db2summary/db2summary.h"
 #include "../tests/unit/synthetic_kernel.h"
 
 /* The next text: a length byte (0-31), then that many bytes; the bytes of
@@ -142,7 +141,7 @@ static void html_shape(const char *s, size_t n) {
 static int run(const char *hub, const char *out, const char *format) {
   char *argv[] = {"db2summary", "-q", "--format", (char *)format, (char *)hub, "-o", (char *)out, NULL};
   optind = 0; /* glibc: a full getopt restart for each run */
-  return db2summary_main(7, argv);
+  return tt_export_main(7, argv, db2summary_exporter());
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -1,8 +1,8 @@
 /* The event stream the writer harnesses feed the exporters: a hub built
  * from the fuzzer's bytes, each record a few bytes (kind, process, thread,
  * start delta, duration that may be negative, correlation, a name of raw
- * bytes that may be invalid UTF-8), then the exporter's own main run on
- * it. Included by fuzz/fuzz_db2json.c, fuzz_db2perfetto.c and fuzz_db2otf2.c,
+ * bytes that may be invalid UTF-8), then the exporter run on it by
+ * tt_export_main, as the tool's main runs it (<tool>_exporter, <tool>.h). Included by fuzz/fuzz_db2json.c, fuzz_db2perfetto.c and fuzz_db2otf2.c,
  * and by fuzz/stream_hub.c, which writes the hub of a saved input for
  * scripts/fuzz-to-case.sh. */
 #include <ftw.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/export.h"
 #include "hub/hub_writer.h"
 #include "base/progress.h"
 #include "base/util.h"
@@ -68,12 +69,12 @@ static int fuzz_hub(const char *path, const uint8_t *data, size_t size) {
   return 0;
 }
 
-/* Runs a tool's main (renamed tool_main) on the hub; returns its status. */
-__attribute__((unused)) static int fuzz_export(int (*tool_main)(int, char **), const char *tool, const char *hub,
-                       const char *out) {
+/* Runs the tool's exporter on the hub as its main does; returns its status. */
+__attribute__((unused)) static int fuzz_export(const tt_exporter *ex, const char *tool,
+                                               const char *hub, const char *out) {
   char *argv[] = {(char *)tool, "-q", (char *)hub, "-o", (char *)out, NULL};
   optind = 0; /* glibc: a full getopt restart for each run */
-  return tool_main(5, argv);
+  return tt_export_main(5, argv, ex);
 }
 
 static int fuzz_remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
@@ -87,17 +88,17 @@ __attribute__((unused)) static void fuzz_remove(const char *path) {
   nftw(path, fuzz_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-#define FUZZ_EXPORTER(tool, main_fn)                                                  \
-  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                      \
-    static char hub[64], out[64];                                                     \
-    if (!hub[0]) { /* in /dev/shm when there is one: no disk writes per run */        \
-      const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";          \
-      snprintf(hub, sizeof hub, "%s/fuzz-" tool "-%ld.db", dir, (long)getpid());      \
-      snprintf(out, sizeof out, "%s/fuzz-" tool "-%ld.out", dir, (long)getpid());     \
-    }                                                                                 \
-    tt_set_progname(tool);                                                            \
-    if (fuzz_hub(hub, data, size) == 0) fuzz_export(main_fn, tool, hub, out);             \
-    unlink(hub);                                                                      \
-    fuzz_remove(out);                                                                 \
-    return 0;                                                                         \
+#define FUZZ_EXPORTER(tool, exporter_fn)                                            \
+  int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {                    \
+    static char hub[64], out[64];                                                   \
+    if (!hub[0]) { /* in /dev/shm when there is one: no disk writes per run */      \
+      const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";        \
+      snprintf(hub, sizeof hub, "%s/fuzz-" tool "-%ld.db", dir, (long)getpid());    \
+      snprintf(out, sizeof out, "%s/fuzz-" tool "-%ld.out", dir, (long)getpid());   \
+    }                                                                               \
+    tt_set_progname(tool);                                                          \
+    if (fuzz_hub(hub, data, size) == 0) fuzz_export(exporter_fn(), tool, hub, out); \
+    unlink(hub);                                                                    \
+    fuzz_remove(out);                                                               \
+    return 0;                                                                       \
   }

@@ -12,6 +12,7 @@
 #include "base/json_check.h"
 #include "cli/tracks.h"
 #include "base/util.h"
+#include "db2json.h"
 #include "db2json_tracks.h"
 
 typedef struct json_part {
@@ -465,7 +466,7 @@ static uint64_t json_part_bytes(void *state) {
   return jp->bytes_out + jp->buf.len + jp->held.len + jp->tail_len;
 }
 
-int main(int argc, char **argv) {
+const tt_exporter *db2json_exporter(void) {
   static const tt_exporter ex = {
       .description = "Writes Chrome trace-event JSON (Kineto's dialect) for chrome://tracing\n"
                      "and the Perfetto UI.",
@@ -487,5 +488,5 @@ int main(int argc, char **argv) {
       .auto_max_part_size = 200ull << 20,
       .viewer_limit = "chrome://tracing",
   };
-  return tt_export_main(argc, argv, &ex);
+  return &ex;
 }

@@ -405,7 +405,7 @@ static int o2_end(void *state, hub_reader *r) {
   return rc;
 }
 
-int main(int argc, char **argv) {
+const tt_exporter *db2otf2_exporter(void) {
   static const tt_exporter ex = {
       .description = "Writes OTF2 archives (Score-P's layout) for Vampir, Scalasca and otf2-print:\n"
                      "OUTPUT is a directory holding traces.otf2, traces.def and traces/.",
@@ -425,5 +425,5 @@ int main(int argc, char **argv) {
       .clip_bytes_once = 128,
       .viewer_limit = "Vampir's limit is the desktop's memory, not a file size",
   };
-  return tt_export_main(argc, argv, &ex);
+  return &ex;
 }

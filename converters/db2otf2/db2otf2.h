@@ -161,4 +161,8 @@ int o2_stage_begin(o2_archive *a, tt_output *out);
 /* Removes the staging directory (failure). */
 void o2_stage_discard(o2_archive *a);
 
+/* --- the exporter (db2otf2.c): what db2otf2_main.c and the fuzz harness run
+ * with tt_export_main --- */
+const tt_exporter *db2otf2_exporter(void);
+
 #endif

@@ -142,7 +142,7 @@ static uint64_t pf_part_bytes(void *state) {
   return c->w.bytes_out + c->w.len + pf_pending_bound(c);
 }
 
-int main(int argc, char **argv) {
+const tt_exporter *db2perfetto_exporter(void) {
   static const tt_exporter ex = {
       .description = "Writes Perfetto protobuf traces (.pftrace) for ui.perfetto.dev, streamed;\n"
                      "split parts load on their own.",
@@ -163,5 +163,5 @@ int main(int argc, char **argv) {
       .auto_max_part_size = 500ull << 20,
       .viewer_limit = "the Perfetto UI",
   };
-  return tt_export_main(argc, argv, &ex);
+  return &ex;
 }

@@ -8,7 +8,8 @@
  *                         events held back while their timestamp is current
  *                         so that recorded flow ends can join them
  *   db2perfetto_event.c   one held-back event -> one TrackEvent packet
- *   db2perfetto.c         the exporter callbacks and main()
+ *   db2perfetto.c         the exporter callbacks
+ *   db2perfetto_main.c    main(): the command line around them
  * Memory is bounded by open slices, distinct tracks and the interning bound,
  * never by the number of events. */
 #ifndef DB2PERFETTO_H
@@ -265,5 +266,9 @@ int pf_write_held(pf_ctx *c, pf_held *h);
 /* Writes the SLICE_END of an open slice at its end time. */
 int pf_write_end(pf_ctx *c, const pf_open *o);
 void pf_anns_free(pf_anns *a);
+
+/* --- the exporter (db2perfetto.c): what db2perfetto_main.c and the fuzz
+ * harness run with tt_export_main ------------------------------------- */
+const tt_exporter *db2perfetto_exporter(void);
 
 #endif

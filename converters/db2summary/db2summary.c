@@ -12,7 +12,9 @@
 #include "db2summary.h"
 #include "cli/export.h"
 
-static sm_options opts = {.format = SM_TEXT, .top = 20};
+/* The options of the run (db2summary_exporter sets them to these defaults). */
+static const sm_options default_opts = {.format = SM_TEXT, .top = 20};
+static sm_options opts;
 
 typedef struct summary_part {
   sm_summary s;
@@ -111,8 +113,10 @@ static int summary_option(int val, const char *arg, void *ctx) {
   return 0;
 }
 
-int main(int argc, char **argv) {
-  tt_exporter ex = {
+const tt_exporter *db2summary_exporter(void) {
+  static tt_exporter ex;
+  static tt_cli_ext own;
+  ex = (tt_exporter){
       .description = "Writes the flat profile of the hubs: top kernels, copies, allocations,\n"
                      "one table per API category, GPU busy time and launch latency.",
       .extension = ".txt",
@@ -124,8 +128,9 @@ int main(int argc, char **argv) {
       .end_part = summary_end,
       .default_output = "-",
   };
-  tt_cli_ext own = {.longopts = summary_longopts, .help = summary_help,
-                    .handle = summary_option, .ctx = &ex};
+  own = (tt_cli_ext){.longopts = summary_longopts, .help = summary_help,
+                     .handle = summary_option, .ctx = &ex};
   ex.options = &own;
-  return tt_export_main(argc, argv, &ex);
+  opts = default_opts;
+  return &ex;
 }

@@ -10,7 +10,8 @@
  *                        for every format
  *   db2summary_output.c  the tables as text, csv, markdown or json
  *   db2summary_html.c    the tables as one self-contained HTML report
- *   db2summary.c         the exporter callbacks, options and main()
+ *   db2summary.c         the exporter callbacks and options
+ *   db2summary_main.c    main(): the command line around them
  * Memory is bounded by distinct names, processes and agents, never by the
  * number of events. */
 #ifndef DB2SUMMARY_H
@@ -23,6 +24,7 @@
 #include "hub/hub_align.h"
 #include "hub/hub_reader.h"
 #include "base/util.h"
+#include "cli/exporter.h"
 
 typedef enum { SM_TEXT, SM_CSV, SM_MARKDOWN, SM_JSON, SM_HTML } sm_format;
 
@@ -226,5 +228,11 @@ int sm_clocks_table(const sm_summary *s, sm_table *t);
 int sm_write(sm_summary *s, hub_reader *r, FILE *fp);
 /* The html report of the tables. */
 void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t n, FILE *fp);
+
+/* The exporter (db2summary.c): what db2summary_main.c and the fuzz harness
+ * run with tt_export_main. Each call starts it afresh (--format's
+ * extension and the options back to their defaults), as a new command
+ * line does. */
+const tt_exporter *db2summary_exporter(void);
 
 #endif

@@ -244,3 +244,15 @@ int etprof2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   etp_free(&c);
   return rc ? 1 : 0;
 }
+
+void etprof2db_summary_begin(etprof2db_run *r) {
+  if (r->o.summary && !r->sum) r->sum = etp_summary_new();
+}
+
+int etprof2db_summary_end(etprof2db_run *r, int rc, FILE *out, const char *input) {
+  if (!r->sum) return rc;
+  if (rc == 0) etp_summary_print(r->sum, out, input, "ns");
+  etp_summary_free(r->sum);
+  r->sum = NULL;
+  return rc;
+}

@@ -28,7 +28,8 @@ typedef struct etp_summary etp_summary;
 /* ---- the import as a component ------------------------------------------ */
 
 /* What one import reads beyond the common options (main fills it from
- * its command line, the fuzz harnesses by hand). */
+ * its command line, the fuzz harnesses as their fixed options), zeroed
+ * first: zero is every default. */
 typedef struct etprof2db_run {
   etp_opts o;
   int etdump;       /* 1: an ETDump flatbuffer, 0: a legacy profiler buffer */
@@ -40,6 +41,14 @@ typedef struct etprof2db_run {
  * const etprof2db_run *. A tt_import_fn: 0 imported, 1 after a message
  * naming the file and byte at fault. */
 int etprof2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx);
+
+/* --summary around one import, the same for main, the fuzz harnesses and
+ * tests: etprof2db_summary_begin makes r->sum when r->o.summary asks for
+ * it; etprof2db_summary_end, given the import's result rc, prints the
+ * figures to out (the input named `input`) when rc is 0, frees them and
+ * returns rc. */
+void etprof2db_summary_begin(etprof2db_run *r);
+int etprof2db_summary_end(etprof2db_run *r, int rc, FILE *out, const char *input);
 
 /* A code block (legacy: a block name; ETDump: a RunData name), one thread
  * of the hub process. Its first iteration is kept for the sanity checks. */

@@ -110,11 +110,10 @@ int main(int argc, char **argv) {
   }
   etprof2db_run *r = &k.r;
   r->etdump = sniff_etdump(opts.input, k.format);
-  if (r->o.summary) r->sum = etp_summary_new();
+  etprof2db_summary_begin(r);
   int rc = opts.output ? tt_import_run(&opts, etprof2db_import, r)
                         : etprof2db_import(NULL, &opts, r);
-  if (rc == 0 && r->sum) etp_summary_print(r->sum, stdout, opts.input, "ns");
-  if (r->sum) etp_summary_free(r->sum);
+  rc = etprof2db_summary_end(r, rc, stdout, opts.input);
   if (rc == 0 && fflush(stdout) != 0) {
     tt_error("writing the summary failed");
     rc = 1;

@@ -47,31 +47,71 @@ static const char *cut_hint(const kineto *k, char *out, size_t size) {
   return out;
 }
 
-int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
-  int lenient = ((const kineto2db_opts *)ctx)->lenient;
-  kineto k;
-  memset(&k, 0, sizeof k);
-  k.w = w;
-  k.path = opts->input;
-  k.last_ts = INT64_MIN;
-  k.rank = HUB_NULL;
-  tt_buf_append(&k.key, "", 0);
+void kineto_begin(kineto *k, hub_writer *w, const char *path, int lenient) {
+  memset(k, 0, sizeof *k);
+  k->w = w;
+  k->path = path;
+  k->lenient = lenient;
+  k->last_ts = INT64_MIN;
+  k->rank = HUB_NULL; /* no distributedInfo: not rank 0 */
+  tt_buf_append(&k->key, "", 0);
+  k->parser = yajl_alloc(kineto_callbacks(), NULL, k);
+  /* The repair stage leaves strings valid UTF-8 (kineto2db_parse.c
+   * repairs what escapes decode to): yajl need not check them again. */
+  yajl_config(k->parser, yajl_dont_validate_strings, 1);
+}
 
+int kineto_feed(kineto *k, const unsigned char *buf, size_t n) {
+  if (kineto_parse_bytes(k, k->parser, buf, n, k->fed) != yajl_status_ok) {
+    parse_error(k, k->parser, NULL);
+    return 1;
+  }
+  k->fed += n;
+  return 0;
+}
+
+void kineto_cut(kineto *k) {
+  k->cut = 1;
+  k->cut_at = k->fed;
+}
+
+int kineto_end(kineto *k) {
+  if (!k->cut && kineto_parse_end(k, k->parser, k->fed) != yajl_status_ok) {
+    char msg[256], hint[160];
+    yajl_message(k->parser, msg, sizeof msg);
+    /* Only a document cut short ends before its end; the events before the
+     * cut were all written as each closed. */
+    int cut = k->repair.ended && k->seen_root && !k->err[0] && strstr(msg, "premature EOF");
+    if (cut && k->lenient) {
+      kineto_cut(k);
+    } else {
+      parse_error(k, k->parser, cut ? cut_hint(k, hint, sizeof hint) : NULL);
+      return 1;
+    }
+  }
+  kineto_finish(k);
+  return 0;
+}
+
+void kineto_free(kineto *k) {
+  if (k->parser) yajl_free(k->parser);
+  k->parser = NULL;
+  kineto_parse_free(k);
+  kineto_event_free(k);
+}
+
+int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   struct stat st;
   uint64_t total = stat(opts->input, &st) == 0 ? (uint64_t)st.st_size : 0;
   gzFile gz = gzopen(opts->input, "rb");
   if (!gz) {
     tt_error("%s: cannot open: %s", opts->input, errno ? strerror(errno) : "out of memory");
-    tt_buf_free(&k.key);
     return 1;
   }
   gzbuffer(gz, GZ_BUFFER);
-  yajl_handle h = yajl_alloc(kineto_callbacks(), NULL, &k);
-  /* The repair stage leaves strings valid UTF-8 (kineto2db_parse.c
-   * repairs what escapes decode to): yajl need not check them again. */
-  yajl_config(h, yajl_dont_validate_strings, 1);
+  kineto k;
+  kineto_begin(&k, w, opts->input, ((const kineto2db_opts *)ctx)->lenient);
   unsigned char *buf = tt_malloc(READ_SIZE);
-  unsigned long long before = 0; /* decompressed bytes parsed so far */
   char hint[160];
   int rc = 0;
   for (;;) {
@@ -82,9 +122,8 @@ int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
       if (n < 0 || zerr != Z_OK) {
         /* A gzip stream that ends early: the writer was killed. */
         int cut = zerr == Z_BUF_ERROR && k.seen_root;
-        if (cut && lenient) {
-          k.cut = 1;
-          k.cut_at = before;
+        if (cut && k.lenient) {
+          kineto_cut(&k);
           break;
         }
         /* zlib prefixes its message with the path, which we print anyway. */
@@ -93,42 +132,23 @@ int kineto2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
           msg += plen + 2;
         tt_error("%s: gzip error at byte %llu of the decompressed data, byte %lld of the "
                  "file (event %llu): %s%s",
-                 opts->input, before, (long long)gzoffset(gz), (unsigned long long)k.nevents,
-                 msg && *msg ? msg : "read error", cut ? cut_hint(&k, hint, sizeof hint) : "");
+                 opts->input, (unsigned long long)k.fed, (long long)gzoffset(gz),
+                 (unsigned long long)k.nevents, msg && *msg ? msg : "read error",
+                 cut ? cut_hint(&k, hint, sizeof hint) : "");
         rc = 1;
       }
       break;
     }
-    if (kineto_parse_bytes(&k, h, buf, (size_t)n, before) != yajl_status_ok) {
-      parse_error(&k, h, NULL);
+    if (kineto_feed(&k, buf, (size_t)n)) {
       rc = 1;
       break;
     }
-    before += (unsigned long long)n;
     tt_progress("bytes", (uint64_t)gzoffset(gz), total);
   }
-  if (!rc && !k.cut && kineto_parse_end(&k, h, before) != yajl_status_ok) {
-    char msg[256];
-    yajl_message(h, msg, sizeof msg);
-    /* Only a document cut short ends before its end; the events before the
-     * cut were all written as each closed. */
-    int cut = k.repair.ended && k.seen_root && !k.err[0] && strstr(msg, "premature EOF");
-    if (cut && lenient) {
-      k.cut = 1;
-      k.cut_at = before;
-    } else {
-      parse_error(&k, h, cut ? cut_hint(&k, hint, sizeof hint) : NULL);
-      rc = 1;
-    }
-  }
-  if (!rc) {
-    kineto_finish(&k);
-    tt_progress_finish("bytes", total);
-  }
+  if (!rc) rc = kineto_end(&k);
+  if (!rc) tt_progress_finish("bytes", total);
   free(buf);
-  yajl_free(h);
   gzclose(gz);
-  kineto_parse_free(&k);
-  kineto_event_free(&k);
+  kineto_free(&k);
   return rc;
 }

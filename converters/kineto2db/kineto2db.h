@@ -129,6 +129,9 @@ typedef struct k_stack {
 typedef struct kineto {
   hub_writer *w;
   const char *path;
+  int lenient;       /* a trace cut short: import the events before the cut */
+  yajl_handle parser; /* its callbacks are kineto_callbacks(), ctx this */
+  uint64_t fed;      /* (decompressed) bytes fed so far */
   uint64_t nevents; /* elements of the events array seen so far */
   kr_repair repair;
 
@@ -178,6 +181,21 @@ typedef struct kineto {
   int cut;        /* --lenient: the trace was cut short at byte cut_at */
   uint64_t cut_at;
 } kineto;
+
+/* kineto2db.c: one import of a trace's bytes, what kineto2db_import runs
+ * on the file's chunks and fuzz/fuzz_kineto2db.c on its bytes, so that the
+ * defaults (rank HUB_NULL, ...) are set in this one place. kineto_begin
+ * readies k to write through w (path names the input in messages); then
+ * kineto_feed for each chunk in order, kineto_end at the end, and
+ * kineto_free whatever they returned. kineto_feed and kineto_end: 0, or 1
+ * after a message naming the file and byte at fault; kineto_end's 0 means
+ * the trace is imported (open events closed, the base time set). */
+void kineto_begin(kineto *k, hub_writer *w, const char *path, int lenient);
+int kineto_feed(kineto *k, const unsigned char *buf, size_t n);
+/* The input ends here, cut short (lenient: the gzip stream broke off). */
+void kineto_cut(kineto *k);
+int kineto_end(kineto *k);
+void kineto_free(kineto *k);
 
 /* kineto2db_repair.c: the bytes of the file, through the repair, into
  * yajl; the end of the file; the file offset of yajl's error. */
