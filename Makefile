@@ -105,11 +105,14 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libcommon.a
 # unit_split_oom makes the allocations of common/ fail on demand: its own
 # tt_malloc, tt_calloc and tt_realloc stand in for theirs (--wrap).
 $(BUILD)/tests/unit_split_oom: LDFLAGS_ALL += -Wl,--wrap=tt_malloc,--wrap=tt_calloc,--wrap=tt_realloc
+# unit_hub_writer_batch: the malloc calls of common/ fail on demand.
+$(BUILD)/tests/unit_hub_writer_batch: LDFLAGS_ALL += -Wl,--wrap=malloc
 
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
 # one tool) are linked with converters/<tool>/*.c but the file of its main:
-# an importer's harness calls <tool>_import (converters/<tool>/<tool>.h)
-# without <tool>_main.c; an exporter's includes <tool>.c, main renamed.
+# an importer's harness calls <tool>_import, an exporter's <tool>_exporter
+# (converters/<tool>/<tool>.h), as <tool>_main.c does; none includes a .c
+# file (tests/tools/test_includes.sh).
 FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
 fuzz_tool = $(firstword $(subst _, ,$(1)))
 fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)$(if $(wildcard converters/$(1)/$(1)_main.c),_main).o

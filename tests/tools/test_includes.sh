@@ -59,3 +59,11 @@ EOF
 expect_eq "common/'s files include only their own floor or lower ones" "" "$upward"
 expect_eq "every file of common/ is in one of its groups" "" \
   "$(cd "$ROOT/common" && ls -p | grep -v '^\(base\|hub\|sources\|cli\)/$')"
+
+# No file includes a .c file, nor renames main to include a tool's: a
+# fuzz harness or a test calls what the tool's main calls, through its
+# header (<tool>_import, <tool>_exporter; docs/testing.md, "Fuzzing").
+included_c=$(cd "$ROOT" && grep -rlE '^\s*#\s*include\s+[<"][^">]+\.c[">]' common converters fuzz tests bench 2>/dev/null)
+expect_eq "no file includes a .c file" "" "$included_c"
+renamed_main=$(cd "$ROOT" && grep -rlE '^\s*#\s*define\s+main\b' common converters fuzz tests bench 2>/dev/null)
+expect_eq "no file renames main" "" "$renamed_main"

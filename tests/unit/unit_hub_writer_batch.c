@@ -1,10 +1,12 @@
 /* The hub writer's batches (common/hub/hub_writer_batch.c): a failed
  * INSERT is reported, with SQLite's reason, even when no memory is left
  * to format its message (it once returned NULL then, which the caller
- * read as success). Allocation failures are injected into that file alone:
- * it is compiled here with its malloc calls pointed at fail_malloc, and
- * SQLite's own allocations are untouched. Each case runs in a child, as a
- * failure dies (exit 1, the message on stderr). */
+ * read as success). Allocation failures are injected into the project's
+ * own code: its malloc calls are linked to __wrap_malloc below (the
+ * Makefile's --wrap=malloc for this test; no .c file is included), and
+ * SQLite's and libc's own allocations, inside their shared libraries, are
+ * untouched. Each case runs in a child, as a failure dies (exit 1, the
+ * message on stderr). */
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -19,12 +21,10 @@
 #include "hub/hub_writer_batch.h"
 #include "unit.h"
 
-static int malloc_fails; /* set: every malloc of hub_writer_batch.c fails */
-/* inline: unused once the file needs no malloc for its messages */
-static inline void *fail_malloc(size_t n) { return malloc_fails ? NULL : malloc(n); }
-#define malloc fail_malloc
-#include "hub/hub_writer_batch.c"
-#undef malloc
+static int malloc_fails; /* set: every malloc of the project's code fails */
+void *__real_malloc(size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_malloc(size_t n) { return malloc_fails ? NULL : __real_malloc(n); }
 
 /* Two rows with the same id: the INSERT fails on the primary key. */
 static void duplicate_rows(int threaded) {
