@@ -59,10 +59,13 @@ COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) \
 UNIT_SRCS := $(wildcard tests/unit/unit_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+# the libFuzzer harnesses (fuzz/fuzz_*.c; see their rule below)
+FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_HARNESSES))
 
 .SECONDARY:
 .PHONY: all deps check check-long check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
-all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub
+all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub $(FUZZ_BINS)
 tools: $(BINS)
 
 deps:
@@ -109,17 +112,19 @@ $(BUILD)/tests/unit_split_oom: LDFLAGS_ALL += -Wl,--wrap=tt_malloc,--wrap=tt_cal
 $(BUILD)/tests/unit_hub_writer_batch: LDFLAGS_ALL += -Wl,--wrap=malloc
 
 # fuzz/fuzz_<tool>.c and fuzz/fuzz_<tool>_<part>.c (several harnesses for
-# one tool) are linked with converters/<tool>/*.c but the file of its main:
-# an importer's harness calls <tool>_import, an exporter's <tool>_exporter
-# (converters/<tool>/<tool>.h), as <tool>_main.c does; none includes a .c
-# file (tests/tools/test_includes.sh).
-FUZZ_HARNESSES := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+# one tool) are linked with converters/<tool>/*.c but <tool>_main.c: a
+# harness calls what the tool's main calls, declared in its <tool>.h (an
+# importer's <tool>_import, an exporter's <tool>_exporter); none includes a
+# .c file (tests/tools/test_includes.sh). With FUZZ=1 libFuzzer drives it;
+# otherwise fuzz/replay.c does (each input named once), so `make all`
+# builds every harness with gcc too and tests run them.
+FUZZ_DRIVER := $(if $(filter 1,$(FUZZ)),-fsanitize=fuzzer,$(BUILD)/obj/fuzz/replay.o)
 fuzz_tool = $(firstword $(subst _, ,$(1)))
-fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)$(if $(wildcard converters/$(1)/$(1)_main.c),_main).o
+fuzz_main = $(BUILD)/obj/converters/$(1)/$(1)_main.o
 fuzz_objs = $(filter-out $(call fuzz_main,$(1)),$(subst .c,.o,$(addprefix $(BUILD)/obj/,$(wildcard converters/$(1)/*.c))))
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(BUILD)/libcommon.a
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/obj/fuzz/fuzz_%.o $$(call fuzz_objs,$$(call fuzz_tool,$$*)) $(filter %.o,$(FUZZ_DRIVER)) $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
+	$(CC) $(LDFLAGS_ALL) $(filter -f%,$(FUZZ_DRIVER)) -o $@ $(filter %.o,$^) $(BUILD)/libcommon.a $(LIBS_ALL)
 
 # the hub an exporter harness builds from an input (scripts/fuzz-to-case.sh)
 $(BUILD)/fuzz/stream_hub: $(BUILD)/obj/fuzz/stream_hub.o $(BUILD)/libcommon.a

@@ -1,7 +1,7 @@
 /* The hub an importer's harness writes: in memory while fuzzing (no disk
  * writes per run), or the file the environment's TT_FUZZ_HUB names, made
- * anew for each input, so that a test can read what the harness's own
- * code path imported. Included by
+ * anew for each input, so that a test (tests/tools/test_fuzz_harness.sh)
+ * can read what the harness's own code path imported. Included by
  * fuzz/fuzz_file.h and fuzz/fuzz_kineto2db.c. */
 #include <stdlib.h>
 #include <unistd.h>
