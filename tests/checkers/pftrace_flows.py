@@ -12,17 +12,12 @@ Event names interned per packet sequence (InternedData.event_names) are
 resolved as the trace processor does.
 
 usage: pftrace_flows.py PROTO_DIR FILE.pftrace"""
-import os, subprocess, sys, tempfile
+import sys
 
-proto_dir, path = sys.argv[1], sys.argv[2]
-out = tempfile.mkdtemp()
-subprocess.run(["protoc", "-I", proto_dir, "--python_out", out,
-                os.path.join(proto_dir, "perfetto_trace.proto")], check=True)
-sys.path.insert(0, out)
-import perfetto_trace_pb2 as pb  # noqa: E402
+import pftrace_load
 
-trace = pb.Trace()
-trace.ParseFromString(open(path, "rb").read())
+pb = pftrace_load.schema(sys.argv[1])
+trace = pftrace_load.read(pb, sys.argv[2])
 tracks = {}  # uuid -> descriptor
 for p in trace.packet:
     if p.HasField("track_descriptor"):
@@ -44,22 +39,11 @@ def owner(uuid):
     return "-", tid
 
 
-names = {}
 starts, finishes, rows = {}, {}, []
 BEGIN = pb.TrackEvent.TYPE_SLICE_BEGIN
-for p in trace.packet:
-    seq = p.trusted_packet_sequence_id
-    if p.sequence_flags & 1:  # SEQ_INCREMENTAL_STATE_CLEARED
-        names[seq] = {}
-    if p.HasField("interned_data"):
-        for e in p.interned_data.event_names:
-            names.setdefault(seq, {})[e.iid] = e.name
-    if not p.HasField("track_event"):
-        continue
-    te = p.track_event
+for _, te, name in pftrace_load.named_events(trace):
     if te.type != BEGIN:
         continue
-    name = names[seq][te.name_iid] if te.HasField("name_iid") else te.name
     pid, tid = owner(te.track_uuid)
     rows.append("slice\t%s\t%s" % (pid, name))
     for f in te.flow_ids:

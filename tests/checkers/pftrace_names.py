@@ -5,17 +5,11 @@ read with classes protoc generates from the official schema copy, not by
 the writer's code.
 
 usage: pftrace_names.py PROTO_DIR FILE.pftrace"""
-import os, subprocess, sys, tempfile
+import sys
 
-proto_dir, path = sys.argv[1], sys.argv[2]
-out = tempfile.mkdtemp()
-subprocess.run(["protoc", "-I", proto_dir, "--python_out", out,
-                os.path.join(proto_dir, "perfetto_trace.proto")], check=True)
-sys.path.insert(0, out)
-import perfetto_trace_pb2 as pb  # noqa: E402
+import pftrace_load
 
-trace = pb.Trace()
-trace.ParseFromString(open(path, "rb").read())
+trace = pftrace_load.read(pftrace_load.schema(sys.argv[1]), sys.argv[2])
 rows = set()
 for p in trace.packet:
     if not p.HasField("track_descriptor"):

@@ -10,7 +10,7 @@ each format stores them, read independently of the writer:
 
 usage: split_events.py json|pftrace|otf2 PART...   (otf2: ARCHIVE/traces.otf2)
 PFTRACE needs TT_PROTO_DIR (the directory of tests/data/perfetto_trace.proto)."""
-import json, os, subprocess, sys, tempfile
+import json, os, sys
 
 fmt, parts = sys.argv[1], sys.argv[2:]
 seen = set()
@@ -20,29 +20,13 @@ if fmt == "json":
             if e.get("ph") == "X":
                 seen.add((e["name"], e.get("args", {}).get("correlation")))
 elif fmt == "pftrace":
-    out = tempfile.mkdtemp()
-    proto = os.environ.get("TT_PROTO_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
-    subprocess.run(["protoc", "-I", proto, "--python_out", out,
-                    os.path.join(proto, "perfetto_trace.proto")], check=True)
-    sys.path.insert(0, out)
-    import perfetto_trace_pb2 as pb  # noqa: E402
+    import pftrace_load
+    pb = pftrace_load.schema(os.environ.get(
+        "TT_PROTO_DIR", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data")))
     for path in parts:
-        trace = pb.Trace()
-        trace.ParseFromString(open(path, "rb").read())
-        names = {}
-        for p in trace.packet:
-            seq = p.trusted_packet_sequence_id
-            if p.sequence_flags & 1:  # SEQ_INCREMENTAL_STATE_CLEARED
-                names[seq] = {}
-            if p.HasField("interned_data"):
-                for e in p.interned_data.event_names:
-                    names.setdefault(seq, {})[e.iid] = e.name
-            if not p.HasField("track_event"):
-                continue
-            te = p.track_event
+        for _, te, name in pftrace_load.named_events(pftrace_load.read(pb, path)):
             if te.type not in (1, 3):  # SLICE_BEGIN, INSTANT
                 continue
-            name = names[seq][te.name_iid] if te.HasField("name_iid") else te.name
             seen.add((name, te.correlation_id if te.HasField("correlation_id") else None))
 elif fmt == "otf2":
     import otf2
