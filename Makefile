@@ -65,7 +65,7 @@ FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_HARNESSES))
 
 .SECONDARY:
 .PHONY: all deps check check-long check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
-all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub $(FUZZ_BINS)
+all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub $(FUZZ_BINS) $(BUILD)/tests/open_log.so
 tools: $(BINS)
 
 deps:
@@ -104,6 +104,12 @@ $(BUILD)/bin/%: $$(subst .c,.o,$$(addprefix $(BUILD)/obj/,$$(wildcard converters
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/libcommon.a $(LIBS_ALL)
+
+# test_align's witness of the files a tool opens (LD_PRELOAD): built
+# without sanitizers, as the libraries it stands in front of are.
+$(BUILD)/tests/open_log.so: tests/tools/open_log.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC -o $@ $< -ldl
 
 # unit_split_oom makes the allocations of common/ fail on demand: its own
 # tt_malloc, tt_calloc and tt_realloc stand in for theirs (--wrap).

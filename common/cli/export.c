@@ -531,7 +531,7 @@ static hub_filter base_filter(const tt_export_opts *o) {
   f.nnames = o->nnames;
   f.gpu_only = o->gpu_only;
   f.min_duration = o->min_duration;
-  f.time_maps = tt_align_maps(&o->align);
+  tt_align_filter(&o->align, &f);
   return f;
 }
 
@@ -1055,8 +1055,8 @@ static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t 
 /* The default time base: one for the whole run (every part, every input,
  * whatever the filters), so it is the same in every part of a split. */
 static int resolve_time_base(tt_export_opts *o) {
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL,
-                  .time_maps = tt_align_maps(&o->align)};
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  tt_align_filter(&o->align, &f);
   hub_reader *r = hub_reader_open(o->inputs, o->ninputs, &f);
   if (!r) return 1;
   int64_t lo = 0, hi = 0;
@@ -1112,7 +1112,9 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   tt_set_progname(argv[0]);
   tt_export_opts o;
   parse_args(argc, argv, ex, &o);
-  if (!o.list_categories && tt_align_resolve(&o.align, o.inputs, o.ninputs) != 0) return 1;
+  /* --align is planned by the first reader opened, from its own look at
+   * each input (the plan opens no input for its info). */
+  if (!o.list_categories) tt_align_defer(&o.align);
   /* --count-parts too: a size split's cuts depend on the bytes of each time. */
   if (ex->relative_times && !o.time_base_given && !o.list_categories) {
     /* Parts share one base, found before the first is written; one whole

@@ -22,79 +22,97 @@ static int host_cmp(const void *a, const void *b) {
   return c ? c : (int)x->clock - (int)y->clock;
 }
 
-/* Pass 1: each input's host, clock, ranks and anchor, from its info
- * tables only; the hosts in name order. */
-static int read_inputs(const char *const *paths, size_t n, hub_alignment *a, ha_input *in) {
-  tt_strmap group = {0}; /* "clock host" -> index + 1 */
-  tt_buf key = {0};
-  size_t cap = 0;
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++) {
-    hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
-    hub_reader *r = hub_reader_open(&paths[i], 1, &f);
-    if (!r) {
-      rc = -1;
-      break;
-    }
-    ha_input *p = &in[i];
-    p->path = paths[i];
-    p->rank = HUB_NULL;
-    p->to_wall_ns = HUB_NULL;
-    const hub_process_info *first = hub_reader_nprocesses(r) ? hub_reader_process(r, 0) : NULL;
-    const char *other = NULL;
-    for (size_t k = 0; k < hub_reader_nprocesses(r); k++) {
-      const hub_process_info *pr = hub_reader_process(r, k);
-      if (strcmp(pr->hostname, first->hostname) != 0 || pr->clock != first->clock)
-        other = pr->hostname;
-      if (pr->rank != HUB_NULL && (p->rank == HUB_NULL || pr->rank < p->rank)) p->rank = pr->rank;
-      if (k == 0) p->to_wall_ns = pr->to_wall_ns;
-      else if (pr->to_wall_ns != p->to_wall_ns) p->to_wall_ns = HUB_NULL;
-    }
-    for (size_t d = 0; d < hub_reader_ndbs(r); d++)
-      if (hub_reader_metadata(r, (int)d, HUB_ALIGNED_TAG)) p->aligned = 1;
-    p->mixed = other != NULL && !p->aligned;
-    if (p->mixed && !a->mixed) {
-      /* Its rows of two clocks are in one table: no map per input moves
-       * them apart. An error when asked to align, else a warning. */
-      a->mixed = 1;
-      tt_buf_printf(&a->why, "%s holds processes of two hosts or clocks (%s, %s); --align places "
-                    "the hubs of each host: give them before merging, or merge with dbmerge "
-                    "--align", paths[i], first->hostname[0] ? first->hostname : "no host",
-                    other[0] ? other : "no host");
-    }
+/* The plan's inputs as they are told (hub_align.h). */
+struct hub_align_survey {
+  hub_alignment a;           /* its hosts, in the order first seen */
+  TT_VEC(ha_input) in;
+  tt_strmap group;           /* "clock<US>host" -> index into a.hosts */
+  tt_buf key;
+  size_t cap;                /* of a.hosts */
+};
+
+hub_align_survey *hub_align_survey_new(void) { return tt_calloc(1, sizeof(hub_align_survey)); }
+
+void hub_align_survey_free(hub_align_survey *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->in.n; i++) free((char *)s->in.v[i].path);
+  tt_vec_free(&s->in);
+  tt_strmap_free(&s->group);
+  tt_buf_free(&s->key);
+  hub_alignment_free(&s->a);
+  free(s);
+}
+
+/* The host of (host, clock), added when new. */
+static size_t host_of(hub_align_survey *s, const char *host, hub_clock clock) {
+  s->key.len = 0;
+  tt_buf_printf(&s->key, "%d\x1f%s", (int)clock, host);
+  int added;
+  int64_t *g = tt_strmap_add(&s->group, s->key.data, (int64_t)s->a.nhosts, &added);
+  if (added) {
+    tt_grow(s->a.hosts, s->a.nhosts + 1, s->cap);
+    hub_align_host *h = &s->a.hosts[s->a.nhosts++];
+    memset(h, 0, sizeof *h);
+    h->host = tt_strdup(host);
+    h->clock = clock;
+    h->first_rank = HUB_NULL;
+  }
+  return (size_t)*g;
+}
+
+/* path's host, clock, ranks and anchor, from its processes and metadata
+ * (the dbs of `info` whose path it is). */
+int hub_align_survey_add(hub_align_survey *s, const char *path, hub_reader *info) {
+  hub_alignment *a = &s->a;
+  ha_input *p = tt_vec_add(&s->in);
+  memset(p, 0, sizeof *p);
+  p->path = tt_strdup(path);
+  p->rank = HUB_NULL;
+  p->to_wall_ns = HUB_NULL;
+  const hub_process_info *first = NULL;
+  const char *other = NULL;
+  size_t np = 0;
+  for (size_t d = 0; d < hub_reader_ndbs(info); d++)
+    if (strcmp(hub_reader_db_path(info, (int)d), path) == 0 &&
+        hub_reader_metadata(info, (int)d, HUB_ALIGNED_TAG))
+      p->aligned = 1;
+  for (size_t k = 0; k < hub_reader_nprocesses(info); k++) {
+    const hub_process_info *pr = hub_reader_process(info, k);
+    if (strcmp(hub_reader_db_path(info, pr->db), path) != 0) continue;
+    if (!first) first = pr;
+    if (strcmp(pr->hostname, first->hostname) != 0 || pr->clock != first->clock)
+      other = pr->hostname;
+    if (pr->rank != HUB_NULL && (p->rank == HUB_NULL || pr->rank < p->rank)) p->rank = pr->rank;
+    if (np == 0) p->to_wall_ns = pr->to_wall_ns;
+    else if (pr->to_wall_ns != p->to_wall_ns) p->to_wall_ns = HUB_NULL;
     /* Every (host, clock) of its processes is a host of the run (a merged
      * hub's too: its clocks differ as its inputs' did); the input belongs
      * to its first process's. A hub aligned by dbmerge is one timeline. */
-    size_t np = p->aligned && hub_reader_nprocesses(r) ? 1 : hub_reader_nprocesses(r);
-    for (size_t k = 0; k < (np ? np : 1); k++) {
-      const hub_process_info *pr = np ? hub_reader_process(r, k) : NULL;
-      const char *host = pr ? pr->hostname : "";
-      hub_clock clock = pr ? pr->clock : HUB_CLOCK_UNKNOWN;
-      key.len = 0;
-      tt_buf_printf(&key, "%d\x1f%s", (int)clock, host);
-      int added;
-      int64_t *g = tt_strmap_add(&group, key.data, (int64_t)a->nhosts, &added);
-      if (added) {
-        tt_grow(a->hosts, a->nhosts + 1, cap);
-        hub_align_host *h = &a->hosts[a->nhosts++];
-        h->host = tt_strdup(host);
-        h->clock = clock;
-        h->first_rank = HUB_NULL;
-      }
-      hub_align_host *h = &a->hosts[*g];
-      int64_t rank = pr ? pr->rank : HUB_NULL;
-      if (rank != HUB_NULL && (h->first_rank == HUB_NULL || rank < h->first_rank)) h->first_rank = rank;
-      if (k == 0) {
-        p->host = (size_t)*g;
-        h->ninputs++;
-      }
+    if (np++ == 0 || !p->aligned) {
+      size_t hi = host_of(s, pr->hostname, pr->clock); /* may move a->hosts */
+      hub_align_host *h = &a->hosts[hi];
+      if (pr->rank != HUB_NULL && (h->first_rank == HUB_NULL || pr->rank < h->first_rank))
+        h->first_rank = pr->rank;
     }
-    hub_reader_close(r);
   }
-  tt_buf_free(&key);
-  tt_strmap_free(&group);
-  if (rc != 0) return rc;
-  /* Name order, each input's host index following its host. */
+  size_t hi = first ? host_of(s, first->hostname, first->clock) : host_of(s, "", HUB_CLOCK_UNKNOWN);
+  p->host = hi;
+  a->hosts[p->host].ninputs++;
+  p->mixed = other != NULL && !p->aligned;
+  if (p->mixed && !a->mixed) {
+    /* Its rows of two clocks are in one table: no map per input moves
+     * them apart. An error when asked to align, else a warning. */
+    a->mixed = 1;
+    tt_buf_printf(&a->why, "%s holds processes of two hosts or clocks (%s, %s); --align places "
+                  "the hubs of each host: give them before merging, or merge with dbmerge "
+                  "--align", path, first->hostname[0] ? first->hostname : "no host",
+                  other[0] ? other : "no host");
+  }
+  return 0;
+}
+
+/* The hosts in name order, each input's host index following its host. */
+static void order_hosts(hub_alignment *a, ha_input *in, size_t n) {
   size_t *perm = tt_malloc((a->nhosts + 1) * sizeof *perm);
   for (size_t h = 0; h < a->nhosts; h++) a->hosts[h].fit.used = h; /* old index, for a moment */
   qsort(a->hosts, a->nhosts, sizeof *a->hosts, host_cmp);
@@ -104,7 +122,6 @@ static int read_inputs(const char *const *paths, size_t n, hub_alignment *a, ha_
   }
   for (size_t i = 0; i < n; i++) in[i].host = perm[in[i].host];
   free(perm);
-  return 0;
 }
 
 static void set_maps(hub_alignment *a, const ha_input *in, size_t n) {
@@ -135,18 +152,26 @@ static int plan_wall(hub_alignment *a, const ha_input *in, size_t n) {
   return 0;
 }
 
-int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, const char *file,
-                   hub_alignment *out) {
+int hub_align_survey_plan(hub_align_survey *s, hub_align_mode mode, const char *file,
+                          hub_alignment *out) {
   memset(out, 0, sizeof *out);
   out->method = HUB_ALIGN_NONE;
-  if (mode == HUB_ALIGN_NONE) return 0;
-  ha_input *in = tt_calloc(n + 1, sizeof *in);
-  int rc = read_inputs(paths, n, out, in);
-  if (rc == 0 && out->mixed) {
+  if (mode == HUB_ALIGN_NONE) {
+    hub_align_survey_free(s);
+    return 0;
+  }
+  *out = s->a; /* the hosts move out */
+  memset(&s->a, 0, sizeof s->a);
+  out->method = HUB_ALIGN_NONE;
+  ha_input *in = s->in.v;
+  size_t n = s->in.n;
+  order_hosts(out, in, n);
+  int rc = 0;
+  if (out->mixed) {
     if (mode == HUB_ALIGN_AUTO) tt_warn("the timeline mixes clocks: %s; times are left as recorded", out->why.data);
     else tt_error("--align %s: %s", hub_align_mode_name(mode), out->why.data);
     rc = mode == HUB_ALIGN_AUTO ? 0 : -1;
-  } else if (rc == 0) {
+  } else {
     switch (mode) {
     case HUB_ALIGN_AUTO:
       if (out->nhosts <= 1) break;
@@ -175,8 +200,27 @@ int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, cons
     }
   }
   hub_time_maps_seal(&out->maps);
-  free(in);
+  hub_align_survey_free(s);
   return rc;
+}
+
+int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, const char *file,
+                   hub_alignment *out) {
+  memset(out, 0, sizeof *out);
+  out->method = HUB_ALIGN_NONE;
+  if (mode == HUB_ALIGN_NONE) return 0;
+  hub_align_survey *s = hub_align_survey_new();
+  for (size_t i = 0; i < n; i++) {
+    hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
+    hub_reader *r = hub_reader_open(&paths[i], 1, &f);
+    int rc = r ? hub_align_survey_add(s, paths[i], r) : -1;
+    hub_reader_close(r);
+    if (rc != 0) {
+      hub_align_survey_free(s);
+      return -1;
+    }
+  }
+  return hub_align_survey_plan(s, mode, file, out);
 }
 
 void hub_alignment_free(hub_alignment *a) {

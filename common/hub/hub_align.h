@@ -13,7 +13,10 @@
  *                hosts;
  *   none         nothing.
  * Memory: a few words per input, and per host the ends of its
- * collectives (one value per collective instance): never the events. */
+ * collectives (one value per collective instance): never the events.
+ * Opens: each input's info comes from whoever opened it (an exporter's
+ * reader, through hub_align_survey; hub_align_plan opens each itself);
+ * the collectives of a host are read from its lowest rank's hub alone. */
 #ifndef TT_HUB_ALIGN_H
 #define TT_HUB_ALIGN_H
 #include <stddef.h>
@@ -54,7 +57,18 @@ typedef struct hub_alignment {
   tt_buf why;            /* a merged input's hosts, when that is why */
 } hub_alignment;
 
-/* Plans the alignment of paths. file: FILE mode's offsets. 0, or -1 after
+/* The plan made from opens that read the inputs anyway (the reader's
+ * hub_time_plan): told each input's info, then planned. add: path's
+ * processes and metadata, those of the dbs of `info` whose path it is; 0.
+ * plan: as hub_align_plan, from every input added; s is freed. */
+typedef struct hub_align_survey hub_align_survey;
+hub_align_survey *hub_align_survey_new(void);
+int hub_align_survey_add(hub_align_survey *s, const char *path, hub_reader *info);
+int hub_align_survey_plan(hub_align_survey *s, hub_align_mode mode, const char *file,
+                          hub_alignment *out);
+void hub_align_survey_free(hub_align_survey *s);
+
+/* Plans the alignment of paths, opening each for its info. file: FILE mode's offsets. 0, or -1 after
  * saying why (a host without enough collectives under `collectives`, an
  * input without an anchor under `wall`, a bad FILE line: "FILE:LINE: ..."). */
 int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, const char *file,

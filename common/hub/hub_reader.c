@@ -126,6 +126,7 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->ops = &hr_direct_ops;
   r->filter = *f;
+  hr_time_plan_take(&r->filter);
   r->slice_first = slice_first;
   r->slice_count = slice_count;
   tt_sqlite_expect_inputs(npaths);
@@ -148,6 +149,11 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
   hr_load_info(r);
   hr_exclude_hosts(r);
   if (f->info_only) return r;
+  if (hr_time_plan_direct(r, paths, npaths) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
+  f = &r->filter; /* the plan's maps, now time_maps */
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {

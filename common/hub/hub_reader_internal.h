@@ -286,6 +286,19 @@ void hr_order_dbs(hub_reader *r);
  * cannot be read: the reader of its group says why). */
 char *hr_file_order_key(const char *path);
 
+/* hub_filter.time_plan (hub_reader_time_plan.c). take: a plan already
+ * made becomes f->time_maps. pending: a plan this open must make. direct:
+ * every path's info (r holds them all, loaded) to the plan, its maps on
+ * r's inputs (0 when none is pending). survey: one input opened alone for
+ * the plan (a reader in passes), its order key returned (as
+ * hr_file_order_key; *failed set when it cannot be read or the plan
+ * refuses it). ready: the plan's maps, after the last survey. */
+void hr_time_plan_take(hub_filter *f);
+int hr_time_plan_pending(const hub_filter *f);
+int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths);
+char *hr_time_plan_survey(hub_reader *r, const char *path, int *failed);
+int hr_time_plan_ready(hub_reader *r);
+
 /* Columns every cursor query returns, in this order (hub_reader_sql.c
  * names each by these, hub_reader.c reads them). */
 enum {

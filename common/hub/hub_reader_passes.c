@@ -317,11 +317,24 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->ops = &hr_passes_ops;
   r->filter = *f;
+  hr_time_plan_take(&r->filter);
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
   p->paths = tt_calloc(npaths, sizeof *p->paths);
   ordered_path *op = tt_calloc(npaths ? npaths : 1, sizeof *op);
-  for (size_t i = 0; i < npaths; i++)
-    op[i] = (ordered_path){paths[i], hr_file_order_key(paths[i]), hubs_in ? hubs_in[i] : 1, i};
+  /* Each file opened alone for its order; a time plan to make is told
+   * each one's info from that open, and answers before any group is read. */
+  int planning = hr_time_plan_pending(&r->filter), failed = 0;
+  for (size_t i = 0; i < npaths && !failed; i++)
+    op[i] = (ordered_path){paths[i], planning ? hr_time_plan_survey(r, paths[i], &failed)
+                                              : hr_file_order_key(paths[i]),
+                           hubs_in ? hubs_in[i] : 1, i};
+  if (planning && !failed && hr_time_plan_ready(r) != 0) failed = 1;
+  if (failed) {
+    for (size_t i = 0; i < npaths; i++) free(op[i].key);
+    free(op);
+    hub_reader_close(r);
+    return NULL;
+  }
   qsort(op, npaths, sizeof *op, cmp_ordered_path);
   size_t *hubs = hubs_in ? tt_calloc(npaths, sizeof *hubs) : NULL;
   for (size_t i = 0; i < npaths; i++) {

@@ -1,0 +1,56 @@
+/* hub_filter.time_plan at the reader's first open (hub_reader.h,
+ * hub_time_plan): the inputs' info handed to the plan from the open that
+ * reads them anyway, the maps it answers put on every input before any
+ * time is read. Later readers take the maps as hub_filter.time_maps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "hub/hub_reader_internal.h"
+
+void hr_time_plan_take(hub_filter *f) {
+  if (!f->time_plan || !f->time_plan->done) return;
+  f->time_maps = f->time_plan->maps;
+  f->time_plan = NULL;
+}
+
+int hr_time_plan_pending(const hub_filter *f) { return f->time_plan && !f->time_plan->done; }
+
+int hr_time_plan_ready(hub_reader *r) {
+  hub_time_plan *p = r->filter.time_plan;
+  if (p->ready(p->ctx, &p->maps) != 0) return -1;
+  p->done = 1;
+  hr_time_plan_take(&r->filter);
+  return 0;
+}
+
+int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths) {
+  if (!hr_time_plan_pending(&r->filter) || r->filter.info_only) return 0;
+  hub_time_plan *p = r->filter.time_plan;
+  for (size_t i = 0; i < npaths; i++)
+    if (p->input(p->ctx, paths[i], r) != 0) return -1;
+  if (hr_time_plan_ready(r) != 0) return -1;
+  for (size_t d = 0; d < r->ndbs; d++) {
+    r->dbs[d].tmap = hub_time_maps_find(r->filter.time_maps, r->dbs[d].path);
+    if (r->dbs[d].tmap && hub_time_map_is_identity(r->dbs[d].tmap)) r->dbs[d].tmap = NULL;
+  }
+  return 0;
+}
+
+char *hr_time_plan_survey(hub_reader *r, const char *path, int *failed) {
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
+  hub_reader *g = hub_reader_open(&path, 1, &f);
+  if (!g) {
+    *failed = 1;
+    return tt_strdup("");
+  }
+  /* The order key hr_file_order_key reads: the file's smallest suffix. */
+  const char *key = "";
+  for (size_t d = 0; d < g->ndbs; d++)
+    if (d == 0 || strcmp(g->dbs[d].suffix, key) < 0) key = g->dbs[d].suffix;
+  char *k = tt_strdup(key);
+  hub_time_plan *p = r->filter.time_plan;
+  if (p->input(p->ctx, path, g) != 0) *failed = 1;
+  hub_reader_close(g);
+  return k;
+}
