@@ -1,6 +1,7 @@
 #include "base/sqlite_setup.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +40,9 @@ void tt_sqlite_setup(void) {
   sqlite3_config(SQLITE_CONFIG_PAGECACHE, NULL, 0, 0);
 }
 
-static size_t expected_inputs;
+/* Per thread: each reader tells it just before opening its inputs, and two
+ * threads may open readers at once (--align's look at many inputs). */
+static _Thread_local size_t expected_inputs;
 
 void tt_sqlite_expect_inputs(size_t n) { expected_inputs = n; }
 
@@ -53,6 +56,7 @@ static void small_connection(sqlite3 *c) {
 
 /* -shm files SQLite created beside inputs, removed at exit. */
 static TT_VEC(char *) made_shm;
+static pthread_mutex_t made_shm_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void remove_made_shm(void) {
   for (size_t i = 0; i < made_shm.n; i++) {
@@ -109,8 +113,10 @@ char *tt_sqlite_input_uri(const char *path, int *refused) {
                path, wal_path, shm_path);
       *refused = 1;
     } else if (shm_path) {
+      pthread_mutex_lock(&made_shm_lock); /* readers open on two threads */
       if (!made_shm.v) atexit(remove_made_shm);
       tt_vec_push(&made_shm, shm_path);
+      pthread_mutex_unlock(&made_shm_lock);
       shm_path = NULL;
     }
   }

@@ -289,14 +289,15 @@ char *hr_file_order_key(const char *path);
 /* hub_filter.time_plan (hub_reader_time_plan.c). take: a plan already
  * made becomes f->time_maps. pending: a plan this open must make. direct:
  * every path's info (r holds them all, loaded) to the plan, its maps on
- * r's inputs (0 when none is pending). survey: one input opened alone for
- * the plan (a reader in passes), its order key returned (as
- * hr_file_order_key; *failed set when it cannot be read or the plan
- * refuses it). ready: the plan's maps, after the last survey. */
+ * r's inputs (0 when none is pending). survey: each path opened alone for
+ * the plan (a reader in passes), in order, keys[i] its order key (as
+ * hr_file_order_key; NULL past a failure); two threads open them when
+ * SQLite is threaded. 0, or -1 when one cannot be read or the plan refuses
+ * it (said). ready: the plan's maps, after the survey. */
 void hr_time_plan_take(hub_filter *f);
 int hr_time_plan_pending(const hub_filter *f);
 int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths);
-char *hr_time_plan_survey(hub_reader *r, const char *path, int *failed);
+int hr_time_plan_survey(hub_reader *r, const char *const *paths, size_t n, char **keys);
 int hr_time_plan_ready(hub_reader *r);
 
 /* Columns every cursor query returns, in this order (hub_reader_sql.c
@@ -355,6 +356,13 @@ static inline int hr_process_has_events(hub_reader *r, const char *host, int64_t
  * are merged group by group into temporary record streams, then those
  * merged: the same records, in the same order, as a direct merge. */
 #define HR_MAX_OPEN_INPUTS 256
+/* Inputs merged at once in a pass: streams that interleave in time (ranks
+ * of one job, aligned by --align) make every row a different connection's,
+ * and a merge of 256 of them runs about 1.3x slower than of 64 (1000
+ * rocprofv3-shaped hubs: the same instructions, more cache misses; a 64-way
+ * pass holds a quarter of the connections, peak RSS 84 -> 27 MB). 32 is no
+ * faster. A direct read of up to 256 stays direct: its passes would cost more. */
+#define HR_PASS_GROUP_MAX 64
 #define HR_MAX_HUBS_PER_CONN 100 /* uuids of one file read at once */
 size_t hr_passes_group(size_t npaths); /* inputs per group, 0: read directly */
 /* hubs[i]: uuids in paths[i] (NULL: one each); a file of more than

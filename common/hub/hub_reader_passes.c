@@ -68,7 +68,7 @@ size_t hr_passes_group(size_t npaths) {
   size_t budget = fd_budget();
   if (npaths <= budget && npaths <= HR_MAX_OPEN_INPUTS) return 0;
   size_t g = budget / 2; /* the rest for the streams written so far */
-  if (g > HR_MAX_OPEN_INPUTS) g = HR_MAX_OPEN_INPUTS;
+  if (g > HR_PASS_GROUP_MAX) g = HR_PASS_GROUP_MAX;
   if (g < 1) g = 1;
   size_t ngroups = (npaths + g - 1) / g;
   return (npaths + ngroups - 1) / ngroups; /* groups of even size */
@@ -324,10 +324,12 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   /* Each file opened alone for its order; a time plan to make is told
    * each one's info from that open, and answers before any group is read. */
   int planning = hr_time_plan_pending(&r->filter), failed = 0;
-  for (size_t i = 0; i < npaths && !failed; i++)
-    op[i] = (ordered_path){paths[i], planning ? hr_time_plan_survey(r, paths[i], &failed)
-                                              : hr_file_order_key(paths[i]),
+  char **keys = tt_calloc(npaths ? npaths : 1, sizeof *keys);
+  if (planning) failed = hr_time_plan_survey(r, paths, npaths, keys) != 0;
+  for (size_t i = 0; i < npaths; i++)
+    op[i] = (ordered_path){paths[i], planning ? keys[i] : hr_file_order_key(paths[i]),
                            hubs_in ? hubs_in[i] : 1, i};
+  free(keys);
   if (planning && !failed && hr_time_plan_ready(r) != 0) failed = 1;
   if (failed) {
     for (size_t i = 0; i < npaths; i++) free(op[i].key);
