@@ -1,11 +1,9 @@
 /* --align collectives (hub_align.h): per host, one end time per
  * collective instance (its lowest rank's), matched by instance with the
  * reference host's and fitted (hub_clock_fit.h). */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/sqlite_setup.h"
 #include "base/util.h"
 #include "base/vec.h"
 #include "hub/hub_collectives.h"
@@ -43,56 +41,6 @@ static int host_points(const ha_input *in, size_t n, size_t host, hub_collective
   return 0;
 }
 
-/* The fits of the hosts other than the reference: host h's points read
- * and matched with the reference's, fitted into hosts[h] when there are
- * enough (matched[h]: how many). With SQLite threaded, a second thread
- * takes every other host (each reads its own hub; the fits are
- * independent). */
-typedef struct fit_job {
-  hub_alignment *a;
-  const ha_input *in;
-  size_t n, ref;
-  const hub_collective_end *rp;
-  size_t nrp;
-  size_t *matched;
-  int failed;
-} fit_job;
-
-static int fit_host(const fit_job *j, size_t h, hub_clock_pair *pairs) {
-  hub_collective_end *hp = NULL;
-  size_t nhp = 0;
-  if (host_points(j->in, j->n, h, &hp, &nhp) != 0) return -1;
-  size_t np = 0;
-  for (size_t i = 0, k = 0; i < j->nrp && k < nhp;) {
-    if (j->rp[i].key < hp[k].key) i++;
-    else if (hp[k].key < j->rp[i].key) k++;
-    else pairs[np++] = (hub_clock_pair){j->rp[i++].end, hp[k++].end};
-  }
-  free(hp);
-  j->matched[h] = np;
-  if (np < HUB_ALIGN_MIN_COLLECTIVES) return 0;
-  hub_align_host *ho = &j->a->hosts[h];
-  hub_clock_fit_pairs(pairs, np, &ho->fit);
-  ho->map = (hub_time_map){ho->fit.offset_ns, ho->fit.drift_ppm, ho->fit.anchor_ns};
-  return 0;
-}
-
-/* Hosts first, first + 2, ...: 0 or -1. */
-static int fit_hosts(fit_job *j, size_t first) {
-  hub_clock_pair *pairs = tt_malloc((j->nrp + 1) * sizeof *pairs);
-  int rc = 0;
-  for (size_t h = first; h < j->a->nhosts && rc == 0; h += 2)
-    if (h != j->ref) rc = fit_host(j, h, pairs);
-  free(pairs);
-  return rc;
-}
-
-static void *fit_odd_hosts(void *arg) {
-  fit_job *j = arg;
-  if (fit_hosts(j, 1) != 0) j->failed = 1;
-  return NULL;
-}
-
 int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quiet_fail) {
   size_t ref = 0;
   for (size_t h = 1; h < a->nhosts; h++) {
@@ -103,26 +51,33 @@ int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quie
   hub_collective_end *rp = NULL;
   size_t nrp = 0;
   if (host_points(in, n, ref, &rp, &nrp) != 0) return -1;
-  fit_job j = {.a = a, .in = in, .n = n, .ref = ref, .rp = rp, .nrp = nrp,
-               .matched = tt_calloc(a->nhosts + 1, sizeof *j.matched)};
-  pthread_t worker;
-  int two = tt_sqlite_threaded() && a->nhosts > 2 &&
-            pthread_create(&worker, NULL, fit_odd_hosts, &j) == 0;
-  int rc = fit_hosts(&j, 0) != 0 ? -1 : 0; /* the even hosts; the odd ones below */
-  if (two) {
-    pthread_join(worker, NULL);
-    if (j.failed) rc = -1;
-  } else if (rc == 0 && fit_hosts(&j, 1) != 0) {
-    rc = -1;
-  }
+  hub_clock_pair *pairs = tt_malloc((nrp + 1) * sizeof *pairs);
+  int rc = 0;
   tt_buf unplaced = {0};
   for (size_t h = 0; h < a->nhosts && rc == 0; h++) {
-    const hub_align_host *ho = &a->hosts[h];
-    size_t np = j.matched[h];
-    if (h == ref || np >= HUB_ALIGN_MIN_COLLECTIVES) continue;
-    tt_buf_printf(&unplaced, "%s%s (%s clock, %zu collective%s matched)",
-                  unplaced.len ? ", " : "", ho->host[0] ? ho->host : "no host",
-                  hub_clock_name(ho->clock), np, np == 1 ? "" : "s");
+    if (h == ref) continue;
+    hub_collective_end *hp = NULL;
+    size_t nhp = 0;
+    if (host_points(in, n, h, &hp, &nhp) != 0) {
+      rc = -1;
+      break;
+    }
+    size_t np = 0;
+    for (size_t i = 0, j = 0; i < nrp && j < nhp;) {
+      if (rp[i].key < hp[j].key) i++;
+      else if (hp[j].key < rp[i].key) j++;
+      else pairs[np++] = (hub_clock_pair){rp[i++].end, hp[j++].end};
+    }
+    free(hp);
+    hub_align_host *ho = &a->hosts[h];
+    if (np < HUB_ALIGN_MIN_COLLECTIVES) {
+      tt_buf_printf(&unplaced, "%s%s (%s clock, %zu collective%s matched)",
+                    unplaced.len ? ", " : "", ho->host[0] ? ho->host : "no host",
+                    hub_clock_name(ho->clock), np, np == 1 ? "" : "s");
+      continue;
+    }
+    hub_clock_fit_pairs(pairs, np, &ho->fit);
+    ho->map = (hub_time_map){ho->fit.offset_ns, ho->fit.drift_ppm, ho->fit.anchor_ns};
   }
   if (rc == 0 && unplaced.len) {
     const hub_align_host *r = &a->hosts[ref];
@@ -149,7 +104,7 @@ int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quie
     tt_buf_free(&hosts);
   }
   tt_buf_free(&unplaced);
-  free(j.matched);
+  free(pairs);
   free(rp);
   return rc;
 }
