@@ -41,7 +41,7 @@ void tt_sqlite_setup(void) {
 }
 
 /* Per thread: each reader tells it just before opening its inputs, and two
- * threads may open readers at once (--align's look at many inputs). */
+ * threads may open readers at once (a size split's planner). */
 static _Thread_local size_t expected_inputs;
 
 void tt_sqlite_expect_inputs(size_t n) { expected_inputs = n; }
@@ -113,7 +113,7 @@ char *tt_sqlite_input_uri(const char *path, int *refused) {
                path, wal_path, shm_path);
       *refused = 1;
     } else if (shm_path) {
-      pthread_mutex_lock(&made_shm_lock); /* readers open on two threads */
+      pthread_mutex_lock(&made_shm_lock); /* readers may open on two threads */
       if (!made_shm.v) atexit(remove_made_shm);
       tt_vec_push(&made_shm, shm_path);
       pthread_mutex_unlock(&made_shm_lock);

@@ -1115,9 +1115,6 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   /* --align is planned by the first reader opened, from its own look at
    * each input (the plan opens no input for its info). */
   if (!o.list_categories) tt_align_defer(&o.align);
-  /* Inputs read in passes are each opened alone first: for the plan, on
-   * two threads (SQLite told before its first connection). */
-  if (o.align.plan && o.threads >= 2 && hub_reader_in_passes(o.ninputs)) tt_sqlite_threads(2);
   /* --count-parts too: a size split's cuts depend on the bytes of each time. */
   if (ex->relative_times && !o.time_base_given && !o.list_categories) {
     /* Parts share one base, found before the first is written; one whole

@@ -103,8 +103,6 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
   return hr_open_direct(paths, npaths, f, 0, 0);
 }
 
-int hub_reader_in_passes(size_t npaths) { return hr_passes_group(npaths) != 0; }
-
 /* Launch groups the links' window holds per hub (hub_reader_links.c): a
  * share of HR_LINK_WINDOW, at least HR_LINK_WINDOW_MIN. On rocprofv3's
  * and the importers' hubs it holds only the few launches read out of

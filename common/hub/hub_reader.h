@@ -166,12 +166,6 @@ typedef struct hub_time_plan {
 /* Opens every path read-only. On failure prints "PATH: reason" and
  * returns NULL (a non-SQLite file, a SQLite file that is not a rocpd hub). */
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f);
-
-/* Whether npaths inputs are read in passes (more than may be open at
- * once): the reader then opens each alone first, for its order, and a
- * hub_time_plan's look at them runs on two threads when SQLite is
- * threaded (tt_sqlite_threads). */
-int hub_reader_in_passes(size_t npaths);
 void hub_reader_close(hub_reader *r);
 
 /* Next event in global time order: 1 with *ev filled, 0 at the end, -1 on

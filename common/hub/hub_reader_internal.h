@@ -291,9 +291,8 @@ char *hr_file_order_key(const char *path);
  * every path's info (r holds them all, loaded) to the plan, its maps on
  * r's inputs (0 when none is pending). survey: each path opened alone for
  * the plan (a reader in passes), in order, keys[i] its order key (as
- * hr_file_order_key; NULL past a failure); two threads open them when
- * SQLite is threaded. 0, or -1 when one cannot be read or the plan refuses
- * it (said). ready: the plan's maps, after the survey. */
+ * hr_file_order_key; NULL past a failure). 0, or -1 when one cannot be
+ * read or the plan refuses it (said). ready: the plan's maps, after the survey. */
 void hr_time_plan_take(hub_filter *f);
 int hr_time_plan_pending(const hub_filter *f);
 int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths);

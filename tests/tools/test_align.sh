@@ -50,22 +50,20 @@ expect_eq "the inputs are not modified" "$sums" "$(sha256sum "${ROC[@]}" "${KIN[
 # collectives of each host's lowest rank (ranks 0, 2, 4). Many inputs are
 # read in passes (forced here by a small descriptor limit): each hub is
 # then opened alone for its order, the plan told then, and once more in
-# its group (that look on two threads with --threads 2). The connections
-# are counted by tests/tools/open_log.so, which logs every file SQLite opens.
-opens() { # LIMIT OUT THREADS: the connections to each hub, in rank order
+# its group. The connections are counted by tests/tools/open_log.so,
+# which logs every file SQLite opens.
+opens() { # LIMIT OUT: the connections to each hub, in rank order
   rm -f "$TMP/opens.log"
   sh -c 'ulimit -n "$1"; shift; exec "$@"' sh "$1" env OPEN_LOG="$TMP/opens.log" \
     LD_PRELOAD="$ROOT/$BUILD/tests/open_log.so" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
-    "$BIN/db2json" -q --threads "$3" --align collectives "${ROC[@]}" -o "$2"
+    "$BIN/db2json" -q --align collectives "${ROC[@]}" -o "$2"
   for f in "${ROC[@]}"; do grep -cxF "$f" "$TMP/opens.log"; done | tr '\n' ' '
 }
 expect_eq "one connection per hub, and one more for each host's lowest rank's collectives" \
-  "2 1 2 1 2 1 " "$(opens 1024 "$TMP/opens.json" 2)"
-for th in 1 2; do
-  expect_eq "read in passes, --threads $th: its order, its group, and each host's lowest rank's collectives" \
-    "3 2 3 2 3 2 " "$(opens 24 "$TMP/opens.passes$th.json" $th)"
-  expect_ok "read in passes, --threads $th: the same aligned file" cmp "$TMP/rocprof.json" "$TMP/opens.passes$th.json"
-done
+  "2 1 2 1 2 1 " "$(opens 1024 "$TMP/opens.json")"
+expect_eq "read in passes: its order, its group, and each host's lowest rank's collectives" \
+  "3 2 3 2 3 2 " "$(opens 24 "$TMP/opens.passes.json")"
+expect_ok "read in passes: the same aligned file" cmp "$TMP/rocprof.json" "$TMP/opens.passes.json"
 
 # Every exporter through the same reader: the pftrace and OTF2 too.
 expect_ok "db2perfetto --align collectives" db2perfetto -q --align collectives "${ROC[@]}" -o "$TMP/r.pftrace"
