@@ -15,6 +15,9 @@ typedef struct profile_job {
   const tt_plan_spec *s;
   int64_t bounds[TT_PROFILE_CHUNKS + 1];
   int nchunks;
+  /* Opening and closing a reader touch the process's SQLite setup (its
+   * inputs, the -shm files it made): one thread at a time. */
+  pthread_mutex_t open_mu;
   atomic_int next;   /* the next chunk to plan */
   atomic_int failed; /* a chunk failed (said): the others stop taking */
   tt_cut_profile part[TT_PROFILE_CHUNKS];
@@ -32,6 +35,25 @@ static uint64_t empty_part_bytes(hub_reader *r, const tt_plan_spec *s) {
   return b;
 }
 
+static void unlock(void *mu) { pthread_mutex_unlock(mu); }
+
+/* Unlocked too if a tt_die ends the helper in there (out of memory). */
+static hub_reader *open_locked(profile_job *j, const hub_filter *f) {
+  hub_reader *r;
+  pthread_cleanup_push(unlock, &j->open_mu);
+  pthread_mutex_lock(&j->open_mu);
+  r = hub_reader_open(j->inputs, j->ninputs, f);
+  pthread_cleanup_pop(1);
+  return r;
+}
+
+static void close_locked(profile_job *j, hub_reader *r) {
+  pthread_cleanup_push(unlock, &j->open_mu);
+  pthread_mutex_lock(&j->open_mu);
+  hub_reader_close(r);
+  pthread_cleanup_pop(1);
+}
+
 static int plan_chunk(profile_job *j, int c) {
   hub_filter f = *j->f;
   f.start = j->bounds[c];
@@ -39,12 +61,12 @@ static int plan_chunk(profile_job *j, int c) {
   tt_plan_spec s = *j->s;
   s.t0 = f.start;
   s.t1 = f.end;
-  hub_reader *r = hub_reader_open(j->inputs, j->ninputs, &f);
+  hub_reader *r = open_locked(j, &f);
   if (!r) return -1;
   uint64_t header = c == 0 ? empty_part_bytes(r, &s) : 0;
   tt_cut_plan plan;
   int rc = tt_plan_fewest(r, &s, &plan);
-  hub_reader_close(r);
+  close_locked(j, r);
   if (rc != 0) return -1;
   j->part[c] = (tt_cut_profile){.total = tt_cut_plan_total(&plan), .step = plan.step,
                                 .nparts = plan.nparts, .noversize = plan.noversize,
@@ -79,6 +101,7 @@ int tt_profile_cuts(const char *const *inputs, size_t ninputs, const hub_filter 
   if (j->nchunks < 1) j->nchunks = 1;
   for (int c = 0; c < j->nchunks; c++) j->bounds[c] = s->t0 + span / j->nchunks * c;
   j->bounds[j->nchunks] = s->t1;
+  pthread_mutex_init(&j->open_mu, NULL);
   atomic_init(&j->next, 0);
   atomic_init(&j->failed, 0);
   pthread_t t;
@@ -102,6 +125,7 @@ int tt_profile_cuts(const char *const *inputs, size_t ninputs, const hub_filter 
     if (j->part[c].step > out->step) out->step = j->part[c].step;
   }
   out->overhead = j->part[0].overhead + s->ex->clip_bytes_once;
+  pthread_mutex_destroy(&j->open_mu);
   free(j);
   return rc;
 }
