@@ -15,12 +15,16 @@ typedef struct profile_job {
   const tt_plan_spec *s;
   int64_t bounds[TT_PROFILE_CHUNKS + 1];
   int nchunks;
-  /* Opening and closing a reader touch the process's SQLite setup (its
-   * inputs, the -shm files it made): one thread at a time. */
+  /* Opening a reader touches the process's SQLite setup (its inputs, the
+   * -shm files it made): one thread at a time. */
   pthread_mutex_t open_mu;
   atomic_int next;   /* the next chunk to plan */
   atomic_int failed; /* a chunk failed (said): the others stop taking */
   tt_cut_profile part[TT_PROFILE_CHUNKS];
+  /* Each chunk's reader, closed once both threads are done: SQLite defers
+   * closing a file another connection holds a lock on, and the thread
+   * reading would then close it (ThreadSanitizer: test_split_size). */
+  hub_reader *readers[TT_PROFILE_CHUNKS];
 } profile_job;
 
 /* What a part holds with no event (its header), as the planner measures. */
@@ -47,13 +51,6 @@ static hub_reader *open_locked(profile_job *j, const hub_filter *f) {
   return r;
 }
 
-static void close_locked(profile_job *j, hub_reader *r) {
-  pthread_cleanup_push(unlock, &j->open_mu);
-  pthread_mutex_lock(&j->open_mu);
-  hub_reader_close(r);
-  pthread_cleanup_pop(1);
-}
-
 static int plan_chunk(profile_job *j, int c) {
   hub_filter f = *j->f;
   f.start = j->bounds[c];
@@ -66,7 +63,7 @@ static int plan_chunk(profile_job *j, int c) {
   uint64_t header = c == 0 ? empty_part_bytes(r, &s) : 0;
   tt_cut_plan plan;
   int rc = tt_plan_fewest(r, &s, &plan);
-  close_locked(j, r);
+  j->readers[c] = r;
   if (rc != 0) return -1;
   j->part[c] = (tt_cut_profile){.total = tt_cut_plan_total(&plan), .step = plan.step,
                                 .nparts = plan.nparts, .noversize = plan.noversize,
@@ -116,6 +113,7 @@ int tt_profile_cuts(const char *const *inputs, size_t ninputs, const hub_filter 
   }
   take_chunks(j);
   if (helped) pthread_join(t, NULL);
+  for (int c = 0; c < j->nchunks; c++) hub_reader_close(j->readers[c]);
   int rc = atomic_load(&j->failed) ? -1 : 0;
   *out = (tt_cut_profile){0};
   for (int c = 0; c < j->nchunks && rc == 0; c++) {
