@@ -36,10 +36,10 @@ static void held_free(held_list *l) {
   tt_vec_free(l);
 }
 
-/* The balanced pass's aim (see cut_plan.h); nparts 0: the fewest pass. */
+/* The balanced pass's aim (see cut_plan.h); NULL fewest: the fewest pass. */
 typedef struct balance {
-  size_t nparts;     /* the parts to balance */
-  uint64_t total;    /* their bounds together, as planned before */
+  const tt_cut_plan *fewest;
+  uint64_t total;    /* the fewest plan's bounds together */
   uint64_t consumed; /* the bounds of the parts planned so far */
 } balance;
 
@@ -98,8 +98,8 @@ static int dry_end(planner *p) {
  * moves); the fewest plan grows here. */
 static int plan_add(planner *p, int64_t end, uint64_t bytes, int oversize) {
   tt_cut_plan *pl = p->plan;
-  if (p->bal.nparts && pl->nparts == pl->cap) return -1; /* more parts than planned */
-  if (!p->bal.nparts) {
+  if (p->bal.fewest && pl->nparts == pl->cap) return -1; /* more parts than planned */
+  if (!p->bal.fewest) {
     tt_grow(pl->bytes, pl->nparts + 1, pl->cap);
     tt_grow(pl->cuts, pl->nparts + 2, p->cuts_cap);
   }
@@ -140,10 +140,11 @@ static int give_group(planner *p) {
 /* Part nparts's aim in the balanced pass: what is left over the parts
  * left; 0 for the fewest pass and for the last part (never cut there). */
 static uint64_t aim_of(const planner *p) {
-  size_t n = p->bal.nparts, k = p->plan->nparts;
-  if (!n || k + 1 >= n) return 0;
+  const tt_cut_plan *f = p->bal.fewest;
+  size_t k = p->plan->nparts;
+  if (!f || k + 1 >= f->nparts) return 0;
   uint64_t left = p->bal.total > p->bal.consumed ? p->bal.total - p->bal.consumed : 0;
-  return left / (n - k);
+  return left / (f->nparts - k);
 }
 
 /* The group of events starting at gs, already given to the sink as they
@@ -269,19 +270,19 @@ int tt_plan_fewest(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *plan) {
   return 0;
 }
 
-int tt_plan_balanced(hub_reader *r, const tt_plan_spec *s, size_t nparts, uint64_t total,
+int tt_plan_balanced(hub_reader *r, const tt_plan_spec *s, const tt_cut_plan *fewest,
                      tt_cut_plan *plan, tt_plan_share *share) {
   /* Allocated before the lock is taken: out of memory, tt_die on the
    * planning thread runs a cleanup that takes it. */
-  int64_t *cuts = tt_calloc(nparts + 1, sizeof *cuts);
-  uint64_t *bytes = tt_calloc(nparts, sizeof *bytes);
+  int64_t *cuts = tt_calloc(fewest->nparts + 1, sizeof *cuts);
+  uint64_t *bytes = tt_calloc(fewest->nparts, sizeof *bytes);
   cuts[0] = s->t0;
   if (share) pthread_mutex_lock(&share->mu);
-  *plan = (tt_cut_plan){.cuts = cuts, .bytes = bytes, .cap = nparts};
+  *plan = (tt_cut_plan){.cuts = cuts, .bytes = bytes, .cap = fewest->nparts};
   if (share) pthread_mutex_unlock(&share->mu);
   planner p = planner_for(r, s, plan);
   p.share = share;
-  p.bal = (balance){.nparts = nparts, .total = total};
+  p.bal = (balance){.fewest = fewest, .total = tt_cut_plan_total(fewest)};
   return plan_pass(&p);
 }
 
@@ -296,8 +297,7 @@ int tt_plan_cuts(hub_reader *r, const char *const *inputs, size_t ninputs, const
     return 0;
   }
   hub_reader *again = hub_reader_open(inputs, ninputs, f);
-  rc = again ? tt_plan_balanced(again, s, fewest.nparts, tt_cut_plan_total(&fewest), plan, NULL)
-             : -1;
+  rc = again ? tt_plan_balanced(again, s, &fewest, plan, NULL) : -1;
   hub_reader_close(again);
   if (rc > 0) { /* cannot balance: the fewest plan, as good as it gets */
     tt_cut_plan_free(plan);

@@ -79,13 +79,12 @@ int tt_plan_fewest(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *plan);
 int tt_plan_balances(const tt_cut_plan *fewest, uint64_t max);
 
 /* The balanced plan of the same stream (a reader of its own) into `plan`,
- * whose arrays are allocated here before the pass, for `nparts` parts
- * whose bounds were planned to `total` in all (the fewest plan's, or a
- * profile's: cut_profile.h): it never grows, so a reader on another
- * thread (`share`, NULL when none) never sees it move. 0; 1 when it would
- * need more parts (not said: tt_plan_balances and tt_profile_parts make it
- * unlikely); -1 on a read or sink error (said). */
-int tt_plan_balanced(hub_reader *r, const tt_plan_spec *s, size_t nparts, uint64_t total,
+ * whose arrays are allocated here before the pass, for fewest->nparts
+ * parts: it never grows, so a reader on another thread (`share`, NULL
+ * when none) never sees it move. 0; 1 when it would need more parts
+ * than the fewest plan (not said: tt_plan_balances makes it unlikely);
+ * -1 on a read or sink error (said). */
+int tt_plan_balanced(hub_reader *r, const tt_plan_spec *s, const tt_cut_plan *fewest,
                      tt_cut_plan *plan, tt_plan_share *share);
 
 /* Both passes: the fewest over `r` (closed here), the balanced (when

@@ -72,8 +72,7 @@ typedef struct ahead_cuts {
   tt_cut_source base;
   pthread_t thread;
   tt_plan_share share;
-  size_t nparts;  /* the parts to balance ... */
-  uint64_t total; /* ... their bounds planned before, together */
+  tt_cut_plan fewest;
   tt_cut_plan plan; /* grows under share.mu */
   int state;        /* 0 planning, 1 done, -1 failed (said) */
   int joined;
@@ -95,10 +94,10 @@ static void *plan_ahead(void *arg) {
   ahead_cuts *a = arg;
   tt_die_ends_thread();
   pthread_cleanup_push(planner_gone, a);
-  int rc = tt_plan_balanced(a->r, a->spec, a->nparts, a->total, &a->plan, &a->share);
+  int rc = tt_plan_balanced(a->r, a->spec, &a->fewest, &a->plan, &a->share);
   if (rc > 0)
     tt_error("the balanced cuts needed more than the %zu parts planned: a bug, please report it",
-             a->nparts);
+             a->fewest.nparts);
   pthread_mutex_lock(&a->share.mu);
   a->state = rc == 0 ? 1 : -1;
   pthread_cond_broadcast(&a->share.changed);
@@ -169,19 +168,19 @@ static void ahead_free(tt_cut_source *s) {
     pthread_join(a->thread, NULL);
   }
   tt_cut_plan_free(&a->plan);
+  tt_cut_plan_free(&a->fewest);
   hub_reader_close(a->r);
   pthread_mutex_destroy(&a->share.mu);
   pthread_cond_destroy(&a->share.changed);
   free(a);
 }
 
-tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, size_t nparts,
-                             uint64_t total) {
+tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest) {
   ahead_cuts *a = tt_calloc(1, sizeof *a);
-  a->base = (tt_cut_source){.start = s->t0, .count = (int64_t)nparts, .next = ahead_next,
+  a->base = (tt_cut_source){.start = s->t0, .count = (int64_t)fewest->nparts, .next = ahead_next,
                             .reach = ahead_reach, .finish = ahead_finish, .free = ahead_free};
-  a->nparts = nparts;
-  a->total = total;
+  a->fewest = *fewest;
+  memset(fewest, 0, sizeof *fewest);
   a->r = r;
   a->spec = s;
   atomic_init(&a->share.stop, 0);
@@ -207,30 +206,26 @@ tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, size_t nparts
 
 /* --- every policy ------------------------------------------------------- */
 
-tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, size_t nparts,
-                                uint64_t total, tt_cut_plan *fewest, int ahead) {
+tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest,
+                                int ahead) {
   if (!r) {
-    if (fewest) tt_cut_plan_free(fewest);
+    tt_cut_plan_free(fewest);
     return NULL;
   }
   if (ahead) {
-    if (fewest) tt_cut_plan_free(fewest);
-    tt_cut_source *src = tt_cuts_ahead(r, s, nparts, total);
+    tt_cut_source *src = tt_cuts_ahead(r, s, fewest);
     if (!src) hub_reader_close(r);
     else if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-plan: ahead, on a second thread\n");
     return src;
   }
   tt_cut_plan plan;
-  int rc = tt_plan_balanced(r, s, nparts, total, &plan, NULL);
+  int rc = tt_plan_balanced(r, s, fewest, &plan, NULL);
   hub_reader_close(r);
-  if (rc > 0 && fewest) { /* cannot balance: the fewest plan, as good as it gets */
+  if (rc > 0) { /* cannot balance: the fewest plan, as good as it gets */
     tt_cut_plan_free(&plan);
     return tt_cuts_planned(fewest);
   }
-  if (fewest) tt_cut_plan_free(fewest);
-  if (rc > 0) /* as planned ahead: the same parts whatever the threads */
-    tt_error("the balanced cuts needed more than the %zu parts planned: a bug, please report it",
-             nparts);
+  tt_cut_plan_free(fewest);
   if (rc != 0) {
     tt_cut_plan_free(&plan);
     return NULL;

@@ -47,23 +47,20 @@ tt_cut_source *tt_cuts_equal(int64_t t0, int64_t size, int64_t count);
 /* The cuts of a plan made whole (moved in: *plan is emptied). */
 tt_cut_source *tt_cuts_planned(tt_cut_plan *plan);
 
-/* The balanced plan of `nparts` parts, their bounds `total` in all as
- * planned before (tt_plan_balanced), made on a thread of its own,
+/* The balanced plan of `fewest` (moved in) made on a thread of its own,
  * reading `r` (closed by free; reading the hub twice at once: two CPUs).
  * `s` and what it points to must outlive the source. NULL if the thread
  * cannot start (said). Signals go to the caller's thread; a tt_die on the
  * planner's thread ends only that thread, and the plan counts as failed. */
-tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, size_t nparts,
-                             uint64_t total);
+tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest);
 /* (NULL: `r` is still the caller's.) */
 
-/* The balanced cuts of `nparts` parts, `total` in all, over `r` (a reader
- * of the same stream, taken): ahead (on a second thread) or planned whole.
- * `fewest` (moved in; NULL: none, from a profile): planned whole, its own
- * cuts when balancing would need more parts; without it that is an error,
- * as it is ahead (said). NULL on an error (said). */
-tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, size_t nparts,
-                                uint64_t total, tt_cut_plan *fewest, int ahead);
+/* The balanced cuts of `fewest` (moved in) over `r` (a reader of the same
+ * stream, taken): ahead (on a second thread) or planned whole; planned
+ * whole, the fewest plan's own cuts when balancing would need more parts.
+ * NULL on an error (said). */
+tt_cut_source *tt_cuts_balanced(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest,
+                                int ahead);
 
 /* Part k's range [*start, *end) and bound: next() of part k, the start
  * being part k - 1's end. 1, 0 or -1 as next(). */

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cut_profile.h"
 #include "cli/cut_source.h"
 #include "cli/export_split.h"
 #include "base/gzip_file.h"
@@ -983,23 +982,12 @@ static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
   return ru->r ? 0 : -1;
 }
 
-/* The profile's one part: the whole range (its bound: the chunks' total). */
-static tt_cut_source *one_part(int64_t t0, int64_t t1, uint64_t bound) {
-  tt_cut_plan one = {.nparts = 1, .cap = 1};
-  one.cuts = tt_calloc(2, sizeof *one.cuts);
-  one.bytes = tt_calloc(1, sizeof *one.bytes);
-  one.cuts[0] = t0, one.cuts[1] = t1, one.bytes[0] = bound;
-  return tt_cuts_planned(&one);
-}
-
-/* The size split's cut source. First the count, before anything is
- * written (--count-parts prints it, more than --max-parts is refused):
- * from the profile (cut_profile.h: chunks on two CPUs) where it leaves
- * room, else from the fewest plan. Then, for more than one part, the
- * balanced cuts: planned whole, or on a second thread while the writer
- * writes. Reads the stream the writer reads (the whole hub, or the time
- * range), the same way whatever the threads, so every run, with --part K
- * or not, cuts at the same times. `spec` must outlive the source. */
+/* The size split's cut source: the fewest plan first (the count, before
+ * anything is written: --count-parts prints it, more than --max-parts is
+ * refused), then, for more than one part, the balanced cuts: planned
+ * whole, or on a second thread while the writer writes. Reads the stream
+ * the writer reads (the whole hub, or the time range), so every run, with
+ * --part K or not, cuts at the same times. `spec` must outlive the source. */
 static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t t1,
                                 tt_plan_spec *spec, tt_part *proto, char *what, size_t nwhat) {
   const tt_export_opts *o = ru->o;
@@ -1008,33 +996,12 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
                          .max = o->max_part_size};
   char sz[32];
   snprintf(what, nwhat, "parts of at most %s", tt_size_text(o->max_part_size, sz, sizeof sz));
-  tt_cut_profile prof = {0};
-  uint64_t total = 0;
-  size_t n = 0;
-  if (ru->ex->profile_split) {
-    if (tt_profile_cuts(o->inputs, o->ninputs, f, spec, o->threads, &prof) != 0) return NULL;
-    n = tt_profile_parts(&prof, o->max_part_size, &total);
-  }
-  /* For the tests: which plan, from what. */
-  if (ru->ex->profile_split && getenv("TT_SPLIT_TRACE"))
-    fprintf(stderr,
-            "split-profile: %llu bytes in %zu chunk parts, overhead %llu, step %llu: %zu parts%s\n",
-            (unsigned long long)prof.total, prof.nparts, (unsigned long long)prof.overhead,
-            (unsigned long long)prof.step, n, n ? "" : " (no room: planned exactly)");
-  if (n == 1) return one_part(t0, t1, total);
-  tt_cut_plan fewest = {0}, *exact = NULL;
-  if (!n) {
-    if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
-    if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;
-    if (o->count_parts || !tt_plan_balances(&fewest, o->max_part_size))
-      return tt_cuts_planned(&fewest);
-    exact = &fewest;
-    n = fewest.nparts;
-    total = tt_cut_plan_total(&fewest);
-  }
-  int64_t count = (int64_t)n;
-  if (o->count_parts) /* only the count is asked for */
-    return tt_cuts_equal(t0, 1, count);
+  if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
+  tt_cut_plan fewest;
+  if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;
+  int64_t count = (int64_t)fewest.nparts;
+  if (o->count_parts || !tt_plan_balances(&fewest, o->max_part_size))
+    return tt_cuts_planned(&fewest);
   if (count > o->max_parts) {
     tt_cut_plan_free(&fewest);
     check_part_count(ru, count, what); /* dies */
@@ -1044,7 +1011,7 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     return NULL;
   }
   /* The planner takes the reader; the writer opens its own. */
-  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, n, total, exact, ru->plan_ahead);
+  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ru->plan_ahead);
   ru->r = NULL;
   return src;
 }
@@ -1206,9 +1173,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
    * second thread (SQLite told before its first connection). */
   ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
                   !o.list_categories && o.threads >= 2;
-  /* Its profile (cut_profile.h) too, with --part K and --count-parts. */
-  if (o.max_part_size && o.split == TT_SPLIT_WINDOW && !o.list_categories && o.threads >= 2)
-    tt_sqlite_threads(2);
+  if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
     tt_progress_finish("events", ru.events);

@@ -33,7 +33,7 @@ typedef struct tt_export_opts {
   int count_parts;     /* --count-parts: print the number of parts, write nothing */
   int list_categories; /* --list-categories: print categories with counts */
   int progress_mode; /* -1 quiet, 0 auto, 1 forced */
-  int threads;       /* --threads: 2 plans a size split on a second thread (cut_source.h, cut_profile.h) */
+  int threads;       /* --threads: 2 plans a size split on a second thread */
   uint64_t max_part_size; /* --max-part-size in bytes (0 unset; see export_split.h) */
   int max_part_auto;      /* --max-part-size auto */
   /* Exporters writing relative times (tt_exporter.relative_times): the
@@ -104,12 +104,6 @@ typedef struct tt_exporter {
    * frame): a part packing several processes is at most the sum of their
    * parts alone less this for each but one. */
   uint64_t part_shared_bytes;
-  /* The size split may count its parts from a profile (cut_profile.h):
-   * chunks of the range planned apart on two CPUs add up to about the
-   * parts' total (a part's bound is its header and what its events add).
-   * 0 (OTF2: a part's definitions grow with what it holds, so chunks cut
-   * into more parts count more): the fewest plan counts them. */
-  int profile_split;
   /* --max-part-size auto: the largest output the format's viewer opens
    * (said in MiB: the one limit messages give), and the viewer's name
    * ("chrome://tracing"); 0 when the format has no such limit, and

@@ -482,7 +482,6 @@ const tt_exporter *db2json_exporter(void) {
       /* The header (its shortest base) and the closing bracket (each
        * process's first event then takes one comma more). */
       .part_shared_bytes = 86,
-      .profile_split = 1,
       /* chrome://tracing reads the file as one string: JSON over about
        * 256 MB does not open (google/trace-viewer #627). Perfetto UI's
        * JSON importer is no better (google/perfetto #99). */

@@ -157,7 +157,6 @@ const tt_exporter *db2perfetto_exporter(void) {
        * annotation name and value interned. */
       .clip_bytes = 24,
       .clip_bytes_once = 64,
-      .profile_split = 1,
       /* The Perfetto UI gets about 2 GB from the browser and a proto
        * trace takes 2-4x its size once loaded (perfetto.dev, "Visualising
        * large traces"): 500 MB is the size that opens. */

@@ -119,29 +119,6 @@ err=$(db2json "$TMP/tiny.db" --max-part-size 1K -o "$TMP/tiny.json" 2>&1)
   pass "an instant over the size is said" || fail "no message: $err"
 expect_eq "one event per part, as small as it gets" 8 "$(ls "$TMP"/tiny.w*.json | wc -l)"
 
-# The count from a profile (issue 37, cut_profile.h): JSON and .pftrace
-# chunks planned apart on two CPUs where their total leaves room; a size
-# too small for that room (a step a part) is planned exactly (fewest
-# pass). Either way: the count --count-parts says, the same with one
-# thread, and every part at most the size, to the byte.
-for spec in "db2json json 1M 1048576 profile" "db2perfetto pftrace 256K 262144 profile" \
-            "db2json json 4K 4096 exact"; do
-  read -r tool ext size max how <<<"$spec"
-  d="$TMP/prof-$tool-$size"; mkdir -p "$d"
-  tr=$(TT_SPLIT_TRACE=1 $tool -q "$TMP/b.db" --max-part-size "$size" --max-parts 100000 -o "$d/x.$ext" 2>&1)
-  n=$(ls "$d" | wc -l)
-  prof=$(sed -n 's/^split-profile: .*: \([0-9]*\) parts.*/\1/p' <<<"$tr")
-  if [ "$how" = profile ]; then
-    expect_eq "$tool $size: counted by the profile, as many as written" "$n" "$prof"
-  else
-    expect_eq "$tool $size: no room in the profile: planned exactly" 1 "$(grep -c 'no room: planned exactly' <<<"$tr")"
-  fi
-  expect_eq "$tool $size: --count-parts (two threads, one) as written" "$n $n" \
-    "$($tool "$TMP/b.db" --max-part-size "$size" --max-parts 100000 --count-parts) $($tool "$TMP/b.db" --max-part-size "$size" --max-parts 100000 --count-parts --threads 1)"
-  expect_eq "$tool $size: every part at most $max bytes" 0 \
-    "$(find "$d" -type f -size +"$max"c | wc -l)"
-done
-
 # --- --split process --max-part-size --------------------------------------
 mkdir -p "$TMP/many"
 for i in $(seq 1 200); do "$GEN" "$TMP/many/h$i.db" $((20 + i % 5 * 10)) 2 even $((1000 + i)) >/dev/null; done

@@ -100,8 +100,7 @@ static void child(const char *db, long n, size_t *nparts) {
   fail_at = n;
   r = hub_reader_open(&db, 1, &f);
   if (!r) _exit(1);
-  tt_cut_source *a = tt_cuts_ahead(r, &spec, fewest.nparts, tt_cut_plan_total(&fewest));
-  tt_cut_plan_free(&fewest);
+  tt_cut_source *a = tt_cuts_ahead(r, &spec, &fewest);
   if (!a) _exit(1);
   int rc;
   int64_t k = 0, end;
