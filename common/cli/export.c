@@ -6,7 +6,8 @@
  *   planned  --max-part-size planned before writing: one CPU, or --part K
  *            (the balanced plan of cut_plan.h; tt_cuts_planned);
  *   ahead    --max-part-size on two CPUs: the same cuts, planned on a
- *            second thread while the writer writes (tt_cuts_ahead);
+ *            second thread while the writer writes just behind it, a
+ *            window's events before its end is known (settle; tt_cuts_ahead);
  *   process  --split process: one reader per part, whole processes packed
  *            (export_split.h), a process too big alone cut into planned
  *            windows of its own (run_processes). */
