@@ -187,6 +187,20 @@ static void open_group(planner *p, int64_t t) {
   p->before = dry_bytes(p, p->open.n);
 }
 
+/* No cut of the part being planned falls before t any more (see
+ * tt_plan_share.frontier). The writer sets `want` before it waits and
+ * this reads it after the store (both sequentially consistent), so a
+ * writer that waits for t is woken. */
+static void advance_frontier(planner *p, int64_t t) {
+  if (!p->share) return;
+  atomic_store(&p->share->frontier, t);
+  if (t >= atomic_load(&p->share->want)) {
+    pthread_mutex_lock(&p->share->mu);
+    pthread_cond_broadcast(&p->share->changed);
+    pthread_mutex_unlock(&p->share->mu);
+  }
+}
+
 static int stopped(const planner *p, uint64_t nread) {
   return p->share && (nread & 0xFFF) == 0 && atomic_load(&p->share->stop);
 }
@@ -207,6 +221,8 @@ static int plan_pass(planner *p) {
         rc = rc > 0 ? 1 : -1;
         break;
       }
+      /* Cuts to come fall at this start time or after it. */
+      advance_frontier(p, ev.start);
       open_group(p, ev.start);
     }
     hub_record_hold(tt_vec_add(&p->group), &ev);

@@ -55,11 +55,16 @@ typedef struct tt_plan_spec {
 
 /* A plan read by another thread while it is made (the planned-ahead cut
  * source): each part is published under `mu` and `changed` broadcast;
- * `stop` set by the reader ends the pass early (as failed). */
+ * `stop` set by the reader ends the pass early (as failed). `frontier`:
+ * the part being planned ends at or after it (the start time the pass
+ * has reached), so a writer may write that
+ * part's events up to it before its end is known; when it reaches `want`
+ * (INT64_MAX: nobody waits) `changed` is broadcast too. */
 typedef struct tt_plan_share {
   pthread_mutex_t mu;
   pthread_cond_t changed;
   atomic_int stop;
+  _Atomic int64_t frontier, want;
 } tt_plan_share;
 
 /* The fewest plan, over every event of `r` (time-ordered, as the real run

@@ -121,6 +121,39 @@ static int ahead_next(tt_cut_source *s, int64_t k, int64_t *end, uint64_t *bound
   return rc;
 }
 
+static int ahead_reach(tt_cut_source *s, int64_t k, int64_t t) {
+  ahead_cuts *a = (ahead_cuts *)s;
+  if (k < 0 || k >= s->count) return -1;
+  /* The frontier is read before the count: a frontier of part k + 1 is
+   * stored after part k is published, so it is never taken for part k's. */
+  int64_t f = atomic_load(&a->share.frontier);
+  int rc;
+  pthread_mutex_lock(&a->share.mu);
+  for (;;) {
+    if (a->plan.nparts > (size_t)k) {
+      rc = 1;
+      break;
+    }
+    if (a->state != 0) { /* ended without part k: the count is known, so failed */
+      rc = -1;
+      break;
+    }
+    if (f >= t) {
+      rc = 0;
+      break;
+    }
+    atomic_store(&a->share.want, t);
+    f = atomic_load(&a->share.frontier);
+    if (f < t) {
+      pthread_cond_wait(&a->share.changed, &a->share.mu);
+      f = atomic_load(&a->share.frontier);
+    }
+  }
+  atomic_store(&a->share.want, INT64_MAX);
+  pthread_mutex_unlock(&a->share.mu);
+  return rc;
+}
+
 static int ahead_finish(tt_cut_source *s) {
   ahead_cuts *a = (ahead_cuts *)s;
   if (!a->joined) pthread_join(a->thread, NULL);
@@ -145,12 +178,14 @@ static void ahead_free(tt_cut_source *s) {
 tt_cut_source *tt_cuts_ahead(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *fewest) {
   ahead_cuts *a = tt_calloc(1, sizeof *a);
   a->base = (tt_cut_source){.start = s->t0, .count = (int64_t)fewest->nparts, .next = ahead_next,
-                            .finish = ahead_finish, .free = ahead_free};
+                            .reach = ahead_reach, .finish = ahead_finish, .free = ahead_free};
   a->fewest = *fewest;
   memset(fewest, 0, sizeof *fewest);
   a->r = r;
   a->spec = s;
   atomic_init(&a->share.stop, 0);
+  atomic_init(&a->share.frontier, INT64_MIN);
+  atomic_init(&a->share.want, INT64_MAX);
   pthread_mutex_init(&a->share.mu, NULL);
   pthread_cond_init(&a->share.changed, NULL);
   /* Signals go to the writer's thread, whose handlers remove the parts. */

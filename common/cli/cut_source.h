@@ -8,8 +8,8 @@
  *   planned   --max-part-size on one CPU, or --part K: the balanced plan
  *             (cut_plan.h), made whole before writing (tt_cuts_planned);
  *   ahead     --max-part-size on two CPUs: the same balanced plan, made on
- *             a second thread while the writer writes the parts already
- *             decided (tt_cuts_ahead);
+ *             a second thread while the writer writes behind it, a part's
+ *             events before its end is decided too (reach; tt_cuts_ahead);
  *   process   --split process --max-part-size: a process too big for one
  *             part is a planned source of its own (its windows, named
  *             FILE.pPID.wNNN, written one reader each by run_processes).
@@ -30,6 +30,12 @@ struct tt_cut_source {
    * there is no part k (k >= count); -1 when planning failed (said). May
    * wait for a planner. */
   int (*next)(tt_cut_source *s, int64_t k, int64_t *end, uint64_t *bound);
+  /* NULL when every end is known at once. Else (ahead) waits until part
+   * k's end is known (1: next() gives it without waiting) or no cut of
+   * part k falls before t any more (0: an event starting before t and
+   * ending by t is part k's and unclipped, whatever the end); -1 when
+   * planning failed (said). The writer writes behind the planner. */
+  int (*reach)(tt_cut_source *s, int64_t k, int64_t t);
   /* After the last part: 0 when the plan ended well, -1 if not (said). */
   int (*finish)(tt_cut_source *s);
   void (*free)(tt_cut_source *s);

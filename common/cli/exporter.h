@@ -52,7 +52,11 @@ typedef struct tt_export_opts {
 
 typedef struct tt_part {
   int64_t index, count; /* part index and total (1 when not split) */
-  int64_t start, end;   /* time range of this part: events are clipped to it */
+  /* Time range of this part: events are clipped to it. A size split
+   * planned ahead may give end INT64_MAX until the planner decides it: the
+   * sink reads end (through this pointer) only for an event, and is given
+   * none whose clipping or arrows the end could change before it is set. */
+  int64_t start, end;
   int64_t pid;          /* process part: its pid, else HUB_NULL */
   const char *host;     /* a process part or pack: its host (hub_process_info.hostname) */
   /* A part packing several processes (--split process --max-part-size):
