@@ -316,6 +316,13 @@ int tt_plan_balances(const tt_cut_plan *fewest, uint64_t max) {
   return last < max && max - last >= n * fewest->step;
 }
 
+int tt_plan_balances_ahead(const tt_cut_plan *fewest, uint64_t max) {
+  if (!tt_plan_balances(fewest, max)) return 0;
+  uint64_t n = fewest->nparts, room = max - fewest->bytes[n - 1];
+  /* room / n >= (n - 1) * step, without overflow */
+  return fewest->step == 0 || room / n / (n - 1) >= fewest->step;
+}
+
 uint64_t tt_cut_plan_total(const tt_cut_plan *plan) {
   uint64_t t = 0;
   for (size_t k = 0; k < plan->nparts; k++) t += plan->bytes[k];

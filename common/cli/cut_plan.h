@@ -78,6 +78,16 @@ int tt_plan_fewest(hub_reader *r, const tt_plan_spec *s, tt_cut_plan *plan);
  * last part is nearly full: its parts are about equal already). */
 int tt_plan_balances(const tt_cut_plan *fewest, uint64_t max);
 
+/* Whether the balanced pass may run ahead of the writer: sure to need no
+ * more parts than `fewest`, as nothing can be taken back once parts are
+ * written. Balanced cuts fall elsewhere than the fewest plan's, and each
+ * adds up to a step (tt_cut_plan.step) that the fewest plan's cut did not
+ * (arrows and events across it), all of which the last part takes: room
+ * for (n - 1) steps in each part is room for them. Else the balanced plan
+ * is made whole first and, when it would need more parts, the fewest plan
+ * is used, on one CPU or two alike. */
+int tt_plan_balances_ahead(const tt_cut_plan *fewest, uint64_t max);
+
 /* The balanced plan of the same stream (a reader of its own) into `plan`,
  * whose arrays are allocated here before the pass, for fewest->nparts
  * parts: it never grows, so a reader on another thread (`share`, NULL

@@ -1012,7 +1012,8 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     return NULL;
   }
   /* The planner takes the reader; the writer opens its own. */
-  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ru->plan_ahead);
+  int ahead = ru->plan_ahead && tt_plan_balances_ahead(&fewest, o->max_part_size);
+  tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ahead);
   ru->r = NULL;
   return src;
 }
