@@ -2,9 +2,9 @@
 #include "cli/align_cli.h"
 
 #include <getopt.h>
-#include <stdlib.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/progress.h"

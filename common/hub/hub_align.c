@@ -211,8 +211,7 @@ int hub_align_plan(const char *const *paths, size_t n, hub_align_mode mode, cons
   if (mode == HUB_ALIGN_NONE) return 0;
   hub_align_survey *s = hub_align_survey_new();
   for (size_t i = 0; i < n; i++) {
-    hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
-    hub_reader *r = hub_reader_open(&paths[i], 1, &f);
+    hub_reader *r = hub_reader_open_info(paths[i]);
     int rc = r ? hub_align_survey_add(s, paths[i], r) : -1;
     hub_reader_close(r);
     if (rc != 0) {

@@ -103,6 +103,11 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
   return hr_open_direct(paths, npaths, f, 0, 0);
 }
 
+hub_reader *hub_reader_open_info(const char *path) {
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
+  return hub_reader_open(&path, 1, &f);
+}
+
 /* Launch groups the links' window holds per hub (hub_reader_links.c): a
  * share of HR_LINK_WINDOW, at least HR_LINK_WINDOW_MIN. On rocprofv3's
  * and the importers' hubs it holds only the few launches read out of

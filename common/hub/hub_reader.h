@@ -168,6 +168,10 @@ typedef struct hub_time_plan {
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f);
 void hub_reader_close(hub_reader *r);
 
+/* One input opened for its processes and metadata only (hub_filter
+ * info_only): a look at its hosts and clocks. NULL as hub_reader_open. */
+hub_reader *hub_reader_open_info(const char *path);
+
 /* Next event in global time order: 1 with *ev filled, 0 at the end, -1 on
  * a read error (message printed, naming the file and table). */
 int hub_reader_next(hub_reader *r, hub_record *ev);

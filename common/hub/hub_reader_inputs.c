@@ -35,6 +35,11 @@ static int index_on(const hub_db *d, const char *table, const char *column) {
   return hr_schema_has_index_on(d->schema, table, column);
 }
 
+void hr_db_map_times(hub_db *d, const hub_time_maps *maps) {
+  d->tmap = hub_time_maps_find(maps, d->path);
+  if (d->tmap && hub_time_map_is_identity(d->tmap)) d->tmap = NULL;
+}
+
 /* Physical table name of `base` in d, e.g. rocpd_region_<uuid>. */
 char *hr_tname(const hub_db *d, const char *base) {
   return sqlite3_mprintf("%s%s", base, d->suffix);
@@ -207,8 +212,7 @@ int hr_open_file(hub_reader *r, const char *path) {
     d->owns_conn = r->ndbs - 1 == first;
     d->schema = schema;
     d->path = tt_strdup(path);
-    d->tmap = hub_time_maps_find(r->filter.time_maps, path);
-    if (d->tmap && hub_time_map_is_identity(d->tmap)) d->tmap = NULL;
+    hr_db_map_times(d, r->filter.time_maps);
     d->suffix = cat.suffixes[i];
     cat.suffixes[i] = NULL;
   }

@@ -294,6 +294,9 @@ char *hr_file_order_key(const char *path);
  * hr_file_order_key; NULL past a failure). 0, or -1 when one cannot be
  * read or the plan refuses it (said). ready: the plan's maps, after the survey. */
 void hr_time_plan_take(hub_filter *f);
+/* d's map onto the run's timeline from maps (by its path; none when it
+ * moves nothing). */
+void hr_db_map_times(hub_db *d, const hub_time_maps *maps);
 int hr_time_plan_pending(const hub_filter *f);
 int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths);
 int hr_time_plan_survey(hub_reader *r, const char *const *paths, size_t n, char **keys);

@@ -30,17 +30,8 @@ int hr_time_plan_direct(hub_reader *r, const char *const *paths, size_t npaths) 
   for (size_t i = 0; i < npaths; i++)
     if (p->input(p->ctx, paths[i], r) != 0) return -1;
   if (hr_time_plan_ready(r) != 0) return -1;
-  for (size_t d = 0; d < r->ndbs; d++) {
-    r->dbs[d].tmap = hub_time_maps_find(r->filter.time_maps, r->dbs[d].path);
-    if (r->dbs[d].tmap && hub_time_map_is_identity(r->dbs[d].tmap)) r->dbs[d].tmap = NULL;
-  }
+  for (size_t d = 0; d < r->ndbs; d++) hr_db_map_times(&r->dbs[d], r->filter.time_maps);
   return 0;
-}
-
-/* An input opened alone for the plan's look: its processes and metadata. */
-static hub_reader *open_info(const char *path) {
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
-  return hub_reader_open(&path, 1, &f);
 }
 
 /* The order key hr_file_order_key reads: the file's smallest suffix. */
@@ -54,7 +45,7 @@ static char *order_key(const hub_reader *g) {
 int hr_time_plan_survey(hub_reader *r, const char *const *paths, size_t n, char **keys) {
   hub_time_plan *p = r->filter.time_plan;
   for (size_t i = 0; i < n; i++) {
-    hub_reader *g = open_info(paths[i]);
+    hub_reader *g = hub_reader_open_info(paths[i]);
     int rc = g ? p->input(p->ctx, paths[i], g) : -1;
     keys[i] = g ? order_key(g) : NULL;
     hub_reader_close(g);
