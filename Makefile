@@ -65,7 +65,7 @@ FUZZ_BINS := $(addprefix $(BUILD)/fuzz/,$(FUZZ_HARNESSES))
 
 .SECONDARY:
 .PHONY: all deps check check-long check-cluster demo bench install uninstall clean tools fuzz fuzz-run memcheck
-all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub $(FUZZ_BINS) $(BUILD)/tests/open_log.so
+all: $(BINS) $(UNIT_BINS) $(BENCH_BINS) $(BUILD)/fuzz/stream_hub $(FUZZ_BINS) $(BUILD)/tests/open_log.so $(BUILD)/tests/step_log.so
 tools: $(BINS)
 
 deps:
@@ -108,6 +108,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(BUILD)/libcommon.a
 # test_align's witness of the files a tool opens (LD_PRELOAD): built
 # without sanitizers, as the libraries it stands in front of are.
 $(BUILD)/tests/open_log.so: tests/tools/open_log.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC -o $@ $< -ldl
+
+# test_split_spool's witness of the rows a tool reads (LD_PRELOAD), likewise.
+$(BUILD)/tests/step_log.so: tests/tools/step_log.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -shared -fPIC -o $@ $< -ldl
 

@@ -2,7 +2,7 @@
 # cmp_outputs.sh OLD_BIN NEW_BIN HUB...: runs every exporter of both builds
 # (e.g. main's build/bin and a branch's) on each hub with each option set
 # (plain, --no-args, window split, one window, process split, a time range,
-# category and name filters) and on all hubs at once, and compares the
+# category and name filters, size splits) and on all hubs at once, and compares the
 # outputs byte for byte (an OTF2 archive's anchor file, which records its
 # creation time, excepted). Prints each difference; exits 1 if any.
 # A speed change to the reader or an exporter must leave every output as it was.
@@ -39,6 +39,15 @@ for tool in db2json db2perfetto db2summary db2otf2; do
     run $tool "$n" "$h" --category 'kernel*' --category '*api*' --category 'cuda*'
     run $tool "$n" "$h" --exclude-category 'kernel*'
     run $tool "$n" "$h" --name '*a*'
+    # The size split (db2summary writes no parts): one CPU and two, a part
+    # alone, a range and a filter, which each plan and write their stream.
+    if [ $tool != db2summary ]; then
+      run $tool "$n" "$h" --max-part-size 16K
+      run $tool "$n" "$h" --max-part-size 16K --threads 1
+      run $tool "$n" "$h" --max-part-size 16K --part 1
+      run $tool "$n" "$h" --max-part-size 12K --start 10% --end 80%
+      run $tool "$n" "$h" --max-part-size 8K --gpu
+    fi
   done
   [ $# -gt 1 ] && run $tool all "$@" --split window --windows 3
 done

@@ -375,6 +375,9 @@ typedef struct run {
    * reader opens, as SQLite is told then). */
   int plan_ahead;
   int end_known; /* part.end is the window's end (else INT64_MAX: see settle) */
+  /* A size split's stream as its fewest pass read it: the balanced pass
+   * and the writer replay it rather than read the inputs again. */
+  hub_spool *spool;
   uint64_t early; /* events written before their window's end was planned */
 } run;
 
@@ -983,6 +986,24 @@ static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
   return ru->r ? 0 : -1;
 }
 
+/* Reopens the reader on [t0, t1) as reopen_in_range, replaying the size
+ * split's spool when its fewest pass kept the whole stream (the same
+ * range: the planner's and the writer's reads are the fewest pass's). */
+static int reopen_replay(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
+  f->replay = hub_spool_complete(ru->spool) ? ru->spool : NULL;
+  int rc = reopen_in_range(ru, f, t0, t1);
+  f->replay = NULL;
+  return rc;
+}
+
+/* Whether the size split keeps its stream for the passes after the
+ * fewest: not for the count alone, nor under TT_SPOOL=0 (tests compare
+ * the two ways). */
+static int want_spool(const tt_export_opts *o) {
+  const char *env = getenv("TT_SPOOL");
+  return !o->count_parts && !(env && strcmp(env, "0") == 0);
+}
+
 /* The size split's cut source: the fewest plan first (the count, before
  * anything is written: --count-parts prints it, more than --max-parts is
  * refused), then, for more than one part, the balanced cuts: planned
@@ -998,6 +1019,10 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
   char sz[32];
   snprintf(what, nwhat, "parts of at most %s", tt_size_text(o->max_part_size, sz, sizeof sz));
   if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
+  if (want_spool(o)) {
+    ru->spool = hub_spool_new();
+    hub_reader_spool_into(ru->r, ru->spool); /* else read again: the same records */
+  }
   tt_cut_plan fewest;
   if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;
   int64_t count = (int64_t)fewest.nparts;
@@ -1007,7 +1032,7 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     tt_cut_plan_free(&fewest);
     check_part_count(ru, count, what); /* dies */
   }
-  if (reopen_in_range(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) {
+  if (reopen_replay(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) {
     tt_cut_plan_free(&fewest);
     return NULL;
   }
@@ -1090,7 +1115,7 @@ static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t 
      * waiting for a planner. */
     if (o->max_part_size) last_end = t1;
     else if (tt_cut_range(ru->src, count - 1, &unused, &last_end, &bound) != 1) return 1;
-    if (reopen_in_range(ru, f, bounded ? t0 : HUB_NULL, bounded ? last_end : HUB_NULL) != 0)
+    if (reopen_replay(ru, f, bounded ? t0 : HUB_NULL, bounded ? last_end : HUB_NULL) != 0)
       return 1;
   }
   if (stream_windows(ru) != 0) return 1;
@@ -1235,6 +1260,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   free(ru.part_sizes);
   free(ru.bounds);
   hub_reader_close(ru.r);
+  hub_spool_free(ru.spool); /* after every reader replaying it */
   free(ru.path);
   free(o.categories);
   free(o.exclude_categories);

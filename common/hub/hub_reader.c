@@ -159,6 +159,12 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
     return NULL;
   }
   f = &r->filter; /* the plan's maps, now time_maps */
+  /* A replay reads its records from the spool: no cursor, no links. */
+  if (f->replay) {
+    if (hr_replay_start(r) == 0) return r;
+    hub_reader_close(r);
+    return NULL;
+  }
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
@@ -697,6 +703,8 @@ const hr_ops hr_direct_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_ar
 void hub_reader_close(hub_reader *r) {
   if (!r) return;
   hr_passes_free(r);
+  hr_tap_free(r);
+  hr_replay_free(r);
   for (size_t i = 0; i < r->ncursors; i++) {
     sqlite3_finalize(r->cursors[i].st);
     sqlite3_finalize(r->cursors[i].args_st);

@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/hashmap.h"
 #include "hub/hub_reader.h"
@@ -191,7 +192,47 @@ typedef struct hr_ops {
   int64_t (*row_count)(hub_reader *r);
   int (*category_counts)(hub_reader *r, hub_category_count **out, size_t *n);
 } hr_ops;
-extern const hr_ops hr_direct_ops, hr_passes_ops;
+extern const hr_ops hr_direct_ops, hr_passes_ops, hr_tap_ops, hr_replay_ops;
+
+/* hub_reader_records.c: a record on disk, as the merge in passes and a
+ * spool keep them: this fixed part, then `payload` bytes of
+ * NUL-terminated strings (name, kernel_name, category, track name, link
+ * starts, then name, type and value of each of its nargs args). */
+typedef struct hr_disk_rec {
+  hr_merge_key key; /* in passes: key.db the index in all inputs */
+  hub_record ev;    /* every field as read; the strings NULL (the payload) */
+  uint32_t nargs, payload;
+} hr_disk_rec;
+/* An unlinked temporary file in hr_temp_dir() (TMPDIR, else /tmp); NULL
+ * when none can be made (errno says why). */
+FILE *hr_temp_file(void);
+const char *hr_temp_dir(void);
+/* d and pay from ev, the record g read last: its track name and args read
+ * through `ops` (g's own, or the ones a tap wraps). d->key is zero. */
+void hr_rec_pack(hub_reader *g, const hr_ops *ops, const hub_record *ev, hr_disk_rec *d,
+                 tt_buf *pay);
+int hr_rec_write(FILE *f, const hr_disk_rec *d, const tt_buf *pay); /* 1 ok, 0 error */
+int hr_rec_read(FILE *f, hr_disk_rec *d, tt_buf *pay); /* 1, 0 at the end, -1 error */
+/* ev from d, its strings pointing into payload. */
+void hr_rec_view(const hr_disk_rec *d, const char *payload, hub_record *ev);
+/* String k of a payload (0 name ... 3 track name, 4 link starts, 5 on: args). */
+const char *hr_rec_str(const char *payload, unsigned k);
+/* The args of a record on disk, one after the other. */
+typedef struct hr_rec_args {
+  const char *at;
+  uint32_t left;
+} hr_rec_args;
+void hr_rec_args_begin(hr_rec_args *it, const hr_disk_rec *d, const char *payload);
+int hr_rec_args_next(hr_rec_args *it, hub_arg_view *a);
+
+/* hub_reader_spool.c: a tap writes every record its reader reads into a
+ * spool (hub_reader_spool_into); a replay reader reads a spool's records
+ * instead of its inputs' rows (hub_filter.replay), its info read as usual. */
+struct hr_tap;
+struct hr_replay;
+int hr_replay_start(hub_reader *r); /* 0, or -1 (said) */
+void hr_tap_free(hub_reader *r);
+void hr_replay_free(hub_reader *r);
 
 struct hub_reader {
   const hr_ops *ops;
@@ -228,6 +269,8 @@ struct hub_reader {
   uint64_t since_sweep;
   int has_lane_threads; /* some thread stands for a GPU lane */
   struct hr_passes *passes; /* set when reading in passes (hub_reader_passes.c) */
+  struct hr_tap *tap;       /* writing a spool (hub_reader_spool.c) */
+  struct hr_replay *replay; /* reading one */
   /* A slice reader: of its one file, only the uuids first..first+count-1
    * (in name order). 0: every uuid. */
   size_t slice_first, slice_count;

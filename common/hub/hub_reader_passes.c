@@ -16,19 +16,11 @@
 #include "base/util.h"
 #include "base/vec.h"
 
-/* The fixed part of a record on disk; strings follow as one payload of
- * NUL-terminated strings: name, kernel_name, category, track name, link
- * starts, then name, type and value of each arg. */
-typedef struct disk_rec {
-  hr_merge_key key; /* key.db: the index in all inputs */
-  hub_record ev;    /* every field as read, db likewise; the strings NULL
-                     * (they are the payload) */
-  uint32_t nargs, payload;
-} disk_rec;
-
+/* A temporary stream of records (hub_reader_records.c's format), and
+ * the record it is on. */
 typedef struct stream {
   FILE *f;
-  disk_rec rec;
+  hr_disk_rec rec;
   tt_buf payload;
 } stream;
 
@@ -48,8 +40,7 @@ struct hr_passes {
   stream **heap;
   size_t heap_len;
   stream *current;
-  const char *args_at; /* next arg of the current record in its payload */
-  uint32_t args_left;
+  hr_rec_args args; /* of the current record */
   int failed;
   int span_any; /* time span of all inputs, taken while each group is open */
   int64_t span_lo, span_hi;
@@ -75,39 +66,15 @@ size_t hr_passes_group(size_t npaths) {
 }
 
 static FILE *temp_stream(void) {
-  const char *dir = getenv("TMPDIR");
-  if (!dir || !*dir) dir = "/tmp";
-  char *path = sqlite3_mprintf("%s/tt-passes-XXXXXX", dir);
-  int fd = path ? mkstemp(path) : -1;
-  FILE *f = NULL;
-  if (fd >= 0) {
-    unlink(path); /* gone with the descriptor, whatever happens */
-    f = fdopen(fd, "w+b");
-    if (!f) close(fd);
-  }
-  if (!f) tt_error("%s: cannot make a temporary file for merging in passes: %s", dir, strerror(errno));
-  sqlite3_free(path);
+  FILE *f = hr_temp_file();
+  if (!f)
+    tt_error("%s: cannot make a temporary file for merging in passes: %s", hr_temp_dir(),
+             strerror(errno));
   return f;
 }
 
-static void put_str(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s) + 1); }
-
-static int write_rec(FILE *f, const disk_rec *d, const tt_buf *payload) {
-  return fwrite(d, sizeof *d, 1, f) == 1 &&
-         (d->payload == 0 || fwrite(payload->data, d->payload, 1, f) == 1);
-}
-
 /* 1 record read, 0 at the end, -1 on error. */
-static int stream_step(stream *s) {
-  size_t n = fread(&s->rec, sizeof s->rec, 1, s->f);
-  if (n != 1) return ferror(s->f) ? -1 : 0;
-  tt_buf_clear(&s->payload);
-  tt_buf_reserve(&s->payload, s->rec.payload + 1);
-  if (s->rec.payload && fread(s->payload.data, s->rec.payload, 1, s->f) != 1) return -1;
-  s->payload.len = s->rec.payload;
-  s->payload.data[s->payload.len] = '\0';
-  return 1;
-}
+static int stream_step(stream *s) { return hr_rec_read(s->f, &s->rec, &s->payload); }
 
 /* The cursors' order, on the records. */
 static int rec_less(const stream *a, const stream *b) {
@@ -156,7 +123,7 @@ static int merge_open(struct hr_passes *p) {
   int ok = out->f && heap_init(p->open, p->nopen, heap, &len) == 0;
   while (ok && len) {
     stream *top = heap[0];
-    ok = write_rec(out->f, &top->rec, &top->payload);
+    ok = hr_rec_write(out->f, &top->rec, &top->payload);
     int rc = ok ? stream_step(top) : -1;
     if (rc < 0) ok = 0;
     else if (rc == 0) heap[0] = heap[--len];
@@ -255,35 +222,14 @@ static int write_group(hub_reader *r, size_t gi) {
   hub_record ev;
   tt_buf pay = {0};
   while (rc > 0 && (rc = hub_reader_next(g, &ev)) > 0) {
-    disk_rec d;
-    memset(&d, 0, sizeof d); /* no stray padding bytes on disk */
+    hr_disk_rec d;
+    hr_rec_pack(g, g->ops, &ev, &d, &pay);
     d.key = last_key(g, base);
-    /* Bytes as the reader left them (it zeroes each record first): no
-     * stray padding on disk. */
-    memcpy(&d.ev, &ev, sizeof ev);
-    d.ev.name = d.ev.kernel_name = d.ev.category = d.ev.link_starts = NULL;
     d.ev.db += base;
     /* The arrow's id hashes its input's index: the index in all inputs. */
     if (ev.link_id && ev.link_ts != HUB_NULL && ev.correlation_id != HUB_NULL)
       d.ev.link_id = hr_link_id(d.ev.db, ev.kind == HUB_FLOW ? ev.category : "", ev.correlation_id);
-    tt_buf_clear(&pay);
-    put_str(&pay, ev.name);
-    put_str(&pay, ev.kernel_name);
-    put_str(&pay, ev.category);
-    put_str(&pay, ev.track_id != HUB_NULL ? hub_reader_track_name(g, ev.db, ev.track_id) : "");
-    put_str(&pay, ev.link_starts);
-    if (ev.event_id != HUB_NULL) {
-      hub_arg_view a;
-      hub_args_begin(g, ev.db, ev.event_id);
-      while (hub_args_next(g, &a)) {
-        put_str(&pay, a.name);
-        put_str(&pay, a.type);
-        put_str(&pay, a.value);
-        d.nargs++;
-      }
-    }
-    d.payload = (uint32_t)pay.len;
-    if (!write_rec(s->f, &d, &pay)) {
+    if (!hr_rec_write(s->f, &d, &pay)) {
       tt_error("merging in passes: cannot write a temporary stream: %s", strerror(errno));
       rc = -1;
     }
@@ -409,7 +355,7 @@ hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t np
 static int passes_next(hub_reader *r, hub_record *ev) {
   struct hr_passes *p = r->passes;
   if (p->failed) return -1;
-  p->args_left = 0;
+  p->args.left = 0;
   if (p->current) {
     stream *s = p->current;
     p->current = NULL;
@@ -424,54 +370,27 @@ static int passes_next(hub_reader *r, hub_record *ev) {
   }
   if (!p->heap_len) return 0;
   stream *s = p->current = p->heap[0];
-  *ev = s->rec.ev;
-  const char *at = s->payload.data;
-  ev->name = at;
-  at += strlen(at) + 1;
-  ev->kernel_name = at;
-  at += strlen(at) + 1;
-  ev->category = at;
-  at += strlen(at) + 1;
-  at += strlen(at) + 1; /* track name */
-  ev->link_starts = at;
+  hr_rec_view(&s->rec, s->payload.data, ev);
   return 1;
-}
-
-/* The payload's string number k (0: name ... 3: track name, 4: link
- * starts, 5 on: args). */
-static const char *payload_str(const stream *s, unsigned k) {
-  const char *at = s->payload.data;
-  while (k--) at += strlen(at) + 1;
-  return at;
 }
 
 static void passes_args_begin(hub_reader *r, int db, int64_t event_id) {
   struct hr_passes *p = r->passes;
-  p->args_left = 0;
+  p->args.left = 0;
   const stream *s = p->current;
   /* Args travel with their record: those of the record read last. */
   if (!s || s->rec.ev.db != db || s->rec.ev.event_id != event_id || event_id == HUB_NULL) return;
-  p->args_at = payload_str(s, 5);
-  p->args_left = s->rec.nargs;
+  hr_rec_args_begin(&p->args, &s->rec, s->payload.data);
 }
 
 static int passes_args_next(hub_reader *r, hub_arg_view *a) {
-  struct hr_passes *p = r->passes;
-  if (!p->args_left) return 0;
-  p->args_left--;
-  a->name = p->args_at;
-  p->args_at += strlen(p->args_at) + 1;
-  a->type = p->args_at;
-  p->args_at += strlen(p->args_at) + 1;
-  a->value = p->args_at;
-  p->args_at += strlen(p->args_at) + 1;
-  return 1;
+  return hr_rec_args_next(&r->passes->args, a);
 }
 
 static const char *passes_track_name(hub_reader *r, int db, int64_t track_id) {
   const stream *s = r->passes->current;
   if (!s || s->rec.ev.db != db || s->rec.ev.track_id != track_id) return "";
-  return payload_str(s, 3);
+  return hr_rec_str(s->payload.data, 3);
 }
 
 /* The questions about all inputs, asked group by group. */
