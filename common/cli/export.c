@@ -987,10 +987,10 @@ static int reopen_in_range(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
 }
 
 /* Reopens the reader on [t0, t1) as reopen_in_range, replaying the size
- * split's spool when its fewest pass kept the whole stream (the same
- * range: the planner's and the writer's reads are the fewest pass's). */
+ * split's spool when there is one (the same range: the planners' and the
+ * writer's reads are the fewest pass's). */
 static int reopen_replay(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
-  f->replay = hub_spool_complete(ru->spool) ? ru->spool : NULL;
+  f->replay = hub_spool_usable(ru->spool) ? ru->spool : NULL;
   int rc = reopen_in_range(ru, f, t0, t1);
   f->replay = NULL;
   return rc;
@@ -1019,9 +1019,19 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
   char sz[32];
   snprintf(what, nwhat, "parts of at most %s", tt_size_text(o->max_part_size, sz, sizeof sz));
   if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
+  /* The fewest pass keeps what it reads; the balanced pass and the writer
+   * replay it (else they read again: the same records). On two CPUs a
+   * thread of its own reads the inputs into the spool, and the fewest
+   * pass replays it just behind: SQLite's reading (most of a pass) beside
+   * the planner's formatting. */
   if (want_spool(o)) {
     ru->spool = hub_spool_new();
-    hub_reader_spool_into(ru->r, ru->spool); /* else read again: the same records */
+    if (hub_reader_spool_into(ru->r, ru->spool) == 0 && ru->plan_ahead) {
+      hub_reader *filled = ru->r;
+      ru->r = NULL;
+      hub_spool_fill(ru->spool, filled); /* failing, replays are not opened */
+      if (reopen_replay(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) return NULL;
+    }
   }
   tt_cut_plan fewest;
   if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;

@@ -165,6 +165,15 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
     hub_reader_close(r);
     return NULL;
   }
+  if (hr_direct_prepare(r) != 0) {
+    hub_reader_close(r);
+    return NULL;
+  }
+  return r;
+}
+
+int hr_direct_prepare(hub_reader *r) {
+  const hub_filter *f = &r->filter;
   r->cursors = tt_calloc(r->ndbs * T_COUNT, sizeof *r->cursors);
   r->heap = tt_calloc(r->ndbs * T_COUNT, sizeof *r->heap);
   for (size_t d = 0; d < r->ndbs; d++) {
@@ -178,21 +187,16 @@ hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_fi
       c->table = t;
       c->st = hr_prep(&r->dbs[d], sql);
       free(sql);
-      if (!c->st) {
-        hub_reader_close(r);
-        return NULL;
-      }
+      if (!c->st) return -1;
       r->ncursors++;
     }
   }
   size_t window = link_window(r->ndbs);
   for (size_t d = 0; d < r->ndbs; d++) {
     hub_filter df = hr_db_filter(&r->dbs[d], f);
-    if (r->dbs[d].excluded || hr_links_open(&r->dbs[d], &df, window) == 0) continue;
-    hub_reader_close(r);
-    return NULL;
+    if (!r->dbs[d].excluded && hr_links_open(&r->dbs[d], &df, window) != 0) return -1;
   }
-  return r;
+  return 0;
 }
 
 /* The first row of every cursor, read at the first hub_reader_next: a

@@ -140,11 +140,11 @@ typedef struct hub_filter {
    * cursor is prepared and hub_reader_next ends at once. --align's look
    * at each input's hosts and clocks. */
   int info_only;
-  /* A spool of this very stream (the same inputs and filter), complete
-   * (hub_spool_complete): its records are read instead of the inputs'
-   * rows, which are opened for their info only. Kept by the caller while
-   * the reader is open. NULL: read the inputs. */
-  const struct hub_spool *replay;
+  /* A spool of this very stream (the same inputs and filter) that
+   * hub_spool_usable: its records are read instead of the inputs' rows,
+   * which are opened for their info only. Kept by the caller while the
+   * reader is open. NULL: read the inputs. */
+  struct hub_spool *replay;
 } hub_filter;
 
 typedef struct hub_reader hub_reader;
@@ -155,18 +155,29 @@ typedef struct hub_reader hub_reader;
  * hub_filter.replay then read those records, on any thread, instead of
  * reading SQLite again (about 70% of a pass: the size split reads its
  * stream three times). Exporters see the same records, so write the same
- * bytes. Disk, not memory, holds it: about 250 bytes a record and its
- * strings. */
+ * bytes. Disk, not memory, holds it: about 230 bytes a record and its
+ * strings. A spool given up (the disk filled) is emptied at once; its
+ * replays go on reading their inputs, from where they were. */
 typedef struct hub_spool hub_spool;
 hub_spool *hub_spool_new(void);
 /* From its first record on, r writes every record it reads into s. 0, or
- * -1 when it cannot (r reads in passes, has read already, or no temporary
- * file can be made: said as a note); r reads on as before either way. */
+ * -1 when it cannot (r reads in passes or has read already; too little
+ * room in TMPDIR for 4x the inputs' bytes, or no file: said as a note);
+ * r reads on as before either way. */
 int hub_reader_spool_into(hub_reader *r, hub_spool *s);
+/* Reads r (tapped into s, taken: closed when done) to its end on a thread
+ * of its own; replays opened meanwhile wait for what is not written yet.
+ * SQLite must be in its multi-thread mode (tt_sqlite_threads). 0, or -1
+ * (r closed, s given up: replays cannot be opened). */
+int hub_spool_fill(hub_spool *s, hub_reader *r);
 /* Whether s holds a whole stream: its reader read to the end and every
- * record was written (else a note said why not). */
-int hub_spool_complete(const hub_spool *s);
-void hub_spool_free(hub_spool *s); /* after its readers are closed; NULL is fine */
+ * record was written. */
+int hub_spool_complete(hub_spool *s);
+/* Whether a replay of s may be opened: complete, or being filled. */
+int hub_spool_usable(hub_spool *s);
+/* Stops a filling thread, then frees s: after its readers are closed;
+ * NULL is fine. */
+void hub_spool_free(hub_spool *s);
 
 /* A plan of the inputs' time maps made from the open that reads them
  * anyway (--align, hub_align.h): the first reader opened with it tells it

@@ -106,6 +106,16 @@ void hr_args_prepare(hub_db *d) {
   check_order(d);
 }
 
+void hr_args_order_copy(hr_db_args *to, const hr_db_args *from) {
+  to->checked = from->checked;
+  to->ordered = from->ordered;
+  to->nruns = from->nruns;
+  memcpy(to->run_lo, from->run_lo, sizeof to->run_lo);
+  memcpy(to->run_hi, from->run_hi, sizeof to->run_hi);
+  to->min_ev = from->min_ev;
+  to->max_ev = from->max_ev;
+}
+
 /* --- the event's rows, copied ------------------------------------------- */
 
 static void copy_row(hub_reader *r, sqlite3_stmt *st) {

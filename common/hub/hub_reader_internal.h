@@ -132,6 +132,9 @@ typedef struct hr_arg_scan {
 void hr_arg_scan_free(hr_arg_scan *s);
 /* Checks once whether d's rocpd_arg is ordered (sets args.ordered). */
 void hr_args_prepare(hub_db *d);
+/* What that check found on one connection (checked, ordered, the runs),
+ * for a reader of the same input on another: it need not scan again. */
+void hr_args_order_copy(hr_db_args *to, const hr_db_args *from);
 
 /* The tables a cursor can read. */
 typedef enum { T_REGION, T_KERNEL, T_COPY, T_ALLOC, T_SAMPLE, T_COUNT } table_id;
@@ -206,6 +209,7 @@ typedef struct hr_disk_rec {
 /* An unlinked temporary file in hr_temp_dir() (TMPDIR, else /tmp); NULL
  * when none can be made (errno says why). */
 FILE *hr_temp_file(void);
+int hr_temp_fd(void); /* the same as a descriptor, -1 */
 const char *hr_temp_dir(void);
 /* d and pay from ev, the record g read last: its track name and args read
  * through `ops` (g's own, or the ones a tap wraps). d->key is zero. */
@@ -418,6 +422,9 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
  * slice_first.. only. */
 hub_reader *hr_open_direct(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t slice_first, size_t slice_count);
+/* The direct reader's cursors and links, on r's inputs (opened, their
+ * info loaded, r->filter final): 0, or -1 (said). */
+int hr_direct_prepare(hub_reader *r);
 /* A direct reader found a file of more than HR_MAX_HUBS_PER_CONN uuids:
  * closes it and reads the same paths in passes. */
 hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths);

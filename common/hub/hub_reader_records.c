@@ -18,20 +18,22 @@ const char *hr_temp_dir(void) {
   return dir && *dir ? dir : "/tmp";
 }
 
-FILE *hr_temp_file(void) {
+int hr_temp_fd(void) {
   char *path = sqlite3_mprintf("%s/tt-records-XXXXXX", hr_temp_dir());
   int fd = path ? mkstemp(path) : -1;
-  FILE *f = NULL;
-  if (fd >= 0) {
-    unlink(path); /* gone with the descriptor, whatever happens */
-    f = fdopen(fd, "w+b");
-    if (!f) {
-      int e = errno;
-      close(fd);
-      errno = e;
-    }
-  }
+  if (fd >= 0) unlink(path); /* gone with the descriptor, whatever happens */
   sqlite3_free(path);
+  return fd;
+}
+
+FILE *hr_temp_file(void) {
+  int fd = hr_temp_fd();
+  FILE *f = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+  if (fd >= 0 && !f) {
+    int e = errno;
+    close(fd);
+    errno = e;
+  }
   return f;
 }
 

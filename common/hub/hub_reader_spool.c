@@ -2,12 +2,18 @@
  * reader writes each record it yields, in the format of
  * hub_reader_records.c, to an unlinked temporary file; a replay reader
  * reads them back with pread at an offset of its own, so any number of
- * readers, on any threads, read one spool at once. Both answer an event's
- * args and track name from the record itself, as the merge in passes
- * does, and ask their inputs (the tap's reader, the replay's info-only
- * open) for anything else: the args of an event held past its record,
- * the time span, counts. */
+ * readers, on any threads, read one spool at once, even while it is
+ * written (hub_spool_fill: they wait for what is not written yet). Both
+ * answer an event's args and track name from the record itself, as the
+ * merge in passes does, and ask their inputs (the tap's reader, the
+ * replay's info-only open) for anything else: the args of an event held
+ * past its record, the time span, counts. A spool given up (the disk is
+ * full) is emptied at once; a replay then reads its inputs, from where it
+ * was. */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +23,31 @@
 
 #include "hub/hub_reader_internal.h"
 
+/* The spool's state: written to, complete, given up (its disk freed:
+ * replays read their inputs instead), or ended by its reader's error
+ * (said by the reader: replays fail). */
+enum { SPOOL_OPEN, SPOOL_COMPLETE, SPOOL_GIVEN_UP, SPOOL_READ_FAILED };
+
 struct hub_spool {
-  FILE *out; /* written by its tap through this */
-  int fd;    /* and read by replays with pread */
-  int tapped, complete, failed;
-  size_t ndbs;         /* the stream's inputs */
-  int64_t start, end;  /* and its filter's time range: a replay must agree */
+  int fd;          /* the file: written by its tap, read by replays (pread) */
+  tt_buf wbuf;     /* the tap's records not yet written */
+  int tapped;
+  size_t ndbs;        /* the stream's inputs */
+  int64_t start, end; /* and its filter's time range: a replay must agree */
+  pthread_mutex_t mu; /* guards visible and state */
+  pthread_cond_t grew;
+  int64_t visible; /* bytes written, which replays may read */
+  int state;
+  /* Each input's rocpd_arg order, as the tap's reader checked it
+   * (hr_args_prepare), for replays that look an event's args up (one held
+   * past its record): they need not scan rocpd_arg again. Under mu. */
+  hr_db_args *orders;
+  unsigned char *ordered_known;
+  /* hub_spool_fill's thread, reading fill_r to its end. */
+  pthread_t filler;
+  int filling;
+  atomic_int stop;
+  hub_reader *fill_r;
 };
 
 /* The record read last, with its payload, and the args being iterated
@@ -47,10 +72,11 @@ struct hr_tap {
 };
 
 struct hr_replay {
-  const hub_spool *s;
+  hub_spool *s;
   off_t off; /* of the next byte to read into buf */
   char *buf;
   size_t pos, len;
+  uint64_t records; /* handed out: skipped when reading the inputs instead */
   held h;
 };
 
@@ -60,34 +86,85 @@ struct hr_replay {
 hub_spool *hub_spool_new(void) {
   hub_spool *s = tt_calloc(1, sizeof *s);
   s->fd = -1;
+  pthread_mutex_init(&s->mu, NULL);
+  pthread_cond_init(&s->grew, NULL);
+  atomic_init(&s->stop, 0);
   return s;
 }
 
-int hub_spool_complete(const hub_spool *s) { return s && s->complete && !s->failed; }
+static int spool_state(hub_spool *s) {
+  pthread_mutex_lock(&s->mu);
+  int st = s->state;
+  pthread_mutex_unlock(&s->mu);
+  return st;
+}
+
+static void set_state(hub_spool *s, int st) {
+  pthread_mutex_lock(&s->mu);
+  if (s->state == SPOOL_OPEN) s->state = st;
+  pthread_cond_broadcast(&s->grew);
+  pthread_mutex_unlock(&s->mu);
+}
+
+int hub_spool_complete(hub_spool *s) { return s && s->tapped && spool_state(s) == SPOOL_COMPLETE; }
+
+int hub_spool_usable(hub_spool *s) {
+  if (!s || !s->tapped) return 0;
+  int st = spool_state(s);
+  return st == SPOOL_COMPLETE || (st == SPOOL_OPEN && s->filling);
+}
 
 void hub_spool_free(hub_spool *s) {
   if (!s) return;
-  if (s->out) fclose(s->out);
+  if (s->filling) {
+    atomic_store(&s->stop, 1);
+    pthread_join(s->filler, NULL);
+  }
+  if (s->fd >= 0) close(s->fd);
+  tt_buf_free(&s->wbuf);
+  free(s->orders);
+  free(s->ordered_known);
+  pthread_mutex_destroy(&s->mu);
+  pthread_cond_destroy(&s->grew);
   free(s);
 }
 
-/* Gives up the spool (the disk it took too): its readers read the inputs
- * again. */
-static void spool_fail(hub_spool *s, const char *why) {
-  if (s->failed) return;
-  s->failed = 1;
-  s->complete = 0;
-  if (s->out) fclose(s->out);
-  s->out = NULL;
-  s->fd = -1;
+/* Gives the spool up and frees its disk (the file is emptied, not closed:
+ * a replay may be reading it); replays read their inputs instead. */
+static void spool_give_up(hub_spool *s, const char *why) {
+  if (spool_state(s) != SPOOL_OPEN) return;
+  if (s->fd >= 0 && ftruncate(s->fd, 0) != 0) {
+    /* the space stays taken until the spool is freed */
+  }
+  set_state(s, SPOOL_GIVEN_UP);
   if (why) tt_warn("cannot keep the stream read in a temporary file (%s): reading it again instead",
                    why);
+}
+
+/* Writes the records gathered, then lets replays read them. */
+static int spool_flush(hub_spool *s) {
+  size_t done = 0;
+  while (done < s->wbuf.len) {
+    ssize_t k = write(s->fd, s->wbuf.data + done, s->wbuf.len - done);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      spool_give_up(s, k < 0 ? strerror(errno) : "nothing written");
+      return -1;
+    }
+    done += (size_t)k;
+  }
+  tt_buf_clear(&s->wbuf);
+  pthread_mutex_lock(&s->mu);
+  s->visible += (int64_t)done;
+  pthread_cond_broadcast(&s->grew);
+  pthread_mutex_unlock(&s->mu);
+  return 0;
 }
 
 /* Whether TMPDIR has room for a spool of r's stream: a record takes
  * about what its rows take in the hub, or a few times that where names
  * are long (each record carries its own), so room for 4x the inputs'
- * bytes; a spool that fills the disk anyway is given up (spool_fail). */
+ * bytes; a spool that fills the disk anyway is given up. */
 static int spool_fits(const hub_reader *r) {
   uint64_t inputs = 0;
   for (size_t i = 0; i < r->ndbs; i++) {
@@ -102,23 +179,21 @@ static int spool_fits(const hub_reader *r) {
 
 int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
   if (r->passes || r->primed || r->tap || r->replay || s->tapped) return -1;
-  s->tapped = 1;
   if (!spool_fits(r)) {
-    s->failed = 1;
     tt_warn("%s: too little free space to keep the stream read (4x the inputs' bytes): reading "
             "it again instead", hr_temp_dir());
     return -1;
   }
-  s->out = hr_temp_file();
-  if (!s->out) {
-    s->failed = 1;
+  s->fd = hr_temp_fd();
+  if (s->fd < 0) {
     tt_warn("%s: cannot make a temporary file to keep the stream read (%s): reading it again "
             "instead", hr_temp_dir(), strerror(errno));
     return -1;
   }
-  setvbuf(s->out, NULL, _IOFBF, SPOOL_BUF);
-  s->fd = fileno(s->out);
+  s->tapped = 1;
   s->ndbs = r->ndbs;
+  s->orders = tt_calloc(r->ndbs ? r->ndbs : 1, sizeof *s->orders);
+  s->ordered_known = tt_calloc(r->ndbs ? r->ndbs : 1, 1);
   s->start = r->filter.start;
   s->end = r->filter.end;
   r->tap = tt_calloc(1, sizeof *r->tap);
@@ -128,8 +203,52 @@ int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
   return 0;
 }
 
+/* --- reading the inputs into it on a thread of its own ------------------- */
+
+/* A tt_die on the filling thread (out of memory) ends that thread only
+ * (tt_die_ends_thread): its replays then fail. */
+static void filler_gone(void *arg) { set_state(arg, SPOOL_READ_FAILED); }
+
+static void *fill(void *arg) {
+  hub_spool *s = arg;
+  tt_die_ends_thread();
+  pthread_cleanup_push(filler_gone, s);
+  hub_record ev;
+  while (!atomic_load(&s->stop) && hub_reader_next(s->fill_r, &ev) > 0) {
+  }
+  if (atomic_load(&s->stop)) spool_give_up(s, NULL); /* nobody reads it any more */
+  pthread_cleanup_pop(0);
+  hub_reader_close(s->fill_r);
+  s->fill_r = NULL;
+  return NULL;
+}
+
+int hub_spool_fill(hub_spool *s, hub_reader *r) {
+  if (!r->tap || r->tap->s != s) {
+    hub_reader_close(r);
+    return -1;
+  }
+  s->fill_r = r;
+  /* Signals go to the caller's thread, whose handlers remove the parts. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  int rc = pthread_create(&s->filler, NULL, fill, s);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (rc != 0) {
+    s->fill_r = NULL;
+    hub_reader_close(r);
+    spool_give_up(s, "cannot start its thread");
+    return -1;
+  }
+  s->filling = 1;
+  return 0;
+}
+
 void hr_tap_free(hub_reader *r) {
   if (!r->tap) return;
+  /* A tap closed before the end of its stream leaves it incomplete. */
+  if (spool_state(r->tap->s) == SPOOL_OPEN) spool_give_up(r->tap->s, NULL);
   tt_buf_free(&r->tap->h.pay);
   free(r->tap);
   r->tap = NULL;
@@ -139,18 +258,27 @@ void hr_tap_free(hub_reader *r) {
 
 static int tap_next(hub_reader *r, hub_record *ev) {
   struct hr_tap *t = r->tap;
+  hub_spool *s = t->s;
   t->h.current = t->h.args_own = 0;
   int rc = t->inner->next(r, ev);
-  if (t->s->failed || t->s->complete) return rc;
+  if (spool_state(s) != SPOOL_OPEN) return rc;
   if (rc > 0) {
     hr_rec_pack(r, t->inner, ev, &t->h.rec, &t->h.pay);
     t->h.current = 1;
-    if (!hr_rec_write(t->s->out, &t->h.rec, &t->h.pay)) spool_fail(t->s, strerror(errno));
+    hub_db *d = &r->dbs[ev->db];
+    if (d->args.checked && !s->ordered_known[ev->db]) { /* the check its args needed */
+      pthread_mutex_lock(&s->mu);
+      hr_args_order_copy(&s->orders[ev->db], &d->args);
+      s->ordered_known[ev->db] = 1;
+      pthread_mutex_unlock(&s->mu);
+    }
+    tt_buf_append(&s->wbuf, (const char *)&t->h.rec, sizeof t->h.rec);
+    tt_buf_append(&s->wbuf, t->h.pay.data, t->h.rec.payload);
+    if (s->wbuf.len >= SPOOL_BUF) spool_flush(s);
   } else if (rc == 0) {
-    if (fflush(t->s->out) != 0) spool_fail(t->s, strerror(errno));
-    else t->s->complete = 1;
+    if (spool_flush(s) == 0) set_state(s, SPOOL_COMPLETE);
   } else {
-    spool_fail(t->s, NULL); /* the read failed, and said so */
+    set_state(s, SPOOL_READ_FAILED); /* the read failed, and said so */
   }
   return rc;
 }
@@ -195,8 +323,8 @@ const hr_ops hr_tap_ops = {tap_next,       tap_args_begin,         tap_args_next
 /* --- the replay -------------------------------------------------------- */
 
 int hr_replay_start(hub_reader *r) {
-  const hub_spool *s = r->filter.replay;
-  if (!hub_spool_complete(s) || s->ndbs != r->ndbs || s->start != r->filter.start ||
+  hub_spool *s = r->filter.replay;
+  if (!hub_spool_usable(s) || s->ndbs != r->ndbs || s->start != r->filter.start ||
       s->end != r->filter.end) {
     tt_error("replaying a stream read before: it is not this reader's (a bug, please report it)");
     return -1;
@@ -216,16 +344,37 @@ void hr_replay_free(hub_reader *r) {
   r->replay = NULL;
 }
 
-/* n bytes into dst: 1, 0 at the end before any byte, -1 on an error or a
- * record cut short. */
+/* What replay_read found. */
+enum { READ_END, READ_OK, READ_ERROR, READ_FAILED, READ_GIVEN_UP };
+
+/* n bytes into dst, waiting for a spool being written: READ_OK, READ_END
+ * at its end before any byte, READ_ERROR on a read error or a record cut
+ * short (errno set), READ_FAILED when its reader failed, READ_GIVEN_UP. */
 static int replay_read(struct hr_replay *p, void *dst, size_t n) {
   char *out = dst;
   size_t got = 0;
+  hub_spool *s = p->s;
   while (got < n) {
     if (p->pos == p->len) {
-      ssize_t k = pread(p->s->fd, p->buf, REPLAY_BUF, p->off);
+      pthread_mutex_lock(&s->mu);
+      while (s->visible == p->off && s->state == SPOOL_OPEN) pthread_cond_wait(&s->grew, &s->mu);
+      int64_t avail = s->visible - p->off;
+      int st = s->state;
+      pthread_mutex_unlock(&s->mu);
+      if (st == SPOOL_GIVEN_UP) return READ_GIVEN_UP;
+      if (avail <= 0) {
+        if (st == SPOOL_READ_FAILED) return READ_FAILED;
+        errno = 0;
+        return got == 0 ? READ_END : READ_ERROR;
+      }
+      size_t want = avail < (int64_t)REPLAY_BUF ? (size_t)avail : REPLAY_BUF;
+      ssize_t k = pread(s->fd, p->buf, want, p->off);
       if (k < 0 && errno == EINTR) continue;
-      if (k <= 0) return k == 0 && got == 0 ? 0 : -1;
+      if (k <= 0) {
+        if (spool_state(s) == SPOOL_GIVEN_UP) return READ_GIVEN_UP; /* emptied meanwhile */
+        if (k == 0) errno = 0;
+        return READ_ERROR;
+      }
       p->off += k;
       p->pos = 0;
       p->len = (size_t)k;
@@ -235,7 +384,24 @@ static int replay_read(struct hr_replay *p, void *dst, size_t n) {
     p->pos += c;
     got += c;
   }
-  return 1;
+  return READ_OK;
+}
+
+/* The spool was given up: this reader reads its inputs from here on,
+ * past the records it has handed out already (the same records, in the
+ * same order). */
+static int replay_fall_back(hub_reader *r) {
+  uint64_t skip = r->replay->records;
+  hr_replay_free(r);
+  r->ops = &hr_direct_ops;
+  if (hr_direct_prepare(r) != 0) return -1;
+  hub_record ev;
+  for (uint64_t i = 0; i < skip; i++)
+    if (hr_direct_next(r, &ev) <= 0) {
+      if (!r->failed) tt_error("the inputs changed while they were read: the stream ends early");
+      return -1;
+    }
+  return 0;
 }
 
 static int replay_next(hub_reader *r, hub_record *ev) {
@@ -244,22 +410,32 @@ static int replay_next(hub_reader *r, hub_record *ev) {
   h->current = h->args_own = 0;
   if (r->failed) return -1;
   int rc = replay_read(p, &h->rec, sizeof h->rec);
-  if (rc > 0) {
+  if (rc == READ_OK) {
     tt_buf_clear(&h->pay);
     tt_buf_reserve(&h->pay, h->rec.payload + 1);
-    rc = replay_read(p, h->pay.data, h->rec.payload) > 0 ? 1 : -1;
+    rc = replay_read(p, h->pay.data, h->rec.payload);
+    if (rc == READ_END) rc = READ_ERROR;
     h->pay.len = h->rec.payload;
     h->pay.data[h->pay.len] = '\0';
   }
-  if (rc < 0) {
-    tt_error("reading the stream read before from its temporary file: %s",
-             errno ? strerror(errno) : "cut short");
+  if (rc == READ_GIVEN_UP) {
+    if (replay_fall_back(r) != 0) {
+      r->failed = 1;
+      return -1;
+    }
+    return hr_direct_next(r, ev);
+  }
+  if (rc == READ_ERROR)
+    tt_error("reading the stream kept in a temporary file: %s",
+             errno ? strerror(errno) : "a record cut short");
+  if (rc == READ_ERROR || rc == READ_FAILED) { /* READ_FAILED: said by its reader */
     r->failed = 1;
     return -1;
   }
-  if (rc == 0) return 0;
+  if (rc == READ_END) return 0;
   hr_rec_view(&h->rec, h->pay.data, ev);
   h->current = 1;
+  p->records++;
   return 1;
 }
 
@@ -268,8 +444,18 @@ static int replay_next(hub_reader *r, hub_record *ev) {
 static void replay_args_begin(hub_reader *r, int db, int64_t event_id) {
   held *h = &r->replay->h;
   h->args_own = held_is(h, db, event_id, 0);
-  if (h->args_own) hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
-  else hr_direct_args_begin(r, db, event_id);
+  if (h->args_own) {
+    hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
+    return;
+  }
+  hub_spool *s = r->replay->s;
+  hub_db *d = db >= 0 && (size_t)db < r->ndbs ? &r->dbs[db] : NULL;
+  if (d && !d->args.checked) { /* its tap checked rocpd_arg's order when it read the event */
+    pthread_mutex_lock(&s->mu);
+    if (s->ordered_known[db]) hr_args_order_copy(&d->args, &s->orders[db]);
+    pthread_mutex_unlock(&s->mu);
+  }
+  hr_direct_args_begin(r, db, event_id);
 }
 
 static int replay_args_next(hub_reader *r, hub_arg_view *a) {
