@@ -10,7 +10,10 @@
  *            window's events before its end is known (settle; tt_cuts_ahead);
  *   process  --split process: one reader per part, whole processes packed
  *            (export_split.h), a process too big alone cut into planned
- *            windows of its own (run_processes). */
+ *            windows of its own (run_processes).
+ * A --max-part-size split reads its inputs once: the fewest pass keeps
+ * the stream in a spool (hub_reader.h), which the balanced pass and the
+ * writer replay (size_cuts). */
 #include "cli/export.h"
 
 #include <ftw.h>

@@ -44,8 +44,11 @@ struct hub_spool {
   hr_db_args *orders;
   unsigned char *ordered_known;
   /* hub_spool_fill's thread, reading fill_r to its end. */
-  pthread_t filler;
+  pthread_t filler; /* detached: a tool that exits early (tt_die) leaves
+                     * no thread unjoined; hub_spool_free waits for
+                     * filled instead */
   int filling;
+  int filled; /* under mu: the thread touches s no more */
   atomic_int stop;
   hub_reader *fill_r;
 };
@@ -118,8 +121,14 @@ void hub_spool_free(hub_spool *s) {
   if (!s) return;
   if (s->filling) {
     atomic_store(&s->stop, 1);
-    pthread_join(s->filler, NULL);
+    pthread_mutex_lock(&s->mu);
+    while (!s->filled) pthread_cond_wait(&s->grew, &s->mu);
+    pthread_mutex_unlock(&s->mu);
   }
+  /* Closed here, once filled, not on its thread: SQLite leaves the
+   * descriptor of a connection closed while another holds a lock on the
+   * file for the last one to close, which may be this thread's. */
+  hub_reader_close(s->fill_r);
   if (s->fd >= 0) close(s->fd);
   tt_buf_free(&s->wbuf);
   free(s->orders);
@@ -207,7 +216,14 @@ int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
 
 /* A tt_die on the filling thread (out of memory) ends that thread only
  * (tt_die_ends_thread): its replays then fail. */
-static void filler_gone(void *arg) { set_state(arg, SPOOL_READ_FAILED); }
+static void filler_gone(void *arg) {
+  hub_spool *s = arg;
+  pthread_mutex_lock(&s->mu);
+  if (s->state == SPOOL_OPEN) s->state = SPOOL_READ_FAILED;
+  s->filled = 1;
+  pthread_cond_broadcast(&s->grew);
+  pthread_mutex_unlock(&s->mu);
+}
 
 static void *fill(void *arg) {
   hub_spool *s = arg;
@@ -217,10 +233,8 @@ static void *fill(void *arg) {
   while (!atomic_load(&s->stop) && hub_reader_next(s->fill_r, &ev) > 0) {
   }
   if (atomic_load(&s->stop)) spool_give_up(s, NULL); /* nobody reads it any more */
-  pthread_cleanup_pop(0);
-  hub_reader_close(s->fill_r);
-  s->fill_r = NULL;
-  return NULL;
+  pthread_cleanup_pop(1); /* filled: the last touch of s */
+  return NULL; /* fill_r is closed by the caller's thread (hub_spool_free) */
 }
 
 int hub_spool_fill(hub_spool *s, hub_reader *r) {
@@ -233,7 +247,11 @@ int hub_spool_fill(hub_spool *s, hub_reader *r) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
-  int rc = pthread_create(&s->filler, NULL, fill, s);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int rc = pthread_create(&s->filler, &attr, fill, s);
+  pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (rc != 0) {
     s->fill_r = NULL;
