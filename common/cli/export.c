@@ -1000,11 +1000,13 @@ static int reopen_replay(run *ru, hub_filter *f, int64_t t0, int64_t t1) {
 }
 
 /* Whether the size split keeps its stream for the passes after the
- * fewest: not for the count alone, nor under TT_SPOOL=0 (tests compare
- * the two ways). */
+ * fewest: not for the count alone; not for --part K, whose jobs run many
+ * at once (scripts/convert-parallel.sh) and would each keep a copy of the
+ * whole stream in TMPDIR to save one read of three; not under TT_SPOOL=0
+ * (tests compare the two ways). */
 static int want_spool(const tt_export_opts *o) {
   const char *env = getenv("TT_SPOOL");
-  return !o->count_parts && !(env && strcmp(env, "0") == 0);
+  return !o->count_parts && o->part < 0 && !(env && strcmp(env, "0") == 0);
 }
 
 /* The size split's cut source: the fewest plan first (the count, before

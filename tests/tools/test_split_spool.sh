@@ -59,6 +59,13 @@ again=$(TT_SPOOL=0 rows db2json -q "$TMP/b.db" --max-part-size 1M -o "$TMP/again
 same_parts "the spool's parts are the parts read again" "$TMP/s2" "$TMP/again"
 same_parts "one CPU's parts are two's" "$TMP/s1" "$TMP/s2"
 rm -rf "$TMP"/s1 "$TMP"/s2 "$TMP/again"
+# --part K keeps no copy (the jobs of a parallel run would each keep one):
+# its two planning passes read the hub, then its own range.
+mkdir -p "$TMP/p"
+part=$(rows db2json -q "$TMP/b.db" --max-part-size 1M --part 1 -o "$TMP/p/x.json")
+[ "$part" -ge $((one * 2)) ] && pass "--part 1: no copy kept, the hub read by both planning passes ($part rows)" ||
+  fail "--part 1: $part rows read, less than two reads ($one each)"
+rm -rf "$TMP/p"
 # --count-parts reads once and keeps nothing.
 expect_eq "--count-parts: the parts' count, one read" "9 yes" \
   "$(db2json "$TMP/b.db" --max-part-size 1M --count-parts) $([ "$(rows db2json "$TMP/b.db" --max-part-size 1M --count-parts)" -le $((one * 11 / 10)) ] && echo yes)"
