@@ -731,6 +731,7 @@ void hub_reader_close(hub_reader *r) {
     }
     free(r->dbs[i].path);
     tt_buf_free(&r->dbs[i].link_starts);
+    tt_buf_free(&r->dbs[i].metadata);
     free(r->dbs[i].suffix);
     hr_qnames_free(&r->dbs[i]);
     sqlite3_free(r->dbs[i].args.src);

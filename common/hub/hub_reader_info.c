@@ -429,9 +429,47 @@ int64_t hr_direct_row_count(hub_reader *r) {
   return total;
 }
 
+void hr_keep_metadata(hub_db *to, hub_reader *g, int gdb) {
+  hub_db *d = &g->dbs[gdb];
+  if (!d->conn) { /* g read in passes itself (a file of many uuids) */
+    if (d->metadata.len) tt_buf_append(&to->metadata, d->metadata.data, d->metadata.len);
+    return;
+  }
+  char *t = hr_tname(d, "rocpd_metadata");
+  int exists = hr_table_exists(d, t);
+  sqlite3_free(t);
+  if (!exists) return;
+  char *sql = sqlite3_mprintf("SELECT tag, value FROM %s ORDER BY rowid", hr_qt(d, "rocpd_metadata"));
+  sqlite3_stmt *st = hr_prep(d, sql);
+  sqlite3_free(sql);
+  while (st && sqlite3_step(st) == SQLITE_ROW) {
+    const char *tag = hr_col_text(st, 0);
+    tt_buf_append(&to->metadata, tag, strlen(tag) + 1);
+    if (sqlite3_column_type(st, 1) == SQLITE_NULL) {
+      tt_buf_append(&to->metadata, "", 1);
+    } else {
+      const char *v = hr_col_text(st, 1);
+      tt_buf_append(&to->metadata, "\1", 1);
+      tt_buf_append(&to->metadata, v, strlen(v) + 1);
+    }
+  }
+  sqlite3_finalize(st);
+}
+
+/* The first row of tag in metadata kept by hr_keep_metadata. */
+static const char *kept_metadata(const tt_buf *m, const char *tag) {
+  for (const char *at = m->data, *end = m->data + m->len; at && at < end;) {
+    const char *v = at + strlen(at) + 1;
+    if (strcmp(at, tag) == 0) return *v ? v + 1 : NULL;
+    at = v + strlen(v) + 1;
+  }
+  return NULL;
+}
+
 const char *hub_reader_metadata(hub_reader *r, int db, const char *tag) {
   if (db < 0 || (size_t)db >= r->ndbs) return NULL;
   hub_db *d = &r->dbs[db];
+  if (!d->conn) return kept_metadata(&d->metadata, tag);
   char *t = hr_tname(d, "rocpd_metadata");
   int exists = hr_table_exists(d, t);
   sqlite3_free(t);

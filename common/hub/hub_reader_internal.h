@@ -73,6 +73,10 @@ typedef struct hub_db {
   sqlite3_stmt *track_st;
   int excluded; /* the filter's (host, pid) is not this input's: no rows */
   struct hr_links *links; /* launches' GPU work (hub_reader_links.c); NULL: no arrows */
+  /* Read in passes (no connection): its rocpd_metadata, kept when its
+   * group was read (hr_keep_metadata), as "tag\0" then "\1value\0" (or
+   * "\0" for a NULL value) per row, in rowid order. */
+  tt_buf metadata;
 } hub_db;
 
 /* hub_reader_links.c: a launch's GPU work, found by merging the launches
@@ -388,6 +392,9 @@ void hr_load_info(hub_reader *r);
 void hr_add_thread(hub_reader *r, const hub_thread_info *t);
 void hr_add_agent(hub_reader *r, const hub_agent_view *a);
 void hr_add_lane(hub_reader *r, const hub_lane_info *l);
+/* Keeps input gdb of g's rocpd_metadata in `to` (an input of a reader in
+ * passes, which has no connection to ask: hub_reader_metadata reads it). */
+void hr_keep_metadata(hub_db *to, hub_reader *g, int gdb);
 /* Sets every process's host ordinal and label (after all are loaded). */
 void hr_name_processes(hub_reader *r);
 /* hub_reader_devices.c: each agent's gpu_view and owner_label, once the

@@ -143,7 +143,7 @@ static int merge_open(struct hr_passes *p) {
 
 /* Copies the info tables and the inputs' names of a group's reader into
  * r, its db indexes moved by base, in the order a direct open reads them. */
-static void take_info(hub_reader *r, const hub_reader *g, int base) {
+static void take_info(hub_reader *r, hub_reader *g, int base) {
   for (size_t i = 0; i < g->ndbs; i++) {
     tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
     hub_db *d = &r->dbs[r->ndbs++];
@@ -151,6 +151,7 @@ static void take_info(hub_reader *r, const hub_reader *g, int base) {
     d->path = tt_strdup(g->dbs[i].path);
     d->suffix = tt_strdup(g->dbs[i].suffix);
     memcpy(d->has_table, g->dbs[i].has_table, sizeof d->has_table);
+    hr_keep_metadata(d, g, (int)i);
   }
   for (size_t i = 0; i < g->nprocesses; i++) {
     tt_grow(r->processes, r->nprocesses + 1, r->cap_processes);

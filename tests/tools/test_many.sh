@@ -93,6 +93,18 @@ cp "${P[3]}" "$TMP/copy3.db"
 expect_fail "in passes, a copy of a hub in another group is refused" "copy3.db: the same hub as .*h0003.db" \
   bash -c "ulimit -n 40; TMPDIR='$TMP/passtmp' db2json -q ${P[*]} '$TMP/copy3.db' -o '$TMP/pass/bad.json'"
 expect_eq "... no output, no temporary file left" "" "$(ls "$TMP/passtmp"; ls "$TMP/pass" | grep bad)"
+# Read in passes, an input has no connection: its rocpd_metadata is kept
+# when its group is read. Three imports of one Kineto rank: db2json's
+# top-level distributedInfo (its rank from the fixture itself) is there,
+# the same file as read directly (before, lost in passes).
+for i in 1 2 3; do kineto2db -q "$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz" -o "$TMP/k$i.db"; done
+db2json -q "$TMP"/k?.db -o "$TMP/k.direct.json"
+(ulimit -n 20; db2json -q "$TMP"/k?.db -o "$TMP/k.passes.json")
+expect_ok "3 Kineto hubs under ulimit -n 20 (in passes) = the direct run, byte for byte" \
+  cmp "$TMP/k.direct.json" "$TMP/k.passes.json"
+expect_eq "... with the ranks' distributedInfo (rank as in the trace)" \
+  "$(zcat "$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz" | $PY -c 'import json,sys; print(json.load(sys.stdin)["distributedInfo"]["rank"])')" \
+  "$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["distributedInfo"]["rank"])' "$TMP/k.passes.json")"
 
 # --- split by window: every window in one pass, exact counts --------------------
 expect_ok "split into 7 windows" db2json -q "${HUBS[@]}" --split window --windows 7 -o "$TMP/w.json"
