@@ -140,6 +140,15 @@ expect_eq "a merged hub of three hosts, not aligned: warned about, times as reco
   "$(grep -c 'mn.db holds processes of two hosts or clocks' "$TMP/mn.err")"
 expect_fail "... and refused under --align collectives" "holds processes of two hosts" \
   db2json -q --align collectives "$TMP/mn.db" -o "$TMP/mn2.json"
+# A merged hub of more than 100 hubs is read in slices (in passes, no
+# connection to ask): its aligned tag is still read (before: taken as
+# mixed clocks, warned about, and refused under --align collectives).
+$PY "$G" "$TMP/big" --hosts 2 --ranks-per-host 51 --steps 3 --seed 3 --formats rocprof >/dev/null
+dbmerge -q --align collectives "$TMP"/big/rocprof/rank*.db -o "$TMP/big.db"
+expect_eq "dbmerge --align of 102 hubs marks them aligned" "102" "$(q "$TMP/big.db" "SELECT count(*) FROM rocpd_metadata WHERE tag = 'tracetools.aligned'")"
+db2json "$TMP/big.db" -o "$TMP/big.json" 2>"$TMP/big.err"
+expect_eq "... read in slices: not aligned again (no align line, no warning)" "" "$(grep -E 'align:|warning' "$TMP/big.err")"
+expect_ok "... and --align collectives takes it as one timeline" db2json -q --align collectives "$TMP/big.db" -o "$TMP/big2.json"
 
 # --- one host, several processes: nothing moves ---------------------------
 $PY "$G" "$TMP/one" --hosts 1 --ranks-per-host 3 --steps 4 --formats rocprof
