@@ -34,10 +34,10 @@ struct hub_spool {
   int tapped;
   size_t ndbs;        /* the stream's inputs */
   int64_t start, end; /* and its filter's time range: a replay must agree */
-  pthread_mutex_t mu; /* guards visible and state */
+  pthread_mutex_t mu; /* guards visible; state changes under it too */
   pthread_cond_t grew;
   int64_t visible; /* bytes written, which replays may read */
-  int state;
+  _Atomic int state; /* read without mu: the tap asks at every record */
   /* Each input's rocpd_arg order, as the tap's reader checked it
    * (hr_args_prepare), for replays that look an event's args up (one held
    * past its record): they need not scan rocpd_arg again. Under mu. */
@@ -92,15 +92,11 @@ hub_spool *hub_spool_new(void) {
   pthread_mutex_init(&s->mu, NULL);
   pthread_cond_init(&s->grew, NULL);
   atomic_init(&s->stop, 0);
+  atomic_init(&s->state, SPOOL_OPEN);
   return s;
 }
 
-static int spool_state(hub_spool *s) {
-  pthread_mutex_lock(&s->mu);
-  int st = s->state;
-  pthread_mutex_unlock(&s->mu);
-  return st;
-}
+static int spool_state(hub_spool *s) { return atomic_load(&s->state); }
 
 static void set_state(hub_spool *s, int st) {
   pthread_mutex_lock(&s->mu);
