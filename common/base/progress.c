@@ -1,13 +1,18 @@
 #include "base/progress.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/util.h"
 
-static int enabled, quiet, drawn;
+static int enabled, quiet;
+/* A progress line is on the terminal: the next message ends it first.
+ * Messages may come from a second thread (a size split's planner or
+ * spool), so it is taken atomically. */
+static atomic_int drawn;
 static double last, started;
 
 static double now(void) {
@@ -42,7 +47,7 @@ static void draw(const char *what, uint64_t done, uint64_t total, double t) {
     fprintf(stderr, "\r%s: %llu %s, %.0f %s/s   ", tt_progname(), (unsigned long long)done, what,
             rate, what);
   }
-  drawn = 1;
+  atomic_store(&drawn, 1);
 }
 
 void tt_progress(const char *what, uint64_t done, uint64_t total) {
@@ -58,13 +63,12 @@ void tt_progress_finish(const char *what, uint64_t done) {
   double t = now(), secs = t - started;
   fprintf(stderr, "\r%s: %llu %s (100%%) in %.1f s, %.0f %s/s   ", tt_progname(),
           (unsigned long long)done, what, secs, secs > 0 ? (double)done / secs : 0, what);
-  drawn = 1;
+  atomic_store(&drawn, 1);
   tt_progress_done();
 }
 
 void tt_progress_done(void) {
-  if (drawn) fputc('\n', stderr);
-  drawn = 0;
+  if (atomic_exchange(&drawn, 0)) fputc('\n', stderr);
 }
 
 void tt_info(const char *fmt, ...) {
