@@ -1031,10 +1031,9 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
    * the planner's formatting. */
   if (want_spool(o)) {
     ru->spool = hub_spool_new();
-    if (hub_reader_spool_into(ru->r, ru->spool) == 0 && ru->plan_ahead) {
-      hub_reader *filled = ru->r;
-      ru->r = NULL;
-      hub_spool_fill(ru->spool, filled); /* failing, replays are not opened */
+    if (hub_reader_spool_into(ru->r, ru->spool) == 0 && ru->plan_ahead &&
+        hub_spool_fill(ru->spool, ru->r) == 0) {
+      ru->r = NULL; /* the spool's thread reads it */
       if (reopen_replay(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) return NULL;
     }
   }

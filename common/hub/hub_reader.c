@@ -104,7 +104,8 @@ hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_f
 }
 
 hub_reader *hub_reader_open_info(const char *path) {
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .info_only = 1};
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL,
+                  .info_only = HUB_INFO_PROCESSES};
   return hub_reader_open(&path, 1, &f);
 }
 

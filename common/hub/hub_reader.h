@@ -136,9 +136,10 @@ typedef struct hub_filter {
    * later readers take its maps, as time_maps). Kept by the caller for
    * every reader opened with it. NULL: none. */
   struct hub_time_plan *time_plan;
-  /* The processes and metadata only (no threads, agents or lanes): no
-   * cursor is prepared and hub_reader_next ends at once. --align's look
-   * at each input's hosts and clocks. */
+  /* No rows: no cursor is prepared and hub_reader_next ends at once.
+   * HUB_INFO_PROCESSES: the processes and metadata only (no threads,
+   * agents or lanes): --align's look at each input's hosts and clocks.
+   * HUB_INFO_ALL: every info table (a replay in passes' groups). */
   int info_only;
   /* A spool of this very stream (the same inputs and filter) that
    * hub_spool_usable: its records are read instead of the inputs' rows,
@@ -146,6 +147,8 @@ typedef struct hub_filter {
    * reader is open. NULL: read the inputs. */
   struct hub_spool *replay;
 } hub_filter;
+
+enum { HUB_INFO_PROCESSES = 1, HUB_INFO_ALL = 2 }; /* hub_filter.info_only */
 
 typedef struct hub_reader hub_reader;
 
@@ -161,14 +164,17 @@ typedef struct hub_reader hub_reader;
 typedef struct hub_spool hub_spool;
 hub_spool *hub_spool_new(void);
 /* From its first record on, r writes every record it reads into s. 0, or
- * -1 when it cannot (r reads in passes or has read already; too little
- * room in TMPDIR for 4x the inputs' bytes, or no file: said as a note);
- * r reads on as before either way. */
+ * -1 when it cannot (r has read already; too little room in TMPDIR for
+ * 4x the inputs' bytes, or no file: said as a note); r reads on as before
+ * either way. A reader in passes is spooled too; its replays open their
+ * groups for their info only. */
 int hub_reader_spool_into(hub_reader *r, hub_spool *s);
-/* Reads r (tapped into s, taken: closed when done) to its end on a thread
- * of its own; replays opened meanwhile wait for what is not written yet.
- * SQLite must be in its multi-thread mode (tt_sqlite_threads). 0, or -1
- * (r closed, s given up: replays cannot be opened). */
+/* Reads r (tapped into s) to its end on a thread of its own, r taken
+ * (closed by hub_spool_free); replays opened meanwhile wait for what is
+ * not written yet. SQLite must be in its multi-thread mode
+ * (tt_sqlite_threads). 0, or -1 with r still the caller's: a reader in
+ * passes (it read its inputs when it opened; its replays could not go
+ * back to them were the spool given up), or no thread. */
 int hub_spool_fill(hub_spool *s, hub_reader *r);
 /* Whether s holds a whole stream: its reader read to the end and every
  * record was written. */

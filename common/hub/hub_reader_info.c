@@ -174,7 +174,7 @@ void hr_load_info(hub_reader *r) {
     }
     sqlite3_finalize(st);
     sqlite3_finalize(host_st);
-    if (r->filter.info_only) continue; /* --align's look: the processes only */
+    if (r->filter.info_only == HUB_INFO_PROCESSES) continue; /* --align's look */
     st = info_query(d, "rocpd_info_thread",
                     "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
                     JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN " JX("extdata", "$.agent_id")

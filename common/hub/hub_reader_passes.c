@@ -190,8 +190,13 @@ static hub_reader *group_reader(hub_reader *r, size_t i) {
   struct hr_passes *p = r->passes;
   const group *gr = &p->groups[i];
   const char *const *paths = (const char *const *)p->paths + gr->path0;
-  if (gr->count) return hr_open_direct(paths, 1, &r->filter, gr->first, gr->count);
-  return hub_reader_open(paths, gr->npaths, &r->filter);
+  /* A replay in passes reads its records from the spool: its groups are
+   * opened for their info only, and never replay themselves. */
+  hub_filter f = r->filter;
+  if (f.replay) f.info_only = HUB_INFO_ALL;
+  f.replay = NULL;
+  if (gr->count) return hr_open_direct(paths, 1, &f, gr->first, gr->count);
+  return hub_reader_open(paths, gr->npaths, &f);
 }
 
 /* The merge key of the record g returned last (the reader of a group may
@@ -331,6 +336,7 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
       ok = 0;
     }
   }
+  if (ok && r->filter.replay && hr_replay_start(r) != 0) ok = 0;
   if (!ok) {
     hub_reader_close(r);
     return NULL;

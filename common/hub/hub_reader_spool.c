@@ -76,6 +76,9 @@ struct hr_tap {
 
 struct hr_replay {
   hub_spool *s;
+  /* What the reader answers beside the records: its inputs' (a direct
+   * reader's lookups, or a reader in passes' groups). */
+  const hr_ops *base;
   off_t off; /* of the next byte to read into buf */
   char *buf;
   size_t pos, len;
@@ -183,7 +186,7 @@ static int spool_fits(const hub_reader *r) {
 }
 
 int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
-  if (r->passes || r->primed || r->tap || r->replay || s->tapped) return -1;
+  if (r->primed || r->tap || r->replay || s->tapped) return -1;
   if (!spool_fits(r)) {
     tt_warn("%s: too little free space to keep the stream read (4x the inputs' bytes): reading "
             "it again instead", hr_temp_dir());
@@ -234,10 +237,10 @@ static void *fill(void *arg) {
 }
 
 int hub_spool_fill(hub_spool *s, hub_reader *r) {
-  if (!r->tap || r->tap->s != s) {
-    hub_reader_close(r);
-    return -1;
-  }
+  /* A reader in passes read its inputs when it opened: merging its
+   * streams on a thread would save little, and a replay in passes cannot
+   * go back to its inputs if the spool is given up. */
+  if (!r->tap || r->tap->s != s || r->passes) return -1;
   s->fill_r = r;
   /* Signals go to the caller's thread, whose handlers remove the parts. */
   sigset_t all, old;
@@ -249,10 +252,8 @@ int hub_spool_fill(hub_spool *s, hub_reader *r) {
   int rc = pthread_create(&s->filler, &attr, fill, s);
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if (rc != 0) {
+  if (rc != 0) { /* the caller reads r itself */
     s->fill_r = NULL;
-    hub_reader_close(r);
-    spool_give_up(s, "cannot start its thread");
     return -1;
   }
   s->filling = 1;
@@ -345,6 +346,7 @@ int hr_replay_start(hub_reader *r) {
   }
   r->replay = tt_calloc(1, sizeof *r->replay);
   r->replay->s = s;
+  r->replay->base = r->ops;
   r->replay->buf = tt_malloc(REPLAY_BUF);
   r->ops = &hr_replay_ops;
   return 0;
@@ -405,6 +407,10 @@ static int replay_read(struct hr_replay *p, void *dst, size_t n) {
  * past the records it has handed out already (the same records, in the
  * same order). */
 static int replay_fall_back(hub_reader *r) {
+  if (r->replay->base != &hr_direct_ops) { /* never: only a filled spool is given up */
+    tt_error("the stream kept in a temporary file was given up while read in passes");
+    return -1;
+  }
   uint64_t skip = r->replay->records;
   hr_replay_free(r);
   r->ops = &hr_direct_ops;
@@ -464,37 +470,37 @@ static void replay_args_begin(hub_reader *r, int db, int64_t event_id) {
   }
   hub_spool *s = r->replay->s;
   hub_db *d = db >= 0 && (size_t)db < r->ndbs ? &r->dbs[db] : NULL;
-  if (d && !d->args.checked) { /* its tap checked rocpd_arg's order when it read the event */
+  if (d && d->conn && !d->args.checked) { /* its tap checked rocpd_arg's order when it read the event */
     pthread_mutex_lock(&s->mu);
     if (s->ordered_known[db]) hr_args_order_copy(&d->args, &s->orders[db]);
     pthread_mutex_unlock(&s->mu);
   }
-  hr_direct_args_begin(r, db, event_id);
+  r->replay->base->args_begin(r, db, event_id);
 }
 
 static int replay_args_next(hub_reader *r, hub_arg_view *a) {
   held *h = &r->replay->h;
-  return h->args_own ? hr_rec_args_next(&h->args, a) : hr_direct_args_next(r, a);
+  return h->args_own ? hr_rec_args_next(&h->args, a) : r->replay->base->args_next(r, a);
 }
 
 static const char *replay_track_name(hub_reader *r, int db, int64_t track_id) {
   held *h = &r->replay->h;
   if (held_is(h, db, track_id, 1)) return hr_rec_str(h->pay.data, 3);
-  return hr_direct_ops.track_name(r, db, track_id);
+  return r->replay->base->track_name(r, db, track_id);
 }
 
 static int replay_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  return hr_direct_ops.time_span(r, min_start, max_end);
+  return r->replay->base->time_span(r, min_start, max_end);
 }
 
 static int replay_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  return hr_direct_ops.process_has_events(r, host, pid);
+  return r->replay->base->process_has_events(r, host, pid);
 }
 
-static int64_t replay_row_count(hub_reader *r) { return hr_direct_ops.row_count(r); }
+static int64_t replay_row_count(hub_reader *r) { return r->replay->base->row_count(r); }
 
 static int replay_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return hr_direct_ops.category_counts(r, out, n);
+  return r->replay->base->category_counts(r, out, n);
 }
 
 const hr_ops hr_replay_ops = {replay_next,       replay_args_begin,         replay_args_next,
