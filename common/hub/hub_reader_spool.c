@@ -141,10 +141,12 @@ void hub_spool_free(hub_spool *s) {
  * a replay may be reading it); replays read their inputs instead. */
 static void spool_give_up(hub_spool *s, const char *why) {
   if (spool_state(s) != SPOOL_OPEN) return;
+  /* Given up before it is emptied: a replay whose read finds it empty
+   * then knows why (else it would take it for a read error). */
+  set_state(s, SPOOL_GIVEN_UP);
   if (s->fd >= 0 && ftruncate(s->fd, 0) != 0) {
     /* the space stays taken until the spool is freed */
   }
-  set_state(s, SPOOL_GIVEN_UP);
   if (why) tt_warn("cannot keep the stream read in a temporary file (%s): reading it again instead",
                    why);
 }
