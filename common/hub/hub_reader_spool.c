@@ -300,42 +300,17 @@ static int tap_next(hub_reader *r, hub_record *ev) {
   return rc;
 }
 
-static void tap_args_begin(hub_reader *r, int db, int64_t event_id) {
-  held *h = &r->tap->h;
-  h->args_own = held_is(h, db, event_id, 0);
-  if (h->args_own) hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
-  else r->tap->inner->args_begin(r, db, event_id);
-}
-
-static int tap_args_next(hub_reader *r, hub_arg_view *a) {
-  held *h = &r->tap->h;
-  return h->args_own ? hr_rec_args_next(&h->args, a) : r->tap->inner->args_next(r, a);
-}
-
-static const char *tap_track_name(hub_reader *r, int db, int64_t track_id) {
-  held *h = &r->tap->h;
-  if (held_is(h, db, track_id, 1)) return hr_rec_str(h->pay.data, 3);
-  return r->tap->inner->track_name(r, db, track_id);
-}
-
-static int tap_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  return r->tap->inner->time_span(r, min_start, max_end);
-}
-
-static int tap_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  return r->tap->inner->process_has_events(r, host, pid);
-}
-
-static int64_t tap_row_count(hub_reader *r) { return r->tap->inner->row_count(r); }
-
-static int tap_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return r->tap->inner->category_counts(r, out, n);
-}
-
 /* In hr_ops's order (no two slots have one type: the compiler checks it). */
-const hr_ops hr_tap_ops = {tap_next,       tap_args_begin,         tap_args_next,
-                           tap_track_name, tap_time_span,          tap_process_has_events,
-                           tap_row_count,  tap_category_counts};
+static void front_args_begin(hub_reader *r, int db, int64_t event_id);
+static int front_args_next(hub_reader *r, hub_arg_view *a);
+static const char *front_track_name(hub_reader *r, int db, int64_t track_id);
+static int front_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
+static int front_process_has_events(hub_reader *r, const char *host, int64_t pid);
+static int64_t front_row_count(hub_reader *r);
+static int front_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
+const hr_ops hr_tap_ops = {tap_next,         front_args_begin,         front_args_next,
+                           front_track_name, front_time_span,          front_process_has_events,
+                           front_row_count,  front_category_counts};
 
 /* --- the replay -------------------------------------------------------- */
 
@@ -461,50 +436,57 @@ static int replay_next(hub_reader *r, hub_record *ev) {
   return 1;
 }
 
-/* An event's args from its record; another's (held past its record) by
- * the inputs' lookup by id. */
-static void replay_args_begin(hub_reader *r, int db, int64_t event_id) {
-  held *h = &r->replay->h;
+/* --- what a tap and a replay answer beside the records ------------------ */
+
+/* The reading a tap or a replay stands in front of, and the record it
+ * holds: an event's args and track name come from its record; anything
+ * else (another event's args, held past its record) from that reading. */
+static const hr_ops *under(const hub_reader *r) { return r->tap ? r->tap->inner : r->replay->base; }
+static held *front_held(hub_reader *r) { return r->tap ? &r->tap->h : &r->replay->h; }
+
+static void front_args_begin(hub_reader *r, int db, int64_t event_id) {
+  held *h = front_held(r);
   h->args_own = held_is(h, db, event_id, 0);
   if (h->args_own) {
     hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
     return;
   }
-  hub_spool *s = r->replay->s;
   hub_db *d = db >= 0 && (size_t)db < r->ndbs ? &r->dbs[db] : NULL;
-  if (d && d->conn && !d->args.checked) { /* its tap checked rocpd_arg's order when it read the event */
+  if (r->replay && d && d->conn && !d->args.checked) {
+    /* Its tap checked rocpd_arg's order when it read the event. */
+    hub_spool *s = r->replay->s;
     pthread_mutex_lock(&s->mu);
     if (s->ordered_known[db]) hr_args_order_copy(&d->args, &s->orders[db]);
     pthread_mutex_unlock(&s->mu);
   }
-  r->replay->base->args_begin(r, db, event_id);
+  under(r)->args_begin(r, db, event_id);
 }
 
-static int replay_args_next(hub_reader *r, hub_arg_view *a) {
-  held *h = &r->replay->h;
-  return h->args_own ? hr_rec_args_next(&h->args, a) : r->replay->base->args_next(r, a);
+static int front_args_next(hub_reader *r, hub_arg_view *a) {
+  held *h = front_held(r);
+  return h->args_own ? hr_rec_args_next(&h->args, a) : under(r)->args_next(r, a);
 }
 
-static const char *replay_track_name(hub_reader *r, int db, int64_t track_id) {
-  held *h = &r->replay->h;
+static const char *front_track_name(hub_reader *r, int db, int64_t track_id) {
+  held *h = front_held(r);
   if (held_is(h, db, track_id, 1)) return hr_rec_str(h->pay.data, 3);
-  return r->replay->base->track_name(r, db, track_id);
+  return under(r)->track_name(r, db, track_id);
 }
 
-static int replay_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  return r->replay->base->time_span(r, min_start, max_end);
+static int front_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
+  return under(r)->time_span(r, min_start, max_end);
 }
 
-static int replay_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  return r->replay->base->process_has_events(r, host, pid);
+static int front_process_has_events(hub_reader *r, const char *host, int64_t pid) {
+  return under(r)->process_has_events(r, host, pid);
 }
 
-static int64_t replay_row_count(hub_reader *r) { return r->replay->base->row_count(r); }
+static int64_t front_row_count(hub_reader *r) { return under(r)->row_count(r); }
 
-static int replay_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return r->replay->base->category_counts(r, out, n);
+static int front_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+  return under(r)->category_counts(r, out, n);
 }
 
-const hr_ops hr_replay_ops = {replay_next,       replay_args_begin,         replay_args_next,
-                              replay_track_name, replay_time_span,          replay_process_has_events,
-                              replay_row_count,  replay_category_counts};
+const hr_ops hr_replay_ops = {replay_next,      front_args_begin,         front_args_next,
+                              front_track_name, front_time_span,          front_process_has_events,
+                              front_row_count,  front_category_counts};
