@@ -378,10 +378,10 @@ typedef struct run {
    * reader opens, as SQLite is told then). */
   int plan_ahead;
   int end_known; /* part.end is the window's end (else INT64_MAX: see settle) */
+  uint64_t early; /* events written before their window's end was planned */
   /* A size split's stream as its fewest pass read it: the balanced pass
    * and the writer replay it rather than read the inputs again. */
   hub_spool *spool;
-  uint64_t early; /* events written before their window's end was planned */
 } run;
 
 static void clip(hub_record *ev, int64_t a, int64_t b) {

@@ -176,10 +176,8 @@ int hub_reader_spool_into(hub_reader *r, hub_spool *s);
  * passes (it read its inputs when it opened; its replays could not go
  * back to them were the spool given up), or no thread. */
 int hub_spool_fill(hub_spool *s, hub_reader *r);
-/* Whether s holds a whole stream: its reader read to the end and every
- * record was written. */
-int hub_spool_complete(hub_spool *s);
-/* Whether a replay of s may be opened: complete, or being filled. */
+/* Whether a replay of s may be opened: complete (its reader read to the
+ * end and every record was written), or being filled. */
 int hub_spool_usable(hub_spool *s);
 /* Stops a filling thread, then frees s: after its readers are closed;
  * NULL is fine. */

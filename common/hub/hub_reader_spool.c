@@ -108,8 +108,6 @@ static void set_state(hub_spool *s, int st) {
   pthread_mutex_unlock(&s->mu);
 }
 
-int hub_spool_complete(hub_spool *s) { return s && s->tapped && spool_state(s) == SPOOL_COMPLETE; }
-
 int hub_spool_usable(hub_spool *s) {
   if (!s || !s->tapped) return 0;
   int st = spool_state(s);
@@ -300,18 +298,6 @@ static int tap_next(hub_reader *r, hub_record *ev) {
   return rc;
 }
 
-/* In hr_ops's order (no two slots have one type: the compiler checks it). */
-static void front_args_begin(hub_reader *r, int db, int64_t event_id);
-static int front_args_next(hub_reader *r, hub_arg_view *a);
-static const char *front_track_name(hub_reader *r, int db, int64_t track_id);
-static int front_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end);
-static int front_process_has_events(hub_reader *r, const char *host, int64_t pid);
-static int64_t front_row_count(hub_reader *r);
-static int front_category_counts(hub_reader *r, hub_category_count **out, size_t *n);
-const hr_ops hr_tap_ops = {tap_next,         front_args_begin,         front_args_next,
-                           front_track_name, front_time_span,          front_process_has_events,
-                           front_row_count,  front_category_counts};
-
 /* --- the replay -------------------------------------------------------- */
 
 int hr_replay_start(hub_reader *r) {
@@ -487,6 +473,10 @@ static int front_category_counts(hub_reader *r, hub_category_count **out, size_t
   return under(r)->category_counts(r, out, n);
 }
 
+/* In hr_ops's order (no two slots have one type: the compiler checks it). */
+const hr_ops hr_tap_ops = {tap_next,         front_args_begin,         front_args_next,
+                           front_track_name, front_time_span,          front_process_has_events,
+                           front_row_count,  front_category_counts};
 const hr_ops hr_replay_ops = {replay_next,      front_args_begin,         front_args_next,
                               front_track_name, front_time_span,          front_process_has_events,
                               front_row_count,  front_category_counts};
