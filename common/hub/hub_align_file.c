@@ -63,7 +63,7 @@ static int parse_line(const char *file, int ln, char *s, file_lines *out) {
   if (nf == 3) {
     errno = 0;
     ppm = strtod(field[2], &end);
-    if (*end || end == field[2] || errno || !isfinite(ppm) || fabs(ppm) > 1000) {
+    if (*end || end == field[2] || errno || !isfinite(ppm) || fabs(ppm) > HUB_TIME_MAP_MAX_DRIFT_PPM) {
       tt_error("%s:%d: drift '%.40s' is not a number of ppm within +-1000", file, ln, field[2]);
       return -1;
     }

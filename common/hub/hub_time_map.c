@@ -27,9 +27,11 @@ int64_t hub_time_map_invert(const hub_time_map *m, int64_t t_ref) {
   long double d = (long double)m->drift_ppm * 1e-6L;
   int64_t y = t_ref - m->anchor_ns;
   int64_t t = t_ref + m->offset_ns + (m->drift_ppm == 0 ? 0 : (int64_t)llroundl((long double)y * d));
-  /* Rounding may leave it a ns off the smallest such host time. */
-  while (hub_time_map_apply(m, t) < t_ref) t++;
-  while (hub_time_map_apply(m, t - 1) >= t_ref) t--;
+  /* Rounding may leave it a ns off the smallest such host time: a few
+   * steps each way, bounded (a map that were not increasing must not make
+   * a filter loop). */
+  for (int i = 0; i < 8 && hub_time_map_apply(m, t) < t_ref; i++) t++;
+  for (int i = 0; i < 8 && hub_time_map_apply(m, t - 1) >= t_ref; i++) t--;
   return t;
 }
 
@@ -39,6 +41,9 @@ static int entry_cmp(const void *a, const void *b) {
 }
 
 void hub_time_maps_set(hub_time_maps *ms, const char *path, const hub_time_map *m) {
+  if (!hub_time_map_valid(m))
+    tt_die(1, "%s: internal error: a time map of drift %+.3f ppm (beyond +-%.0f) is never applied",
+           path, m->drift_ppm, HUB_TIME_MAP_MAX_DRIFT_PPM);
   tt_grow(ms->v, ms->n + 1, ms->cap);
   ms->v[ms->n].path = tt_strdup(path);
   ms->v[ms->n].map = *m;

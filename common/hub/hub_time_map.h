@@ -16,8 +16,17 @@ typedef struct hub_time_map {
   int64_t anchor_ns; /* where offset_ns holds, in timeline time */
 } hub_time_map;
 
+/* The largest drift a map may have (FILE's bound too; fits are held to
+ * less, hub_clock_fit.h): 1 + drift stays positive, so every map applied
+ * is increasing. hub_time_maps_set refuses any other (a bug, not input). */
+#define HUB_TIME_MAP_MAX_DRIFT_PPM 1000.0
+static inline int hub_time_map_valid(const hub_time_map *m) {
+  return m->drift_ppm >= -HUB_TIME_MAP_MAX_DRIFT_PPM && m->drift_ppm <= HUB_TIME_MAP_MAX_DRIFT_PPM;
+}
+
 /* A host time onto the timeline, and back (the smallest host time whose
- * timeline time is >= t: a filter's bound). */
+ * timeline time is >= t: a filter's bound; a few steps of correction at
+ * most, whatever the map). */
 int64_t hub_time_map_apply(const hub_time_map *m, int64_t t_host);
 int64_t hub_time_map_invert(const hub_time_map *m, int64_t t_ref);
 static inline int hub_time_map_is_identity(const hub_time_map *m) {
