@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/progress.h"
 #include "base/util.h"
@@ -13,12 +14,12 @@
 static const char *const align_help =
     "\nClocks of several hosts:\n"
     "      --align HOW          auto (default): nothing moves when every input has\n"
-    "                           one host and clock, else ranks are aligned on\n"
-    "                           their collectives, else a warning names the hosts;\n"
-    "                           collectives: fit each host's offset and drift on\n"
-    "                           the ends of NCCL/RCCL collectives; wall: recorded\n"
-    "                           wall-clock anchors; none; or a FILE of lines\n"
-    "                           'HOST_OR_RANK OFFSET_NS [DRIFT_PPM]'\n";
+    "                           one host and clock, else each host is aligned on\n"
+    "                           its collectives when the fit passes its checks,\n"
+    "                           else left as recorded with a warning naming it;\n"
+    "                           collectives: the same, a refused fit an error;\n"
+    "                           wall: recorded wall-clock anchors; none; or a\n"
+    "                           FILE of lines 'HOST_OR_RANK OFFSET_NS [DRIFT_PPM]'\n";
 
 static const struct option align_longopts[] = {{"align", required_argument, NULL, 1},
                                                {NULL, 0, NULL, 0}};
@@ -38,7 +39,12 @@ static int align_option(int val, const char *arg, void *ctx) {
       return 0;
     }
   if (!*arg) tt_die(2, "--align: expected auto, collectives, wall, none or a FILE");
-  o->mode = HUB_ALIGN_FILE; /* anything else names a file (./auto for one named so) */
+  /* Anything else names a file (./auto for one named so); a bare word
+   * that names none is a mode mistyped, not a file to complain of. */
+  if (access(arg, F_OK) != 0 && !strpbrk(arg, "/."))
+    tt_die(2, "--align: '%s' is neither a mode (auto, collectives, wall, none) nor a file; "
+           "see --help", arg);
+  o->mode = HUB_ALIGN_FILE;
   o->file = arg;
   return 0;
 }
@@ -56,9 +62,14 @@ static const char *host_name(const hub_align_host *h) { return h->host[0] ? h->h
 static void state(const hub_alignment *a) {
   for (size_t i = 0; i < a->nhosts; i++) {
     const hub_align_host *h = &a->hosts[i];
-    if (h->reference) {
+    if (h->reference && h->first_rank != HUB_NULL) {
       tt_info("align: %s (%s clock): the reference (rank %lld)", host_name(h),
               hub_clock_name(h->clock), (long long)h->first_rank);
+    } else if (h->reference) {
+      tt_info("align: %s (%s clock): the reference", host_name(h), hub_clock_name(h->clock));
+    } else if (a->method == HUB_ALIGN_COLLECTIVES && !h->accepted) {
+      tt_info("align: %s (%s clock): left as recorded (fit refused: %s)", host_name(h),
+              hub_clock_name(h->clock), hub_fit_verdict_name(h->judged.verdict));
     } else if (a->method == HUB_ALIGN_COLLECTIVES) {
       tt_info("align: %s (%s clock): offset %+" PRId64 " ns, drift %+.3f ppm, residual median %"
               PRId64 " ns, p99 %" PRId64 " ns, %zu collectives",
@@ -72,9 +83,19 @@ static void state(const hub_alignment *a) {
   }
 }
 
+/* What the plan did, once: a line per host when times moved; one line
+ * when --align collectives had nothing to do. */
+static void state_plan(const tt_align_opts *o) {
+  const hub_alignment *a = &o->result;
+  if (a->method != HUB_ALIGN_NONE) state(a);
+  else if (o->mode == HUB_ALIGN_COLLECTIVES && a->nhosts <= 1)
+    tt_info("align: every input is of one host and clock (%s): nothing to align",
+            a->nhosts ? host_name(&a->hosts[0]) : "no input");
+}
+
 int tt_align_resolve(tt_align_opts *o, const char *const *inputs, size_t n) {
   if (hub_align_plan(inputs, n, o->mode, o->file, &o->result) != 0) return -1;
-  if (o->result.method != HUB_ALIGN_NONE) state(&o->result);
+  state_plan(o);
   return 0;
 }
 
@@ -90,7 +111,7 @@ static int plan_ready(void *ctx, const hub_time_maps **maps) {
   int rc = hub_align_survey_plan(o->survey, o->mode, o->file, &o->result);
   o->survey = NULL;
   if (rc != 0) return -1;
-  if (o->result.method != HUB_ALIGN_NONE) state(&o->result);
+  state_plan(o);
   *maps = tt_align_maps(o);
   return 0;
 }

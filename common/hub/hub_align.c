@@ -124,9 +124,28 @@ static void order_hosts(hub_alignment *a, ha_input *in, size_t n) {
   free(perm);
 }
 
+/* The maps of the inputs of accepted hosts (the reference's identity
+ * too: dbmerge marks what has a map); a refused host's have none. */
 static void set_maps(hub_alignment *a, const ha_input *in, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (!in[i].aligned) hub_time_maps_set(&a->maps, in[i].path, &a->hosts[in[i].host].map);
+    if (!in[i].aligned && a->hosts[in[i].host].accepted)
+      hub_time_maps_set(&a->maps, in[i].path, &a->hosts[in[i].host].map);
+}
+
+static int all_anchored(const ha_input *in, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (!in[i].aligned && in[i].to_wall_ns == HUB_NULL) return 0;
+  return 1;
+}
+
+/* A fresh start for another method: no host moved, none fitted. */
+static void reset_hosts(hub_alignment *a) {
+  for (size_t h = 0; h < a->nhosts; h++) {
+    hub_align_host *ho = &a->hosts[h];
+    ho->map = (hub_time_map){0};
+    ho->fit = (hub_clock_fit){0};
+    ho->reference = ho->accepted = 0;
+  }
 }
 
 /* wall: each input by its own anchor; a host reports its first input's. */
@@ -152,6 +171,27 @@ static int plan_wall(hub_alignment *a, const ha_input *in, size_t n) {
   return 0;
 }
 
+/* auto on several hosts: collectives for the hosts accepted; when some
+ * host is refused and every input is anchored, wall for all instead (one
+ * timeline, if a coarser one, beats one that mixes clocks). */
+static int plan_auto(hub_alignment *a, const ha_input *in, size_t n) {
+  if (ha_plan_collectives(a, in, n, 1) != 0) return -1;
+  if (a->mixed && all_anchored(in, n)) {
+    a->fallback_wall = 1;
+    a->mixed = 0;
+    reset_hosts(a);
+    tt_warn("aligning by the inputs' wall-clock anchors instead (--align wall): every input "
+            "records one");
+    int rc = plan_wall(a, in, n);
+    if (rc == 0) a->method = HUB_ALIGN_WALL;
+    return rc;
+  }
+  set_maps(a, in, n);
+  for (size_t h = 0; h < a->nhosts; h++)
+    if (a->hosts[h].accepted && !a->hosts[h].reference) a->method = HUB_ALIGN_COLLECTIVES;
+  return 0;
+}
+
 int hub_align_survey_plan(hub_align_survey *s, hub_align_mode mode, const char *file,
                           hub_alignment *out) {
   memset(out, 0, sizeof *out);
@@ -174,12 +214,7 @@ int hub_align_survey_plan(hub_align_survey *s, hub_align_mode mode, const char *
   } else {
     switch (mode) {
     case HUB_ALIGN_AUTO:
-      if (out->nhosts <= 1) break;
-      rc = ha_plan_collectives(out, in, n, 1);
-      if (rc == 0 && !out->mixed) {
-        set_maps(out, in, n);
-        out->method = HUB_ALIGN_COLLECTIVES;
-      }
+      if (out->nhosts > 1) rc = plan_auto(out, in, n);
       break;
     case HUB_ALIGN_COLLECTIVES:
       rc = out->nhosts <= 1 ? 0 : ha_plan_collectives(out, in, n, 0);

@@ -8,9 +8,10 @@
  *                (hub_process_info.to_wall_ns): the timeline is Unix time;
  *   file         offsets the user gives per host or rank (man db2json);
  *   auto         nothing when every input is of one host and clock, else
- *                collectives when every host shares enough of them with
- *                the reference, else nothing and a warning naming the
- *                hosts;
+ *                collectives for every host whose fit is accepted
+ *                (hub_clock_judge); a host refused stays as recorded,
+ *                with a warning naming it and the test it failed (or,
+ *                when every input has a wall-clock anchor, wall for all);
  *   none         nothing.
  * Memory: a few words per input, and per host the ends of its
  * collectives (one value per collective instance): never the events.
@@ -35,17 +36,16 @@ typedef enum hub_align_mode {
   HUB_ALIGN_FILE
 } hub_align_mode;
 
-/* Collectives a host must share with the reference to be placed. */
-#define HUB_ALIGN_MIN_COLLECTIVES 3
-
 typedef struct hub_align_host {
   char *host;          /* hostname, "" when the inputs record none */
   hub_clock clock;
   int64_t first_rank;  /* its lowest rank, HUB_NULL when none is known */
   size_t ninputs;
   int reference;       /* the timeline is its clock (collectives) */
-  hub_time_map map;    /* what its times were moved by */
-  hub_clock_fit fit;   /* collectives: the fit (fit.used 0: not fitted) */
+  int accepted;        /* collectives: the reference, or its fit accepted */
+  hub_time_map map;    /* what its times were moved by (identity when refused) */
+  hub_clock_fit fit;   /* collectives: the fit applied (fit.used 0: none) */
+  hub_clock_judgement judged; /* collectives: the verdict on its fit, and why */
 } hub_align_host;
 
 typedef struct hub_alignment {
@@ -53,7 +53,9 @@ typedef struct hub_alignment {
   hub_time_maps maps;    /* by input path: hand to hub_filter.time_maps */
   hub_align_host *hosts; /* in host name order */
   size_t nhosts;
-  int mixed;             /* auto: clocks differ and nothing could align them */
+  int mixed;             /* auto: clocks differ and some host is left as recorded */
+  size_t refused;        /* collectives: hosts whose fit was refused */
+  int fallback_wall;     /* auto: a fit refused, every input anchored: wall instead */
   tt_buf why;            /* a merged input's hosts, when that is why */
 } hub_alignment;
 

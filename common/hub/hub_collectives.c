@@ -42,18 +42,21 @@ int hub_collectives_read(const char *path, hub_collective_end **v, size_t *n, si
   int rc;
   while ((rc = hub_reader_next(r, &ev)) > 0) {
     if (ev.kind != HUB_KERNEL) continue;
-    uint64_t key = kineto_key(r, &ev, &k);
+    uint64_t key = kineto_key(r, &ev, &k), name = 0;
+    int64_t ord = 0;
     if (!key) {
       k.len = 0;
       tt_buf_printf(&k, "%lld\x1f%s", (long long)ev.pid, ev.name);
       int added;
       int64_t *seen = tt_strmap_add(&order, k.data, 0, &added);
       char num[32];
-      snprintf(num, sizeof num, "%lld", (long long)(*seen)++);
+      ord = (*seen)++;
+      snprintf(num, sizeof num, "%lld", (long long)ord);
       key = instance_key(&k, "n", ev.name, num);
+      name = tt_hash_bytes(ev.name, strlen(ev.name)) | 1; /* never 0 */
     }
     tt_grow(*v, *n + 1, *cap);
-    (*v)[(*n)++] = (hub_collective_end){key, ev.end};
+    (*v)[(*n)++] = (hub_collective_end){key, name, ord, ev.start, ev.end};
   }
   tt_buf_free(&k);
   tt_strmap_free(&order);

@@ -5,8 +5,11 @@
  *     PyTorch's process groups number their collectives;
  *   - else the kernel's name and its order among the kernels of that name
  *     in its process (rocprofv3's RCCL kernels: every rank runs a group's
- *     collectives in one order).
- * Kernel ends, not starts and not the CPU ops: a collective's kernel ends
+ *     collectives in one order). Such an order is only as good as the
+ *     profiles' starts: one that starts late, or a warm-up collective on
+ *     one rank, shifts it, so these keep the name and order apart for the
+ *     matching to search the shift (hub_align_fit.c).
+ * Kernel ends (the starts kept to judge a fit: hub_clock_fit.h), not the CPU ops: a collective's kernel ends
  * on every rank when the data has gone round, a few µs apart; it starts
  * when its rank arrives (ms apart), and the CPU op returns once enqueued. */
 #ifndef TT_HUB_COLLECTIVES_H
@@ -15,8 +18,10 @@
 #include <stdint.h>
 
 typedef struct hub_collective_end {
-  uint64_t key; /* hash of the instance's name */
-  int64_t end;  /* as recorded, in the hub's clock */
+  uint64_t key;   /* hash of the instance's name */
+  uint64_t name;  /* name-and-order keys: hash of the kernel's name, else 0 */
+  int64_t ord;    /* name-and-order keys: its order among that name's (0...) */
+  int64_t start, end; /* as recorded, in the hub's clock */
 } hub_collective_end;
 
 /* Appends path's collectives to *v (n, cap: its count and capacity; one

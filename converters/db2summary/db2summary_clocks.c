@@ -30,12 +30,16 @@ int sm_clocks_table(const sm_summary *s, sm_table *t) {
   for (size_t i = 0; i < a->nhosts; i++) {
     const hub_align_host *h = &a->hosts[i];
     char **c = t->cells + i * NCOLS;
-    int fitted = a->method == HUB_ALIGN_COLLECTIVES && !h->reference;
+    int fitted = a->method == HUB_ALIGN_COLLECTIVES && !h->reference && h->accepted;
+    int refused = a->method == HUB_ALIGN_COLLECTIVES && !h->reference && !h->accepted;
     char drift[32];
     snprintf(drift, sizeof drift, "%.3f", h->map.drift_ppm);
     c[0] = tt_strdup(hub_clock_name(h->clock));
     c[1] = h->first_rank == HUB_NULL ? tt_strdup("") : num(h->first_rank);
-    c[2] = tt_strdup(a->method == HUB_ALIGN_NONE ? "none (clocks differ)"
+    char method[64];
+    snprintf(method, sizeof method, "refused: %s", hub_fit_verdict_name(h->judged.verdict));
+    c[2] = tt_strdup(refused                       ? method
+                     : a->method == HUB_ALIGN_NONE ? "none (clocks differ)"
                      : h->reference                ? "reference"
                                                    : hub_align_mode_name(a->method));
     c[3] = num(h->map.offset_ns);

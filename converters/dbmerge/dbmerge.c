@@ -231,8 +231,10 @@ static int copy_input(merge *m, size_t in) {
     tt_error("%s: %s", path, sqlite3_errmsg(m->out));
     rc = -1;
   }
-  /* Every hub of an aligned merge, moved or the reference: read as is. */
-  for (size_t i = 0; rc == 0 && tt_align_maps(m->align) && i < nsfx; i++)
+  /* Every hub aligned, moved or the reference: read as is. An input
+   * without a map (its host's fit refused) keeps its times, untagged. */
+  int aligned = hub_time_maps_find(tt_align_maps(m->align), path) != NULL;
+  for (size_t i = 0; rc == 0 && aligned && i < nsfx; i++)
     rc = dbm_align_mark(m->out, path, sfx[i], hub_align_mode_name(m->align->result.method));
   sqlite3_finalize(st);
   tt_strmap_free(&copied);

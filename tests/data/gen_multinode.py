@@ -9,6 +9,12 @@ several hosts, profiled one rank at a time, each host with its own clock.
   --max-drift-ppm P (0)         each host's clock rate error, up to P ppm
   --no-collectives              compute only: nothing to align on
   --formats kineto,rocprof      which profiles to write (both)
+Recordings an alignment must refuse or survive (issue 44):
+  --unrelated-host H            host H's ranks ran another run (another seed):
+                                their collectives share names, not times
+  --late-start H:K              host H's profiles start K steps late
+  --warmup-rank R               rank R runs one extra all-reduce before step 0
+  --swap-names H                host H's two collective kernel names swapped
 
 Writes
   OUTDIR/kineto/rankNNN.json  a Kineto (PyTorch profiler) trace per rank, in
@@ -276,6 +282,26 @@ def write_rocprof(path, a, r, host, steps, clock):
     con.close()
 
 
+def warmed(steps, r):
+    """Rank r runs one all-reduce of its own (a warm-up) 1 ms before step
+    0's first kernel: the other ranks have no instance of it."""
+    st = json.loads(json.dumps(steps))
+    t0 = min(k[1] for k in st[0]["ranks"][r]["kernels"]) - 1_000_000
+    c = {"kind": "allreduce", "seq": 999_999, "starts": [t0] * len(st[0]["ranks"]),
+         "ends": [t0 + 100_000] * len(st[0]["ranks"]), "nelems": 1, "only": r}
+    st[0]["colls"].insert(0, c)
+    return st
+
+
+def swapped(steps):
+    """The two collectives' kernel names the other way round."""
+    st = json.loads(json.dumps(steps))
+    for x in st:
+        for c in x["colls"]:
+            c["kind"] = {"allreduce": "all_gather", "all_gather": "allreduce"}[c["kind"]]
+    return st
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("outdir")
@@ -287,6 +313,10 @@ def main():
     p.add_argument("--max-drift-ppm", type=float, default=0.0)
     p.add_argument("--no-collectives", action="store_true")
     p.add_argument("--formats", default="kineto,rocprof")
+    p.add_argument("--unrelated-host", type=int)
+    p.add_argument("--late-start", default="")
+    p.add_argument("--warmup-rank", type=int)
+    p.add_argument("--swap-names", type=int)
     a = p.parse_args()
     formats = set(a.formats.split(","))
     rnd = random.Random(a.seed)
@@ -296,13 +326,22 @@ def main():
     world = a.hosts * a.ranks_per_host
     for fmt in sorted(formats):
         os.makedirs(os.path.join(a.outdir, fmt), exist_ok=True)
+    other = simulate(a, random.Random(a.seed + 1000)) if a.unrelated_host is not None else None
+    late_h, late_k = map(int, a.late_start.split(":")) if a.late_start else (-1, 0)
     for r in range(world):
         h = r // a.ranks_per_host
+        st = other if h == a.unrelated_host else steps
+        if h == late_h:
+            st = st[late_k:]
+        if r == a.warmup_rank:
+            st = warmed(st, r)
+        if h == a.swap_names:
+            st = swapped(st)
         if "kineto" in formats:
-            write_kineto(os.path.join(a.outdir, "kineto", f"rank{r:03d}.json"), a, r, hosts[h], steps,
+            write_kineto(os.path.join(a.outdir, "kineto", f"rank{r:03d}.json"), a, r, hosts[h], st,
                          clocks[h]["kineto"])
         if "rocprof" in formats:
-            write_rocprof(os.path.join(a.outdir, "rocprof", f"rank{r:03d}.db"), a, r, hosts[h], steps,
+            write_rocprof(os.path.join(a.outdir, "rocprof", f"rank{r:03d}.db"), a, r, hosts[h], st,
                           clocks[h]["rocprof"])
     colls = [c for st in steps for c in st["colls"]]
     truth = {

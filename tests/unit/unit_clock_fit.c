@@ -35,7 +35,7 @@ int main(void) {
   CHECK(monotone, "+-50 ppm over 200000 consecutive boot-clock ns: never reorders");
 
   /* 3 pairs: no drift (fewer than HUB_FIT_DRIFT_MIN); offset the median */
-  hub_clock_pair three[] = {{1000, 1100}, {2000, 2110}, {3000, 3130}};
+  hub_clock_pair three[] = {{1000, 1100, 0, 0}, {2000, 2110, 0, 0}, {3000, 3130, 0, 0}};
   hub_clock_fit f;
   hub_clock_fit_pairs(three, 3, &f);
   CHECK(f.offset_ns == 110 && f.drift_ppm == 0 && f.anchor_ns == 1000,
@@ -51,6 +51,7 @@ int main(void) {
     int64_t ref = 1000000000 + (int64_t)i * 50000000;
     int64_t noise = (i * 7919) % 2001 - 1000;
     p[i].ref_end = ref;
+    p[i].ref_start = ref - 200000;
     p[i].host_end = ref + 7000000 + (ref - 1000000000) / 50000 + noise + (i % 8 == 3 ? 5000000 : 0);
   }
   hub_clock_fit_pairs(p, 40, &f);
@@ -60,5 +61,46 @@ int main(void) {
   CHECK(f.resid_median_ns <= 1500 && f.resid_p99_ns >= 4900000 && f.used == 40,
         "residual median %lld ns (the skew), p99 %lld ns (the 5 late ones show)",
         (long long)f.resid_median_ns, (long long)f.resid_p99_ns);
+
+  /* The verdict (issue 44). The same 40 pairs, kernels of 200 us: the
+   * 5 late ones are not inliers (5 ms off, more than half a kernel), the
+   * refit on the 35 others is accepted. */
+  for (int i = 0; i < 40; i++) p[i].host_start = p[i].host_end - 200000;
+  hub_clock_judgement j;
+  hub_clock_judge(p, 40, 40, 40, &j);
+  CHECK(j.verdict == HUB_FIT_ACCEPTED && j.inliers == 35 && j.fit.used == 35 &&
+            j.fit.resid_p99_ns <= 1500 && llabs(j.fit.offset_ns - 7000000) <= 1500,
+        "40 pairs, 5 late: accepted on the 35 inliers (verdict %d, %zu inliers, p99 %lld)",
+        (int)j.verdict, j.inliers, (long long)j.fit.resid_p99_ns);
+  /* Half the reference's instances unmatched: too few. */
+  hub_clock_judge(p, 40, 81, 40, &j);
+  CHECK(j.verdict == HUB_FIT_TOO_FEW, "40 matched of 81 on the reference: too few (%d)", (int)j.verdict);
+  /* Unrelated ends: 1 ms collectives whose ends differ by a random 0-20 ms. */
+  hub_clock_pair u[60];
+  for (int i = 0; i < 60; i++) {
+    int64_t ref = 1000000000 + (int64_t)i * 20000000;
+    u[i] = (hub_clock_pair){ref, ref + 3000000 + ((int64_t)i * 7919 * 104729) % 20000000,
+                            ref - 1000000, 0};
+    u[i].host_start = u[i].host_end - 1000000;
+  }
+  hub_clock_judge(u, 60, 60, 60, &j);
+  CHECK(j.verdict != HUB_FIT_ACCEPTED, "unrelated ends: refused (%s: %s)",
+        hub_fit_verdict_name(j.verdict), j.why);
+  /* A drift of 2000 ppm (time would run twice as fast): refused, never applied. */
+  hub_clock_pair d[40];
+  for (int i = 0; i < 40; i++) {
+    int64_t ref = 1000000000 + (int64_t)i * 50000000;
+    d[i] = (hub_clock_pair){ref, ref + (ref - 1000000000) / 500, ref - 5000000, 0};
+    d[i].host_start = d[i].host_end - 5000000;
+  }
+  hub_clock_judge(d, 40, 40, 40, &j);
+  CHECK(j.verdict == HUB_FIT_DRIFT, "2000 ppm: refused for its drift (%s)", hub_fit_verdict_name(j.verdict));
+
+  /* No map loops, whatever its drift: the inverse returns (bounded). */
+  hub_time_map back = {.offset_ns = 5, .drift_ppm = -2000023, .anchor_ns = 100};
+  int64_t t = hub_time_map_invert(&back, 123456789);
+  CHECK(t == t, "a backwards map's inverse returns");
+  hub_time_map ok = {.drift_ppm = 1000};
+  CHECK(hub_time_map_valid(&ok) && !hub_time_map_valid(&back), "1000 ppm valid, -2000023 ppm not");
   return failures != 0;
 }
