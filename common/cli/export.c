@@ -1034,6 +1034,7 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     if (hub_reader_spool_into(ru->r, ru->spool) == 0 && ru->plan_ahead &&
         hub_spool_fill(ru->spool, ru->r) == 0) {
       ru->r = NULL; /* the spool's thread reads it */
+      if (getenv("TT_SPLIT_TRACE")) fprintf(stderr, "split-spool: filled on a thread of its own\n");
       if (reopen_replay(ru, f, bounded ? t0 : HUB_NULL, bounded ? t1 : HUB_NULL) != 0) return NULL;
     }
   }
@@ -1202,6 +1203,19 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   /* --align is planned by the first reader opened, from its own look at
    * each input (the plan opens no input for its info). */
   if (!o.list_categories) tt_align_defer(&o.align);
+  run ru = {.ex = ex, .o = &o, .tag_width = 3};
+  /* A whole size split on two cores: its balanced cuts planned on a
+   * second thread. SQLite's threading is set here, before any connection
+   * opens (the time base below opens the inputs), and checked before a
+   * second thread may start. */
+  ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
+                  !o.list_categories && o.threads >= 2;
+  tt_sqlite_threads(ru.plan_ahead ? 2 : 1);
+  tt_sqlite_setup();
+  if (ru.plan_ahead && !tt_sqlite_threaded()) {
+    tt_info("SQLite here is not built for threads: the size split runs on one thread");
+    ru.plan_ahead = 0;
+  }
   /* --count-parts too: a size split's cuts depend on the bytes of each time. */
   if (ex->relative_times && !o.time_base_given && !o.list_categories) {
     /* Parts share one base, found before the first is written; one whole
@@ -1211,12 +1225,6 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
     else if (resolve_time_base(&o) != 0)
       return 1;
   }
-  run ru = {.ex = ex, .o = &o, .tag_width = 3};
-  /* A whole size split on two cores: its balanced cuts planned on a
-   * second thread (SQLite told before its first connection). */
-  ru.plan_ahead = o.max_part_size && o.split == TT_SPLIT_WINDOW && o.part < 0 && !o.count_parts &&
-                  !o.list_categories && o.threads >= 2;
-  if (ru.plan_ahead) tt_sqlite_threads(2);
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
     tt_progress_finish("events", ru.events);

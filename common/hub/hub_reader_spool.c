@@ -44,9 +44,8 @@ struct hub_spool {
   hr_db_args *orders;
   unsigned char *ordered_known;
   /* hub_spool_fill's thread, reading fill_r to its end. */
-  pthread_t filler; /* detached: a tool that exits early (tt_die) leaves
-                     * no thread unjoined; hub_spool_free waits for
-                     * filled instead */
+  pthread_t filler; /* joined by hub_spool_free (a tool that exits early,
+                     * tt_die, ends it with the process) */
   int filling;
   int filled; /* under mu: the thread touches s no more */
   atomic_int stop;
@@ -117,10 +116,10 @@ int hub_spool_usable(hub_spool *s) {
 void hub_spool_free(hub_spool *s) {
   if (!s) return;
   if (s->filling) {
+    /* Joined, not only waited for: its last unlock of mu may still be
+     * under way when it says filled, and mu is destroyed below. */
     atomic_store(&s->stop, 1);
-    pthread_mutex_lock(&s->mu);
-    while (!s->filled) pthread_cond_wait(&s->grew, &s->mu);
-    pthread_mutex_unlock(&s->mu);
+    pthread_join(s->filler, NULL);
   }
   /* Closed here, once filled, not on its thread: SQLite leaves the
    * descriptor of a connection closed while another holds a lock on the
@@ -246,11 +245,7 @@ int hub_spool_fill(hub_spool *s, hub_reader *r) {
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, &old);
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  int rc = pthread_create(&s->filler, &attr, fill, s);
-  pthread_attr_destroy(&attr);
+  int rc = pthread_create(&s->filler, NULL, fill, s);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
   if (rc != 0) { /* the caller reads r itself */
     s->fill_r = NULL;
