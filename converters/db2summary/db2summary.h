@@ -157,7 +157,7 @@ typedef struct sm_summary {
   uint64_t kind_events[HUB_KIND_COUNT]; /* memsets apart: */
   uint64_t memset_events;               /* dispatches or allocate rows */
   /* each input's span, for the warning that inputs are not one run */
-  int64_t *db_first, *db_last; size_t ndb_spans;
+  struct sm_db_span { int64_t first, last; } *db_spans; size_t ndb_spans, cap_db_spans;
   int charts; /* json and html: bins, processes, histograms */
   sm_bins bins;
   sm_proc *procs; size_t nprocs, cap_procs;

@@ -243,14 +243,14 @@ static void db_span_add(sm_summary *s, const hub_record *ev) {
   if (ev->db < 0) return;
   size_t db = (size_t)ev->db;
   if (db >= s->ndb_spans) {
-    size_t n = db + 1;
-    s->db_first = tt_realloc(s->db_first, n * sizeof *s->db_first);
-    s->db_last = tt_realloc(s->db_last, n * sizeof *s->db_last);
-    for (size_t i = s->ndb_spans; i < n; i++) s->db_first[i] = INT64_MAX, s->db_last[i] = INT64_MIN;
-    s->ndb_spans = n;
+    tt_grow(s->db_spans, db + 1, s->cap_db_spans);
+    for (size_t i = s->ndb_spans; i <= db; i++)
+      s->db_spans[i] = (struct sm_db_span){.first = INT64_MAX, .last = INT64_MIN};
+    s->ndb_spans = db + 1;
   }
-  if (ev->start < s->db_first[db]) s->db_first[db] = ev->start;
-  if (ev->end > s->db_last[db]) s->db_last[db] = ev->end;
+  struct sm_db_span *d = &s->db_spans[db];
+  if (ev->start < d->first) d->first = ev->start;
+  if (ev->end > d->last) d->last = ev->end;
 }
 
 #define DAY_NS ((int64_t)86400 * 1000000000)
@@ -260,10 +260,11 @@ void sm_warn_runs(const sm_summary *s, hub_reader *r) {
    * more apart: one warning says it, and what to do. */
   for (size_t a = 0; a < s->ndb_spans; a++)
     for (size_t b = a + 1; b < s->ndb_spans; b++) {
-      if (s->db_first[a] > s->db_last[a] || s->db_first[b] > s->db_last[b]) continue;
-      int64_t gap = s->db_first[b] > s->db_last[a] ? s->db_first[b] - s->db_last[a]
-                    : s->db_first[a] > s->db_last[b] ? s->db_first[a] - s->db_last[b]
-                                                     : 0;
+      const struct sm_db_span *x = &s->db_spans[a], *y = &s->db_spans[b];
+      if (x->first > x->last || y->first > y->last) continue; /* no event */
+      int64_t gap = y->first > x->last ? y->first - x->last
+                    : x->first > y->last ? x->first - y->last
+                                         : 0;
       if (gap < DAY_NS) continue;
       tt_warn("%s and %s do not look like one run: their spans are %.1f days apart and do not "
               "overlap, so the span, busy percentages and totals mix the two runs; summarize "
@@ -331,8 +332,7 @@ void sm_free(sm_summary *s) {
   }
   free(s->sections);
   for (size_t i = 0; i < s->nrows; i++) free(s->rows[i].name), free(s->rows[i].short_name);
-  free(s->db_first);
-  free(s->db_last);
+  free(s->db_spans);
   free(s->rows);
   for (size_t i = 0; i < s->nlat; i++) sm_hist_free(&s->lat[i].hist);
   free(s->lat);
