@@ -8,19 +8,33 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "db2summary.h"
 #include "cli/export.h"
 
 /* The options of the run (db2summary_exporter sets them to these defaults). */
-static const sm_options default_opts = {.format = SM_TEXT, .top = 20};
+static const sm_options default_opts = {.format = SM_TEXT, .top = 20, .width = -1};
 static sm_options opts;
 
 typedef struct summary_part {
   sm_summary s;
   FILE *fp;
   const char *path;
+  int to_stdout;
 } summary_part;
+
+/* Text's line width: --width, else the terminal's when stdout is one, else
+ * 100 columns. */
+static int text_width(int to_stdout) {
+  if (opts.width >= 0) return opts.width;
+  struct winsize ws;
+  if (to_stdout && isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+      ws.ws_col > 0)
+    return ws.ws_col;
+  return 100;
+}
 
 static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                            tt_output *out) {
@@ -39,6 +53,7 @@ static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part
   }
   sp->fp = tt_output_fopen(out, "w");
   sp->path = p->path;
+  sp->to_stdout = tt_output_is_stdout(out);
   return sp;
 }
 
@@ -50,8 +65,10 @@ static int summary_event(void *state, hub_reader *r, const hub_record *ev) {
 static int summary_end(void *state, hub_reader *r) {
   summary_part *sp = state;
   sm_finish(&sp->s);
-  int rc = sm_write(&sp->s, r, sp->fp);
-  if (rc) tt_error("%s: write failed", sp->path);
+  sm_warn_runs(&sp->s, r);
+  opts.width = text_width(sp->to_stdout);
+  int rc = sm_write(&sp->s, r, sp->fp, sp->to_stdout ? NULL : sp->path);
+  if (rc == -1) tt_error("%s: write failed", sp->path);
   sm_free(&sp->s);
   free(sp);
   return rc;
@@ -68,16 +85,25 @@ static const char *const summary_help =
     "      --top N              rows per table, heaviest first (default 20; 0: all)\n"
     "      --by-process         one table per process and category (pid and host)\n"
     "      --mangled            kernels by their mangled symbol name, as recorded\n"
-    "      --truncate-kernels   kernel names cut to the function name (no template\n"
-    "                           arguments, no parameters), rows merged accordingly\n";
+    "      --truncate-kernels   kernels by their short name: the function's qualified\n"
+    "                           name without template arguments and parameters;\n"
+    "                           kernels that shorten alike stay apart (\"[1 of 2]\")\n"
+    "      --width N            text: lines of at most N columns, long names cut with\n"
+    "                           \"...\" (default: the terminal's width, else 100; 0: no\n"
+    "                           limit); csv, json, markdown and html keep whole names\n"
+    "      --table NAME         only the tables NAME (\"kernels\", \"copies\" ...); csv\n"
+    "                           without it needs -o FILE.csv: each table in\n"
+    "                           FILE.NAME.csv, their index in FILE.csv\n";
 
-enum { O_FORMAT, O_TOP, O_BY_PROCESS, O_MANGLED, O_TRUNCATE };
+enum { O_FORMAT, O_TOP, O_BY_PROCESS, O_MANGLED, O_TRUNCATE, O_WIDTH, O_TABLE };
 static const struct option summary_longopts[] = {
     {"format", required_argument, NULL, O_FORMAT},
     {"top", required_argument, NULL, O_TOP},
     {"by-process", no_argument, NULL, O_BY_PROCESS},
     {"mangled", no_argument, NULL, O_MANGLED},
     {"truncate-kernels", no_argument, NULL, O_TRUNCATE},
+    {"width", required_argument, NULL, O_WIDTH},
+    {"table", required_argument, NULL, O_TABLE},
     {NULL, 0, NULL, 0}};
 
 static void parse_format(const char *v) {
@@ -109,6 +135,14 @@ static int summary_option(int val, const char *arg, void *ctx) {
   case O_BY_PROCESS: opts.by_process = 1; break;
   case O_MANGLED: opts.mangled = 1; break;
   case O_TRUNCATE: opts.truncate_kernels = 1; break;
+  case O_WIDTH: {
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (!*arg || *end || n < 0 || n > 100000) tt_die(2, "--width: not a column count: '%s'", arg);
+    opts.width = (int)n;
+    break;
+  }
+  case O_TABLE: opts.table = arg; break;
   }
   return 0;
 }

@@ -34,11 +34,13 @@ typedef struct sm_options {
   int by_process;
   int truncate_kernels;
   int mangled; /* kernels by the symbol's kernel_name as recorded (mangled) */
+  int width;   /* text: the line width names are cut to fit */
+  const char *table; /* --table: only the tables of this id */
   const hub_alignment *align; /* --align's plan: the clocks table */
 } sm_options;
 
 /* What a table lists. */
-typedef enum { SEC_KERNEL, SEC_COPY, SEC_ALLOC, SEC_API } sm_sec_kind;
+typedef enum { SEC_KERNEL, SEC_COPY, SEC_ALLOC, SEC_API, SEC_MEMSET } sm_sec_kind;
 
 typedef struct sm_section {
   char *key;   /* "kernels", "copies", "hip_api", or "region:<category>" */
@@ -55,6 +57,8 @@ typedef struct sm_row {
   int64_t pid; /* HUB_NULL unless --by-process */
   int db;      /* with --by-process: the input the process came from */
   char *name;
+  char *short_name; /* --truncate-kernels: the kernel's short name
+                     * (kernel_name.h), else NULL; rows stay by name */
   uint64_t calls;
   int64_t total, min, max, bytes;
   double mean, m2; /* Welford: population variance = m2 / calls */
@@ -112,6 +116,7 @@ typedef struct sm_proc {
   int64_t pid;
   uint64_t events;
   int64_t first, last; /* span of its events */
+  int64_t rank;        /* its rank, HUB_NULL when unknown (set for the table) */
   sm_union kernels, gpu;
 } sm_proc;
 
@@ -149,7 +154,10 @@ typedef struct sm_summary {
   int64_t span_start, span_end; /* of every event summarized */
   uint64_t events;
   int executorch; /* the hub holds ExecuTorch data */
-  uint64_t kind_events[HUB_KIND_COUNT];
+  uint64_t kind_events[HUB_KIND_COUNT]; /* memsets apart: */
+  uint64_t memset_events;               /* dispatches or allocate rows */
+  /* each input's span, for the warning that inputs are not one run */
+  struct sm_db_span { int64_t first, last; } *db_spans; size_t ndb_spans, cap_db_spans;
   int charts; /* json and html: bins, processes, histograms */
   sm_bins bins;
   sm_proc *procs; size_t nprocs, cap_procs;
@@ -174,9 +182,9 @@ void sm_union_free(sm_union *u);
 void sm_proc_add(sm_summary *s, const hub_record *ev);
 void sm_procs_finish(sm_summary *s);
 void sm_procs_free(sm_summary *s);
-/* A kernel name cut to its base function name: "void ns::f<int>(int*)"
- * -> "ns::f", as rocprofv3's --truncate-kernels shows it. */
-void sm_truncate_kernel(const char *name, tt_buf *out);
+/* With several inputs: warns on stderr when they do not look like one run
+ * (spans a day or more apart). */
+void sm_warn_runs(const sm_summary *s, hub_reader *r);
 
 /* ExecuTorch: one event of category executorch* (its "iteration" arg is
  * read through r), and the end of the stream. */
@@ -205,6 +213,7 @@ typedef struct sm_table {
 /* Builds every table (the chart tables too when s->charts). */
 size_t sm_tables(sm_summary *s, hub_reader *r, sm_table **out);
 void sm_tables_free(sm_table *t, size_t n);
+void sm_tables_free_one(sm_table *t); /* its cells and title */
 /* A column's title in the output ("total_ns", "calls"). Static buffer. */
 const char *sm_col_title(const sm_summary *s, const char *col);
 int sm_col_is_text(const char *col);
@@ -224,8 +233,10 @@ const char *sm_process_host(hub_reader *r, int db, int64_t pid);
  * the inputs are of several hosts or clocks: 1 with *t filled, else 0. */
 int sm_clocks_table(const sm_summary *s, sm_table *t);
 
-/* Writes every table; 0 ok, -1 write error. */
-int sm_write(sm_summary *s, hub_reader *r, FILE *fp);
+/* Writes every table (--table's only, when given) to fp; path is the
+ * output's final path (csv writes a file per table beside it), NULL for
+ * stdout. 0 ok, -1 write error, -2 refused (said why). */
+int sm_write(sm_summary *s, hub_reader *r, FILE *fp, const char *path);
 /* The html report of the tables. */
 void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t n, FILE *fp);
 

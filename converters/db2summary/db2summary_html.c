@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "db2summary.h"
+#include "sources/kernel_name.h"
 
 #define NAME_CHARS 160  /* a name in a table cell, then an ellipsis */
 #define LABEL_CHARS 30  /* a name on a chart: fits its 244 px left of the bars */
@@ -68,6 +69,63 @@ static size_t utf8_chars(const char *s) {
   size_t n = 0;
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) n += (*p & 0xC0) != 0x80;
   return n;
+}
+
+/* out = s cut to at most max characters in the middle ("head…tail"):
+ * names that differ at their end (GEMM variants) stay apart. */
+static void mid_cut(const char *s, size_t max, tt_buf *out) {
+  tt_buf_clear(out);
+  size_t n = utf8_chars(s);
+  if (n <= max || max < 8) {
+    tt_buf_puts(out, s);
+    return;
+  }
+  size_t tail = (max - 1) / 3, head = max - 1 - tail, i = 0;
+  const char *cut = s, *rest = "";
+  for (const char *p = s; *p; p++) {
+    if (((unsigned char)*p & 0xC0) == 0x80) continue;
+    if (i == head) cut = p;
+    if (i == n - tail) rest = p;
+    i++;
+  }
+  tt_buf_append(out, s, (size_t)(cut - s));
+  tt_buf_puts(out, "\xe2\x80\xa6"); /* … */
+  tt_buf_puts(out, rest);
+}
+
+/* The chart labels of a table's rows (NULL for a process label, which
+ * html_label cuts): a kernel by its short name, any name cut in the
+ * middle, and labels that still read alike told apart by their row's
+ * place in the table ("#3"). */
+static char **chart_labels(const sm_table *t, const char *col) {
+  char **l = tt_calloc(t->nrows ? t->nrows : 1, sizeof *l);
+  int kernel = t->kind == SEC_KERNEL && t->section >= 0;
+  tt_buf sn = {0}, b = {0};
+  for (size_t i = 0; i < t->nrows; i++) {
+    const char *name = sm_cell(t, i, col);
+    if (strstr(name, " [rank ")) continue;
+    if (kernel) tt_kernel_short_name(name, &sn);
+    mid_cut(kernel ? sn.data : name, LABEL_CHARS, &b);
+    l[i] = tt_strdup(b.data);
+  }
+  char *dup = tt_calloc(t->nrows ? t->nrows : 1, 1);
+  for (size_t i = 0; i < t->nrows; i++)
+    for (size_t j = i + 1; l[i] && j < t->nrows; j++)
+      if (l[j] && strcmp(l[i], l[j]) == 0) dup[i] = dup[j] = 1;
+  for (size_t i = 0; i < t->nrows; i++) {
+    if (!dup[i]) continue;
+    char num[24];
+    snprintf(num, sizeof num, " #%zu", i + 1);
+    mid_cut(kernel ? (tt_kernel_short_name(sm_cell(t, i, col), &sn), sn.data) : sm_cell(t, i, col),
+            LABEL_CHARS - strlen(num), &b);
+    tt_buf_puts(&b, num);
+    free(l[i]);
+    l[i] = tt_strdup(b.data);
+  }
+  free(dup);
+  tt_buf_free(&sn);
+  tt_buf_free(&b);
+  return l;
 }
 
 /* A process label ("python3 [rank 3] nid008553 (pid 1234)") as text of at
@@ -276,6 +334,7 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
   html_text(w, what, 0);
   fputs("</title>\n", fp);
   int time = ends_with(sm_col_title(w->s, col), "_ns");
+  char **labels = chart_labels(t, label);
   for (size_t i = 0; i < n; i++) {
     const char *v = sm_cell(t, i, col), *name = sm_cell(t, i, label);
     double x = num(v), len = max > 0 ? x / max * bw : 0;
@@ -292,7 +351,8 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
     const char *calls = sm_cell(t, i, "calls");
     if (calls) fprintf(fp, ", %s calls", calls);
     fprintf(fp, "</title><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", lw - 6, y + 13);
-    html_label(w, name, LABEL_CHARS);
+    if (labels[i]) html_text(w, labels[i], 0);
+    else html_label(w, name, LABEL_CHARS);
     fprintf(fp, "</text><rect x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"%s\"",
             lw, y + 2, len < 0.5 && x > 0 ? 0.5 : len, row - 5, color);
     html_attr(w, "data-v", v);
@@ -303,6 +363,8 @@ static void bar_chart(hw *w, const sm_table *t, const char *col, const char *lab
     fputs("</text></g>\n", fp);
   }
   fputs("</svg>\n", fp);
+  for (size_t i = 0; i < n; i++) free(labels[i]);
+  free(labels);
 }
 
 /* Ticks along a time axis of `span` ns drawn over [x0, x0 + width]. */
@@ -570,9 +632,13 @@ static void latency_chart(hw *w, const sm_table *t, size_t first, size_t end,
       fprintf(fp, "<g class=\"pct\"><title>%s: ", pc[k]);
       hdur(fp, p);
       /* labels one under the other: close percentiles do not overlap */
+      /* right of the line, or left of it in the chart's right half, so
+       * the label stays inside the chart whole */
+      int left = x > x0 + width / 2;
       fprintf(fp, "</title><line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>"
-                  "<text x=\"%.1f\" y=\"%.0f\">%s ",
-              x, y0 - 12, x, y0 + height, x + 3, y0 - 2 + 12 * k, pc[k]);
+                  "<text x=\"%.1f\" y=\"%.0f\"%s>%s ",
+              x, y0 - 12, x, y0 + height, left ? x - 3 : x + 3, y0 - 2 + 12 * k,
+              left ? " text-anchor=\"end\"" : "", pc[k]);
       hdur(fp, p);
       fputs("</text></g>\n", fp);
       break;
@@ -655,7 +721,10 @@ static const char *const css =
     "table.data th,table.data td{padding:3px 6px;border-bottom:1px solid var(--line);"
     "text-align:right;white-space:nowrap;vertical-align:top}"
     "table.data th{background:var(--panel);cursor:pointer;user-select:none}"
-    "table.data .t{text-align:left;overflow:hidden;text-overflow:ellipsis;max-width:24ch}"
+    /* names wrap (at any character: C++ names have few spaces) rather than
+     * being cut: two kernels that differ late stay apart */
+    "table.data .t{text-align:left;white-space:normal;overflow-wrap:anywhere;min-width:14ch;"
+    "max-width:64ch}"
     "table.data .t.l{max-width:none}"
     "table.data td.t:first-child{font-weight:500}"
     "table.data tr:hover td{background:#eef3fc}.none{color:var(--mute);text-align:left}"
@@ -755,15 +824,37 @@ static void chart_with_table(hw *w, size_t ti, const char *col, const char *colo
   fputs("</div></div>\n", w->fp);
 }
 
+/* The lowest rank of an input's processes, INT64_MAX when none has one. */
+static int64_t db_rank(hub_reader *r, int db) {
+  int64_t rank = INT64_MAX;
+  for (size_t i = 0; i < hub_reader_nprocesses(r); i++) {
+    const hub_process_info *p = hub_reader_process(r, i);
+    if (p->db == db && p->rank != HUB_NULL && p->rank < rank) rank = p->rank;
+  }
+  return rank;
+}
+
+/* The inputs' names, in rank order where their processes have ranks. */
 static void inputs_line(hw *w) {
   size_t n = hub_reader_ndbs(w->r);
+  size_t *order = tt_malloc((n ? n : 1) * sizeof *order);
+  int64_t *rank = tt_malloc((n ? n : 1) * sizeof *rank);
+  for (size_t i = 0; i < n; i++) order[i] = i, rank[i] = db_rank(w->r, (int)i);
+  for (size_t i = 1; i < n; i++) /* insertion sort: stable, few inputs shown */
+    for (size_t j = i; j > 0 && rank[order[j - 1]] > rank[order[j]]; j--) {
+      size_t x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
   for (size_t i = 0; i < n && i < 6; i++) {
     if (i) fputs(", ", w->fp);
-    const char *p = hub_reader_db_path(w->r, (int)i);
+    const char *p = hub_reader_db_path(w->r, (int)order[i]);
     const char *b = strrchr(p, '/');
     html_text(w, b ? b + 1 : p, 0);
   }
   if (n > 6) fprintf(w->fp, " and %zu more", n - 6);
+  free(order);
+  free(rank);
 }
 
 void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t n, FILE *fp) {
@@ -853,12 +944,14 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
     else fputs("<p class=\"none\">No memory copies.</p>", fp);
     fputs("</div><div>", fp);
     data_table(&w, ti);
+    fputs("</div></div>\n", fp);
+    /* below the pair, the section's whole width: its ten columns beside
+     * the chart scrolled sideways in a 1280 px window */
     for (size_t i = 0; i < n; i++)
       if (t[i].kind == SEC_COPY && t[i].section >= 0 && t[i].pid == HUB_NULL) {
         fputs("<h3>Copies by name: calls and times</h3>", fp);
         data_table(&w, i);
       }
-    fputs("</div></div>\n", fp);
   }
   fputs("</section>\n", fp);
 
@@ -870,8 +963,8 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
     const sm_table *p = &t[ti];
     fputs("<p class=\"note\">Each process within its own span (first to last event): kernel "
           "busy is the union of its kernels, copy busy its copies outside them, the rest "
-          "idle; sorted by kernel busy time, heaviest first, so ranks that lag show at the "
-          "bottom.</p>\n",
+          "idle; ranks in rank order, other processes after them by kernel busy time, "
+          "heaviest first.</p>\n",
           fp);
     if (p->nrows <= PROC_BARS) {
       /* the chart above its table, not beside it: the table's ten columns

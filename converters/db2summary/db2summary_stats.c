@@ -6,6 +6,7 @@
 
 #include "base/vec.h"
 #include "db2summary.h"
+#include "sources/kernel_name.h"
 
 /* --- latency histogram ----------------------------------------------- */
 
@@ -113,15 +114,26 @@ static int section_of(sm_summary *s, const char *key, const char *title, sm_sec_
 
 static int region_section(sm_summary *s, const hub_record *ev) {
   const char *category = ev->category;
-  if (ev->cls == HUB_CLS_MARKER)
+  if (ev->cls == HUB_CLS_MARKER) {
+    /* PyTorch's record_function ranges are no ROCTX/NVTX markers */
+    if (strcmp(category, "user_annotation") == 0)
+      return section_of(s, "user_annotations", "User annotations (PyTorch record_function)",
+                        SEC_API, FAMILY_ORDER + NFAMILIES);
     return section_of(s, "markers", "Markers (ROCTX/NVTX)", SEC_API, FAMILY_ORDER + NFAMILIES);
+  }
   tt_buf *low = &s->tmp;
   tt_buf_clear(low);
   for (const char *p = category; *p; p++) tt_buf_putc(low, (char)tolower((unsigned char)*p));
   const char *lc = low->data ? low->data : "";
   for (int i = 0; ev->cls == HUB_CLS_API && i < NFAMILIES; i++)
-    if (tt_glob_match(families[i].glob, lc))
+    if (tt_glob_match(families[i].glob, lc)) {
+      /* Kineto on ROCm files hip* calls under cuda_runtime/cuda_driver */
+      if (i < 2 && strncmp(ev->name, "hip", 3) == 0)
+        return section_of(s, i == 0 ? "hip_runtime_api" : "hip_driver_api",
+                          i == 0 ? "HIP runtime API" : "HIP driver API", SEC_API,
+                          FAMILY_ORDER + i);
       return section_of(s, families[i].key, families[i].title, SEC_API, FAMILY_ORDER + i);
+    }
   /* Any other category: a table of its own, after the families. */
   tt_buf_clear(&s->key);
   tt_buf_puts(&s->key, "region:");
@@ -148,27 +160,10 @@ void sm_init(sm_summary *s, const sm_options *opt) {
   section_of(s, "kernels", "Kernels", SEC_KERNEL, 0);
   section_of(s, "copies", "Memory copies", SEC_COPY, 1);
   section_of(s, "allocations", "Memory allocations", SEC_ALLOC, 2);
+  /* memsets are not kernels: a table of their own, after the copies */
+  section_of(s, "memsets", "Memsets", SEC_MEMSET, 1);
 }
-
-void sm_truncate_kernel(const char *name, tt_buf *out) {
-  tt_buf_clear(out);
-  /* Up to the parameter list at template depth 0, template arguments out. */
-  int depth = 0;
-  for (const char *p = name; *p; p++) {
-    if (*p == '<') depth++;
-    else if (*p == '>' && depth > 0) depth--;
-    else if (*p == '(' && depth == 0 && p != name) break;
-    else if (depth == 0) tt_buf_putc(out, *p);
-  }
-  /* Drop a return type ("void f" -> "f"): the last space-separated word. */
-  const char *s = out->data ? out->data : "";
-  const char *sp = strrchr(s, ' ');
-  if (sp && sp[1]) memmove(out->data, sp + 1, strlen(sp + 1) + 1), out->len = strlen(out->data);
-  if (out->len == 0) {
-    tt_buf_clear(out);
-    tt_buf_puts(out, name);
-  }
-}
+#define SEC_IX_MEMSETS 3
 
 static sm_row *row_of(sm_summary *s, int section, const hub_record *ev, const char *name) {
   int64_t pid = s->opt->by_process ? ev->pid : HUB_NULL;
@@ -242,12 +237,52 @@ static void latency_add(sm_summary *s, const hub_record *ev) {
   sm_hist_add(&s->lat[*ix].hist, ev->start - ev->launch_ts);
 }
 
+/* --- inputs that are not one run ------------------------------------- */
+
+static void db_span_add(sm_summary *s, const hub_record *ev) {
+  if (ev->db < 0) return;
+  size_t db = (size_t)ev->db;
+  if (db >= s->ndb_spans) {
+    tt_grow(s->db_spans, db + 1, s->cap_db_spans);
+    for (size_t i = s->ndb_spans; i <= db; i++)
+      s->db_spans[i] = (struct sm_db_span){.first = INT64_MAX, .last = INT64_MIN};
+    s->ndb_spans = db + 1;
+  }
+  struct sm_db_span *d = &s->db_spans[db];
+  if (ev->start < d->first) d->first = ev->start;
+  if (ev->end > d->last) d->last = ev->end;
+}
+
+#define DAY_NS ((int64_t)86400 * 1000000000)
+
+void sm_warn_runs(const sm_summary *s, hub_reader *r) {
+  /* The first pair of inputs whose spans do not overlap and are a day or
+   * more apart: one warning says it, and what to do. */
+  for (size_t a = 0; a < s->ndb_spans; a++)
+    for (size_t b = a + 1; b < s->ndb_spans; b++) {
+      const struct sm_db_span *x = &s->db_spans[a], *y = &s->db_spans[b];
+      if (x->first > x->last || y->first > y->last) continue; /* no event */
+      int64_t gap = y->first > x->last ? y->first - x->last
+                    : x->first > y->last ? x->first - y->last
+                                         : 0;
+      if (gap < DAY_NS) continue;
+      tt_warn("%s and %s do not look like one run: their spans are %.1f days apart and do not "
+              "overlap, so the span, busy percentages and totals mix the two runs; summarize "
+              "them one at a time to compare them",
+              hub_reader_db_path(r, (int)a), hub_reader_db_path(r, (int)b),
+              (double)gap / (double)DAY_NS);
+      return;
+    }
+}
+
 /* --- one event ------------------------------------------------------- */
 
 void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
   if (ev->kind == HUB_FLOW) return;
   s->events++;
-  s->kind_events[ev->kind]++;
+  if (ev->cls == HUB_CLS_MEMSET) s->memset_events++;
+  else s->kind_events[ev->kind]++;
+  db_span_add(s, ev);
   if (s->charts) sm_proc_add(s, ev);
   if (ev->start < s->span_start) s->span_start = ev->start;
   if (ev->end > s->span_end) s->span_end = ev->end;
@@ -255,11 +290,16 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
   switch (ev->kind) {
   case HUB_KERNEL: {
     const char *name = s->opt->mangled && ev->kernel_name[0] ? ev->kernel_name : ev->name;
-    if (s->opt->truncate_kernels) {
-      sm_truncate_kernel(name, &s->tmp);
-      name = s->tmp.data;
+    if (ev->cls == HUB_CLS_MEMSET) { /* not a kernel: a table of its own */
+      row_add(row_of(s, SEC_IX_MEMSETS, ev, ev->name), dur, ev->size);
+    } else {
+      sm_row *row = row_of(s, 0, ev, name);
+      if (s->opt->truncate_kernels && !row->short_name) {
+        tt_kernel_short_name(name, &s->tmp);
+        row->short_name = tt_strdup(s->tmp.data);
+      }
+      row_add(row, dur, HUB_NULL);
     }
-    row_add(row_of(s, 0, ev, name), dur, HUB_NULL);
     agent_add(s, ev);
     /* Not Kineto's cuda_sync rows (dispatches too): a wait, not launched work. */
     if (ev->cls != HUB_CLS_SYNC && ev->launch_ts != HUB_NULL && !(ev->clipped & HUB_CLIP_START))
@@ -271,7 +311,7 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
     agent_add(s, ev);
     break;
   case HUB_ALLOC:
-    row_add(row_of(s, 2, ev, ev->name), dur, ev->size);
+    row_add(row_of(s, ev->cls == HUB_CLS_MEMSET ? SEC_IX_MEMSETS : 2, ev, ev->name), dur, ev->size);
     break;
   case HUB_REGION: {
     if (strncmp(ev->category, "executorch", 10) == 0) sm_et_event(s, r, ev);
@@ -291,7 +331,8 @@ void sm_free(sm_summary *s) {
     free(s->sections[i].title);
   }
   free(s->sections);
-  for (size_t i = 0; i < s->nrows; i++) free(s->rows[i].name);
+  for (size_t i = 0; i < s->nrows; i++) free(s->rows[i].name), free(s->rows[i].short_name);
+  free(s->db_spans);
   free(s->rows);
   for (size_t i = 0; i < s->nlat; i++) sm_hist_free(&s->lat[i].hist);
   free(s->lat);

@@ -91,15 +91,30 @@ const char *sm_process_host(hub_reader *r, int db, int64_t pid) {
   return "";
 }
 
+/* " from FILE" (the input's base name) when several inputs are read, so
+ * two runs' processes are told apart by more than a pid. */
+static const char *input_of(hub_reader *r, int db, char *buf, size_t cap) {
+  buf[0] = 0;
+  if (hub_reader_ndbs(r) < 2 || db < 0) return buf;
+  const char *path = hub_reader_db_path(r, db);
+  if (!path) return buf;
+  const char *base = strrchr(path, '/');
+  snprintf(buf, cap, " from %s", base ? base + 1 : path);
+  return buf;
+}
+
 static char *scope_title(hub_reader *r, const char *title, int64_t pid, int db) {
   if (pid == HUB_NULL) return tt_strdup(title);
+  char fbuf[512];
+  const char *from = input_of(r, db, fbuf, sizeof fbuf);
   /* With a rank or host known, the process label every exporter uses. */
   const hub_process_info *p = hub_reader_find_process(r, db, pid);
-  if (p && p->pid == pid && strcmp(p->label, p->name) != 0) return fmt("%s, %s", title, p->label);
+  if (p && p->pid == pid && strcmp(p->label, p->name) != 0)
+    return fmt("%s, %s%s", title, p->label, from);
   const char *name = sm_process_name(r, db, pid);
   const char *host = sm_process_host(r, db, pid);
-  return fmt("%s, pid %lld%s%s%s%s%s", title, (long long)pid, name[0] ? " (" : "", name,
-             name[0] ? ")" : "", host[0] ? " on " : "", host);
+  return fmt("%s, pid %lld%s%s%s%s%s%s", title, (long long)pid, name[0] ? " (" : "", name,
+             name[0] ? ")" : "", host[0] ? " on " : "", host, from);
 }
 
 /* --- rows sorted: section, process, heaviest first ------------------- */
@@ -140,7 +155,7 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
       group_total += s->rows[order[j++]].total;
     const sm_row *first = &s->rows[order[i]];
     const sm_section *sec = &s->sections[first->section];
-    int bytes = sec->kind == SEC_COPY || sec->kind == SEC_ALLOC;
+    int bytes = sec->kind == SEC_COPY || sec->kind == SEC_ALLOC || sec->kind == SEC_MEMSET;
     int with_pid = first->pid != HUB_NULL;
     tt_grow(*out, *nout + 1, *cap);
     table *t = &(*out)[(*nout)++];
@@ -157,6 +172,16 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
                  .cols = cols, .ncols = 8u + (size_t)bytes + 2u * (size_t)with_pid,
                  .pid = first->pid, .db = first->db, .kind = sec->kind,
                  .section = first->section};
+    /* --truncate-kernels: rows stay one per kernel name; names that
+     * shorten alike are told apart by "[n of m]", heaviest first */
+    tt_strmap shorts = {0}, seen = {0};
+    for (size_t k = i; k < j; k++) {
+      const char *sn = s->rows[order[k]].short_name;
+      if (!sn) continue;
+      int64_t *c = tt_strmap_get(&shorts, sn);
+      if (c) (*c)++;
+      else tt_strmap_put(&shorts, sn, 1);
+    }
     for (size_t k = i; k < j; k++) {
       if (s->opt->top > 0 && (int64_t)(k - i) >= s->opt->top) break;
       const sm_row *w = &s->rows[order[k]];
@@ -176,9 +201,22 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
       cells[c++] = real_cell(s, sd);
       cells[c++] = pct_cell(s, group_total ? 100.0 * (double)w->total / (double)group_total : 0.0);
       if (bytes) cells[c++] = fmt("%" PRId64, w->bytes);
-      cells[c++] = tt_strdup(w->name);
+      int64_t *same = w->short_name ? tt_strmap_get(&shorts, w->short_name) : NULL;
+      if (!same) {
+        cells[c++] = tt_strdup(w->name);
+      } else if (*same == 1) {
+        cells[c++] = tt_strdup(w->short_name);
+      } else {
+        int64_t *nth = tt_strmap_get(&seen, w->short_name);
+        if (nth) (*nth)++;
+        else tt_strmap_put(&seen, w->short_name, 1);
+        cells[c++] = fmt("%s [%lld of %lld]", w->short_name, (long long)(nth ? *nth : 1),
+                         (long long)*same);
+      }
       table_add(t, cells);
     }
+    tt_strmap_free(&shorts);
+    tt_strmap_free(&seen);
     i = j;
   }
   free(order);
@@ -331,9 +369,14 @@ static table event_counts_table(sm_summary *s) {
   table t = {.id = "event_counts", .title = tt_strdup("Events by kind"), .cols = kinds_cols,
              .ncols = 2, .pid = HUB_NULL, .db = -1, .section = -1};
   for (int k = 0; k < HUB_KIND_COUNT; k++) {
-    if (!s->kind_events[k]) continue;
-    char *cells[2] = {fmt("%" PRIu64, s->kind_events[k]), tt_strdup(hub_kind_name((hub_kind)k))};
-    table_add(&t, cells);
+    if (s->kind_events[k]) {
+      char *cells[2] = {fmt("%" PRIu64, s->kind_events[k]), tt_strdup(hub_kind_name((hub_kind)k))};
+      table_add(&t, cells);
+    }
+    if (k == HUB_KERNEL && s->memset_events) { /* counted apart from kernels */
+      char *cells[2] = {fmt("%" PRIu64, s->memset_events), tt_strdup("memset")};
+      table_add(&t, cells);
+    }
   }
   return t;
 }
@@ -357,6 +400,11 @@ static table activity_table(sm_summary *s, hub_reader *r) {
 
 static int cmp_procs(const void *pa, const void *pb) {
   const sm_proc *a = pa, *b = pb;
+  /* ranks in rank order, before the processes without one */
+  if (a->rank != b->rank) {
+    if (a->rank == HUB_NULL || b->rank == HUB_NULL) return a->rank == HUB_NULL ? 1 : -1;
+    return a->rank < b->rank ? -1 : 1;
+  }
   if (a->kernels.busy != b->kernels.busy) return a->kernels.busy > b->kernels.busy ? -1 : 1;
   if (a->gpu.busy != b->gpu.busy) return a->gpu.busy > b->gpu.busy ? -1 : 1;
   if (a->pid != b->pid) return a->pid < b->pid ? -1 : 1;
@@ -364,8 +412,8 @@ static int cmp_procs(const void *pa, const void *pb) {
 }
 
 /* Per process, within its span: kernel busy (union of its kernels), copy
- * busy (its copies outside its kernels' union), idle (the rest); heaviest
- * kernel busy first. */
+ * busy (its copies outside its kernels' union), idle (the rest); ranks in
+ * rank order, then the heaviest kernel busy first. */
 static const char *const proc_cols[] = {"pid",         "host",      "clock", "events",
                                         "start",       "end",       "span",  "kernel_busy",
                                         "copy_busy",   "idle",      "busy_percent",
@@ -376,6 +424,10 @@ static table processes_table(sm_summary *s, hub_reader *r) {
              .title = tt_strdup("Processes side by side (kernel busy, copy busy and idle within "
                                 "each one's span)"),
              .cols = proc_cols, .ncols = 13, .pid = HUB_NULL, .db = -1, .section = -1};
+  for (size_t i = 0; i < s->nprocs; i++) {
+    const hub_process_info *info = hub_reader_find_process(r, s->procs[i].db, s->procs[i].pid);
+    s->procs[i].rank = info && info->pid == s->procs[i].pid ? info->rank : HUB_NULL;
+  }
   if (s->nprocs) qsort(s->procs, s->nprocs, sizeof *s->procs, cmp_procs);
   /* the map's indexes are stale once sorted: nothing is added after */
   for (size_t i = 0; i < s->nprocs; i++) {
@@ -565,6 +617,8 @@ size_t sm_tables(sm_summary *s, hub_reader *r, table **out) {
   *out = tables;
   return n;
 }
+
+void sm_tables_free_one(table *t) { table_free(t); }
 
 void sm_tables_free(table *t, size_t n) {
   for (size_t i = 0; i < n; i++) table_free(&t[i]);

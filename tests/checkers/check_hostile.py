@@ -117,7 +117,7 @@ def check_bytes(path, texts):
 def main():
     what, args = sys.argv[1], sys.argv[2:]
     bad = {"html": lambda: check_html(*args), "json": lambda: check_json(args[0], args[1:]),
-           "csv": lambda: check_csv(args[0]),
+           "csv": lambda: [b for a in args for b in check_csv(a)],
            "bytes": lambda: check_bytes(args[0], args[1:]), "text": lambda: check_text(args)}[what]()
     print("\n".join(bad) if bad else "ok")
     return 1 if bad else 0

@@ -62,10 +62,10 @@ for h in rpd nsys mi250 nvvp mtia; do
   # db2summary: the GPU tables' calls add up to the dispatches and copies.
   expect_eq "$h: db2summary --gpu: kernels + copies calls; no table but GPU annotations'" \
     "$(q "$db" "SELECT (SELECT count(*) FROM rocpd_kernel_dispatch) + (SELECT count(*) FROM rocpd_memory_copy)")|0" \
-    "$(db2summary -q --gpu --format csv --top 0 "$db" -o - | awk -F, '
-        $1 ~ /^(kernels|copies)$/ && $2 ~ /^[0-9]+$/ {s += $2}
-        $1 !~ /^(kernels|copies|gpu_busy|launch_latency|table|region:gpu_user_annotation|)$/ {o++}
-        END {print s "|" o + 0}')"
+    "$(rm -f "$TMP"/gf*.csv; db2summary -q --gpu --format csv --top 0 "$db" -o "$TMP/gf.csv"
+       s=$(cat "$TMP"/gf.kernels.csv "$TMP"/gf.copies.csv "$TMP"/gf.memsets.csv 2>/dev/null | awk -F, '$1 ~ /^[0-9]+$/ {s += $1} END {print s + 0}')
+       o=$(awk -F, 'NR > 1 && $1 !~ /^(kernels|copies|memsets|gpu_busy|launch_latency|region:gpu_user_annotation)$/ {o++} END {print o + 0}' "$TMP/gf.csv")
+       echo "$s|$o")"
 done
 expect_eq "RPD: the glob example of old ('kernel*', '*mem*') misses its FillBuffer op; --gpu does not" \
   "$(($(gpu_rows "$H/rpd.db") - 1))" \

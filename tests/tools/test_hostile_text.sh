@@ -74,7 +74,7 @@ before=$(sha "$DB")
 # --- db2summary ------------------------------------------------------------
 for f in text csv markdown json html; do
   expect_ok "db2summary --format $f reads the hostile hub" \
-    db2summary -q "$DB" --format $f -o "$TMP/s.$f"
+    db2summary -q "$DB" --format $f --width 0 -o "$TMP/s.$f"
 done
 db2summary -q "$TMP/clean/h.db" --format html -o "$TMP/clean.html" || fail "db2summary clean html"
 ok "html: no element or attribute the writer does not write" $PY "$CHK" html "$TMP/clean.html" "$TMP/s.html"
@@ -99,12 +99,13 @@ print("\n".join(bad) or "ok")' "$TMP/s.html" "$H/cat"
 ok "summary json: names and category exact" $PY "$CHK" json "$TMP/s.json" "$H/kern" "$H/region"
 ok "summary json: the category's table id exact" \
   $PY -c 'import json,sys; t=[x["table"] for x in json.load(open(sys.argv[1]))["tables"]]; w="region:"+open(sys.argv[2],newline="").read(); print("ok" if w in t else repr(t))' "$TMP/s.json" "$H/cat"
-ok "csv: every row keeps its header's field count" $PY "$CHK" csv "$TMP/s.csv"
-ok "text, csv, markdown: no raw control byte" $PY "$CHK" text "$TMP/s.text" "$TMP/s.csv" "$TMP/s.markdown"
+ok "csv: every row keeps its header's field count (the index and each table's file)" \
+  $PY "$CHK" csv "$TMP/s.csv" "$TMP"/s.*.csv
+ok "text, csv, markdown: no raw control byte" $PY "$CHK" text "$TMP/s.text" "$TMP"/s*.csv "$TMP/s.markdown"
 expect_eq "text: the kernel's name shown with its escapes" 1 \
   "$(grep -cF 'kernevil"><img src=x onerror=alert(1)>\x1b]0;pwned\x07\x1b[31m,'"'"'|`*_;\x0d\x0a--' "$TMP/s.text")"
-expect_eq "csv: the category's table id shown with its escapes, quoted" 1 \
-  "$(grep -cF '"region:catevil""><img src=x onerror=alert(1)>\x1b]0;pwned\x07\x1b[31m,'"'"'|`*_;\x0d\x0a--",1,' "$TMP/s.csv")"
+expect_eq "csv: the category's table id shown with its escapes, quoted (the index)" 1 \
+  "$(grep -cF '"region:catevil""><img src=x onerror=alert(1)>\x1b]0;pwned\x07\x1b[31m,'"'"'|`*_;\x0d\x0a--","Regions: ' "$TMP/s.csv")"
 
 # --- db2json, db2perfetto, db2otf2, dbmerge -----------------------------------
 expect_ok "db2json reads the hostile hub" db2json -q "$DB" -o "$TMP/j.json"

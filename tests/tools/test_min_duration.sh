@@ -84,5 +84,5 @@ expect_fail "--min-duration 0 is refused" "not a positive duration" db2perfetto 
 # lasting 20 us or more, counted in the hub).
 want=$(q "$TMP/n.db" "SELECT count(*) FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id
   WHERE s.string = 'cudaMemcpy' AND r.end - r.start >= 20000")
-got=$(db2summary "$TMP/n.db" --min-duration 20us --format csv | awk -F, '$NF == "cudaMemcpy" {print $2}')
+got=$(db2summary "$TMP/n.db" --min-duration 20us --format csv --table cuda_runtime_api | awk -F, '$NF == "cudaMemcpy" {print $1}')
 expect_eq "db2summary --min-duration 20us: cudaMemcpy's calls as in the hub" "$want" "$got"

@@ -123,15 +123,15 @@ expect_eq "db2otf2: an accelerator location group per GPU 0, each made by its ra
 # db2summary: a GPU busy row per host's GPU 0, named with rank and host.
 expect_eq "db2summary: a GPU busy row per host's GPU 0 (3 kernels each)" \
   "3 GPU 0 [rank 0] nodeA;3 GPU 0 [rank 4] nodeB" \
-  "$(db2summary -q --format csv "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
+  "$(db2summary -q --format csv --table gpu_busy "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
 import csv, sys
-print(";".join(sorted("%s %s" % (r[7], r[8]) for r in csv.reader(sys.stdin) if r and r[0] == "gpu_busy")))')"
+print(";".join(sorted("%s %s" % (r["intervals"], r["agent"]) for r in csv.DictReader(sys.stdin))))')"
 
 expect_eq "db2summary --by-process: a launch latency row per rank, named with rank and host" \
   "3 88000 473000 python3 [rank 4] nodeB (pid 1234);3 90000 470000 python3 [rank 0] nodeA (pid 1234)" \
-  "$(db2summary -q --format csv --by-process "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
+  "$(db2summary -q --format csv --table launch_latency --by-process "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
 import csv, sys
-print(";".join(sorted("%s %s %s %s" % (r[2], r[3], r[7], r[8]) for r in csv.reader(sys.stdin) if r and r[0] == "launch_latency")))')"
+print(";".join(sorted("%s %s %s %s" % (r["launches"], r["min_ns"], r["max_ns"], r["scope"]) for r in csv.DictReader(sys.stdin))))')"
 
 # --- one host: nothing to keep apart, names as before -----------------------
 db2json -q "$TMP/r0.db" -o "$TMP/one.json"

@@ -216,10 +216,10 @@ for i in 0 4; do
   q "$TMP/h$i.db" "UPDATE \"$node\" SET hostname = '$host'; UPDATE \"$proc\" SET command = '$LONGCMD', extdata = '{\"rank\":$i}'"
 done
 gpu=$(q "$TMP/h0.db" "SELECT product_name FROM rocpd_info_agent WHERE type = 'GPU' LIMIT 1")
-db2summary -q "$TMP/h0.db" "$TMP/h4.db" --format csv >"$TMP/hosts.csv"
+db2summary -q "$TMP/h0.db" "$TMP/h4.db" --format csv --table gpu_busy >"$TMP/hosts.csv"
 expect_eq "two hosts' GPU 0: the GPU devices table names each with its rank and host" \
   "GPU 0 $gpu [rank 0] nodeA|GPU 0 $gpu [rank 4] nodeB" \
-  "$(awk -F, '$1 == "gpu_busy" {print $NF}' "$TMP/hosts.csv" | sort | paste -sd'|')"
+  "$(awk -F, 'NR > 1 {print $NF}' "$TMP/hosts.csv" | sort | paste -sd'|')"
 db2summary -q "$TMP/h0.db" "$TMP/h4.db" --format html -o "$TMP/hosts.html"
 # the chart labels as written (the svg text of the processes' bars)
 labels=$($PY -c '
