@@ -8,7 +8,7 @@
 
 #include "base/util.h"
 
-static int enabled, quiet;
+static int enabled, quiet, verbose;
 /* A progress line is on the terminal: the next message ends it first.
  * Messages may come from a second thread (a size split's planner or
  * spool), so it is taken atomically. */
@@ -76,5 +76,16 @@ void tt_info(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   tt_vmessage("", fmt, ap); /* ends the progress line first */
+  va_end(ap);
+}
+
+void tt_progress_verbose(int on) { verbose = on; }
+int tt_verbose(void) { return verbose && !quiet; }
+
+void tt_detail(const char *fmt, ...) {
+  if (!tt_verbose()) return;
+  va_list ap;
+  va_start(ap, fmt);
+  tt_vmessage("", fmt, ap);
   va_end(ap);
 }
