@@ -82,10 +82,3 @@ void tt_info(const char *fmt, ...) {
 void tt_progress_verbose(int on) { verbose = on; }
 int tt_verbose(void) { return verbose && !quiet; }
 
-void tt_detail(const char *fmt, ...) {
-  if (!tt_verbose()) return;
-  va_list ap;
-  va_start(ap, fmt);
-  tt_vmessage("", fmt, ap);
-  va_end(ap);
-}

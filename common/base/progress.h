@@ -19,11 +19,9 @@ void tt_progress_finish(const char *what, uint64_t done);
 void tt_progress_done(void);
 /* One informational line on stderr unless quiet. */
 void tt_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* -v/--verbose: tt_detail's lines are printed (never when quiet). */
+/* -v/--verbose: a warning that sums things up ("8 tables not imported")
+ * gives them one by one instead. Never when quiet. */
 void tt_progress_verbose(int on);
 int tt_verbose(void);
-/* One line of detail behind a warning that sums it up ("  table X: ..."),
- * on stderr with --verbose only. */
-void tt_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -21,7 +21,7 @@ static void usage(FILE *f, const tt_cli *cli) {
   cli->usage(f, cli->usage_ctx);
   fprintf(f, "  %-*s%s\n", w, "-q, --quiet", "no messages except errors (wins over --progress)");
   fprintf(f, "  %-*s%s\n", w, "    --progress", "show progress even when stderr is not a terminal");
-  fprintf(f, "  %-*s%s\n", w, "-v, --verbose", "the details behind a warning that sums them up");
+  fprintf(f, "  %-*s%s\n", w, "-v, --verbose", "each item of a warning that sums them up");
   if (cli->threads_max > 0)
     fprintf(f, "  %-*s%s\n  %-*s%s\n  %-*s%s%s)\n", w, "    --threads N",
             cli->threads_help[0] ? cli->threads_help[0]

@@ -4,7 +4,7 @@
  *   --threads N (tools that set threads_max), then the input operands,
  * plus the long options a tool (or a family of tools, the exporters' split
  * and filters) adds through tt_cli_ext. -q wins over --progress whatever
- * their order; -v asks for the details a warning sums up (tt_verbose).
+ * their order; -v asks for the items a warning sums up (tt_verbose).
  * --help prints the usage and each extension's help to stdout (exit 0).
  * An option getopt refuses (unknown, ambiguous, a value missing or not
  * taken) is one line on stderr naming it, the nearest option when one is

@@ -19,6 +19,29 @@ static const char HANDLED[] =
         "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT") ","
         NS_TABLE("OVERHEAD");
 
+/* What the tables left out hold, for the one line that names them
+ * (nv_warn_unhandled); the same text makes one group, in this order. A
+ * table that comes to be imported joins HANDLED and leaves the report
+ * (its note may stay). */
+static const nv_table_note NOT_IMPORTED[] = {
+    {"COMPOSITE_EVENTS", "CPU samples"},
+    {"SAMPLING_CALLCHAINS", "CPU samples"},
+    {"OSRT_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
+    {"CUDA_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
+    {"UnwindMethodType", "call stacks of OS runtime and CUDA calls"},
+    {"SCHED_EVENTS", "thread scheduling"},
+    {"CUDA_GRAPH_EVENTS", "CUDA graphs"},
+    {NS_TABLE("GRAPH_TRACE"), "CUDA graphs"},
+    {"OSRT_FILE_ACCESS_DESCRIPTORS", "file accesses"},
+    {"OSRT_FILE_ACCESS_EVENTS", "file accesses"},
+    {"ProcessStreams", "the processes' stdout and stderr"},
+    {"TARGET_INFO_CUDA_CONTEXT_INFO", "CUDA contexts and devices"},
+    {"TARGET_INFO_CUDA_DEVICE", "CUDA contexts and devices"},
+    {"META_DATA_CAPTURE", "the profiler's settings and diagnostics"},
+    {"DIAGNOSTIC_EVENT", "the profiler's settings and diagnostics"},
+    {"ANALYSIS_FILE", "the profiler's settings and diagnostics"},
+    {NULL, NULL}};
+
 int64_t ns_seen(ns *c, int64_t pid) {
   if (!tt_i64map_get(&c->pids, pid)) tt_i64map_put(&c->pids, pid, 1);
   return pid;
@@ -313,7 +336,7 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          /* CUPTI's own overhead (2025 exports on), as nvvp2db's OVERHEAD rows */
          ns_cpu_ranges(&c, NS_TABLE("OVERHEAD"), "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
-  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED, NOT_IMPORTED);
   nv_src_close(&c.b.src);
   tt_i64map_free(&c.pids);
   tt_buf_free(&c.b.ext);

@@ -38,3 +38,47 @@ expect_eq "a missing value" \
 expect_eq "an unknown short option, inside a cluster too" \
   "rpd2db: error: unknown option '-Z' (see rpd2db --help)|rpd2db: error: unknown option '-Z' (see rpd2db --help)" \
   "$(rpd2db -Z x 2>&1)|$(rpd2db --progress -Zq x 2>&1)"
+
+# --- 11. nsys2db: one line for the tables not imported, details with -v ------
+# The tables nsys2db reads (docs/importers.md), lookups (ENUM_*) aside;
+# every other non-empty table of a real export is one that is not imported.
+READ="StringIds ThreadNames PROCESSES TARGET_INFO_GPU TARGET_INFO_CUDA_STREAM
+  TARGET_INFO_CUDA_NULL_STREAM TARGET_INFO_SESSION_START_TIME TARGET_INFO_SYSTEM_ENV
+  EXPORT_META_DATA META_DATA_EXPORT ANALYSIS_DETAILS NVTX_EVENTS OSRT_API PROFILER_OVERHEAD
+  TARGET_INFO_CUDA_GPU TARGET_INFO_NVTX_CUDA_STREAM CUPTI_ACTIVITY_KIND_RUNTIME
+  CUPTI_ACTIVITY_KIND_DRIVER CUPTI_ACTIVITY_KIND_KERNEL CUPTI_ACTIVITY_KIND_MEMCPY
+  CUPTI_ACTIVITY_KIND_MEMSET CUPTI_ACTIVITY_KIND_SYNCHRONIZATION CUPTI_ACTIVITY_KIND_CUDA_EVENT
+  CUPTI_ACTIVITY_KIND_OVERHEAD"
+left_out() { # FILE: "TABLE ROWS" for each non-empty table nsys2db does not read
+  local t n
+  for t in $(q "$1" "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                     AND name NOT LIKE 'ENUM\_%' ESCAPE '\\' ORDER BY name"); do
+    [[ " $(echo $READ) " == *" $t "* ]] && continue
+    n=$(q "$1" "SELECT count(*) FROM \"$t\"")
+    [ "$n" -gt 0 ] && echo "$t $n"
+  done
+}
+for f in "$NSYS"/*.sqlite; do
+  b=$(basename "$f")
+  want=$(left_out "$f")
+  [ -n "$want" ] || { fail "$b: the fixture has no table left out (the test needs one)"; continue; }
+  err=$(nsys2db "$f" -o "$TMP/n.db" 2>&1)
+  lines=$(grep -c 'not imported' <<<"$err")
+  expect_eq "$b: one line for the tables not imported" "1" "$lines"
+  line=$(grep 'not imported' <<<"$err")
+  expect_eq "$b: it counts them" "$(wc -l <<<"$want") tables not imported" \
+    "$(grep -o '[0-9]* tables not imported' <<<"$line")"
+  missing=""
+  for t in $(cut -d' ' -f1 <<<"$want"); do [[ "$line" =~ [\(\ ]$t[,\)] ]] || missing="$missing $t"; done
+  expect_eq "$b: it names each of them" "" "$missing"
+  [[ "$line" =~ "--verbose for each table's rows" ]] && pass "$b: it points to --verbose" || fail "$b: [$line]"
+  # --verbose: a line per table, with its row count from sqlite3
+  got=$(nsys2db --verbose "$f" -o "$TMP/n.db" 2>&1 | sed -n 's/.*: table \([A-Za-z_0-9]*\) (\([0-9]*\) rows*[,)].*has no hub mapping.*/\1 \2/p')
+  expect_eq "$b --verbose: a line per table left out, with its rows" "$want" "$got"
+  expect_eq "$b -v is --verbose" "$(nsys2db --verbose "$f" -o "$TMP/n.db" 2>&1)" "$(nsys2db -v "$f" -o "$TMP/n.db" 2>&1)"
+  expect_eq "$b -q -v: nothing" "" "$(nsys2db -q -v "$f" -o "$TMP/n.db" 2>&1)"
+done
+f="$NSYS/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
+expect_eq "what the tables hold is said (the 2022.2 export)" \
+  "nsys2db: warning: $f: 6 tables not imported (no place in the hub): CPU samples (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS); call stacks of OS runtime and CUDA calls (CUDA_CALLCHAINS, UnwindMethodType); thread scheduling (SCHED_EVENTS); the processes' stdout and stderr (ProcessStreams); --verbose for each table's rows" \
+  "$(nsys2db "$f" -o "$TMP/n.db" 2>&1 | grep 'not imported')"
