@@ -7,6 +7,7 @@
 
 #include "nsys2db.h"
 #include "nsys2db_parts.h"
+#include "base/input_check.h"
 #include "base/progress.h"
 
 /* Tables read; other non-empty tables are reported (ENUM_* are lookups). */
@@ -311,10 +312,29 @@ static int check_format(ns *c) {
   return -1;
 }
 
+/* A report renamed .sqlite is not told by its bytes (input_check.h: the
+ * .nsys-rep layout is NVIDIA's and unpublished), and it is what a user
+ * most likely hands nsys2db that is not SQLite: a file with no SQLite
+ * header of no kind we know gets the export command as a hint. */
+static int refuse_not_sqlite(const char *path) {
+  unsigned char head[16] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  if (!f || n == 0 || (n == 16 && memcmp(head, "SQLite format 3", 16) == 0) ||
+      tt_input_kind_of(path) != TT_INPUT_OTHER)
+    return 0; /* the header check says what it is */
+  tt_error("%s: not a SQLite database (byte 0: no SQLite header); if it is an Nsight Systems "
+           "report (.nsys-rep) renamed, export it with `nsys export --type sqlite -o X.sqlite "
+           "%s`, then nsys2db X.sqlite",
+           path, path);
+  return -1;
+}
+
 int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   ns c = {.b = {.w = w, .hooks = &ns_hooks, .max_ts = INT64_MIN}};
-  if (nv_src_open(&c.b.src, opts->input)) return 1;
+  if (refuse_not_sqlite(opts->input) || nv_src_open(&c.b.src, opts->input)) return 1;
   read_layout(&c);
   int rc = check_format(&c);
   if (!rc)

@@ -82,3 +82,56 @@ f="$NSYS/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 expect_eq "what the tables hold is said (the 2022.2 export)" \
   "nsys2db: warning: $f: 6 tables not imported (no place in the hub): CPU samples (COMPOSITE_EVENTS, SAMPLING_CALLCHAINS); call stacks of OS runtime and CUDA calls (CUDA_CALLCHAINS, UnwindMethodType); thread scheduling (SCHED_EVENTS); the processes' stdout and stderr (ProcessStreams); --verbose for each table's rows" \
   "$(nsys2db "$f" -o "$TMP/n.db" 2>&1 | grep 'not imported')"
+
+# --- 9. files that are not what their name says -----------------------------
+NSY="$NSYS/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
+RPD="$FIX/rocm/rpd_matmul_result.rpd"
+# said CMD...: "EXIT STDERR" (each distinct line once: dbmerge says an
+# unreadable input twice, once per pass over its inputs)
+said() { local out rc; out=$("$@" 2>&1 >/dev/null); rc=$?; echo "$rc $(sort -u <<<"$out")"; }
+mkdir -p "$TMP/in"; cd "$TMP/in" || exit 1
+gzip -c "$NSY" >n.sqlite.gz
+gzip -c "$RPD" >r.rpd.gz
+# what the gzip holds, said by sqlite3 on the unpacked copy (not the tool)
+gunzip -c n.sqlite.gz >check.sqlite
+expect_eq "the gzipped fixture is an nsys export (sqlite3: StringIds, no rocpd_api)" "1 0" \
+  "$(q check.sqlite "SELECT count(*) FILTER (WHERE name = 'StringIds') || ' ' || count(*) FILTER (WHERE name = 'rocpd_api') FROM sqlite_master WHERE type = 'table'")"
+for t in nsys2db rpd2db kineto2db nvvp2db; do
+  expect_eq "$t on a gzipped nsys export: says to gunzip it, then nsys2db (exit 1)" \
+    "1 $t: error: n.sqlite.gz: this is a gzipped Nsight Systems SQLite export: gunzip it first (gunzip -c n.sqlite.gz > n.sqlite), then give n.sqlite to nsys2db" \
+    "$(said $t n.sqlite.gz -o o.db)"
+done
+err=$(nsys2db n.sqlite.gz -o o.db 2>&1); rc=$?
+expect_eq "nsys2db on a gzipped export: exit 1, no rpd2db named" "1 no" "$rc $([[ $err == *rpd2db* ]] && echo yes || echo no)"
+expect_eq "... and no output" "" "$(ls o.db 2>/dev/null)"
+expect_ok "rpd2db still reads an .rpd.gz" rpd2db -q r.rpd.gz -o r.db
+expect_eq "nsys2db on an .rpd.gz: use rpd2db" \
+  "nsys2db: error: r.rpd.gz: this is a gzipped RPD (rocmProfileData) database, not an input of nsys2db: use rpd2db" \
+  "$(nsys2db r.rpd.gz -o o.db 2>&1)"
+expect_eq "db2json on a gzipped nsys export: gunzip, then nsys2db" \
+  "db2json: error: n.sqlite.gz: not a SQLite database: this is a gzipped Nsight Systems SQLite export: gunzip it first (gunzip -c n.sqlite.gz > n.sqlite), then give n.sqlite to nsys2db" \
+  "$(db2json n.sqlite.gz -o o.json 2>&1)"
+# A .nsys-rep report. SYNTHETIC: NVIDIA does not publish the report's
+# layout and no public report's first bytes could be checked for this
+# test, so its shape is only "not SQLite, gzip or JSON", the name telling
+# what it is (which is what the tools go by).
+printf 'SYNTHETIC nsys-rep stand-in: not SQLite\0\1\2\3' >run.nsys-rep
+for t in nsys2db kineto2db rpd2db nvvp2db etprof2db; do
+  expect_eq "$t on a .nsys-rep: the nsys export command (exit 1)" \
+    "1 $t: error: run.nsys-rep: this is an Nsight Systems report (.nsys-rep): export it with \`nsys export --type sqlite -o run.sqlite run.nsys-rep\`, then nsys2db run.sqlite" \
+    "$(said $t run.nsys-rep -o o.db)"
+done
+expect_eq "db2summary on a .nsys-rep: the same advice" \
+  "db2summary: error: run.nsys-rep: not a SQLite database: this is an Nsight Systems report (.nsys-rep): export it with \`nsys export --type sqlite -o run.sqlite run.nsys-rep\`, then nsys2db run.sqlite" \
+  "$(db2summary run.nsys-rep 2>&1)"
+cp run.nsys-rep renamed.sqlite
+expect_eq "nsys2db on a report renamed .sqlite: the export command as a hint" \
+  "nsys2db: error: renamed.sqlite: not a SQLite database (byte 0: no SQLite header); if it is an Nsight Systems report (.nsys-rep) renamed, export it with \`nsys export --type sqlite -o X.sqlite renamed.sqlite\`, then nsys2db X.sqlite" \
+  "$(nsys2db renamed.sqlite -o o.db 2>&1)"
+: >empty.sqlite
+for t in $TOOLS; do
+  expect_eq "$t on an empty file: is empty (0 bytes), exit 1" "1 $t: error: empty.sqlite: is empty (0 bytes)" \
+    "$(said $t empty.sqlite -o o.out)"
+done
+expect_eq "nothing written for any of them" "" "$(ls o.* 2>/dev/null)"
+cd "$ROOT" || exit 1
