@@ -135,3 +135,53 @@ for t in $TOOLS; do
 done
 expect_eq "nothing written for any of them" "" "$(ls o.* 2>/dev/null)"
 cd "$ROOT" || exit 1
+
+# --- 8. progress: phases, totals, units, never inside stdout -----------------
+GEN="$ROOT/$BUILD/bench/gen_hub"
+"$GEN" "$TMP/big.db" 60000 1 >/dev/null
+# The rows the exporters read, by sqlite3: every event table of the hub.
+rows=$(q "$TMP/big.db" "SELECT (SELECT count(*) FROM rocpd_region) + (SELECT count(*) FROM rocpd_kernel_dispatch)
+  + (SELECT count(*) FROM rocpd_memory_copy) + (SELECT count(*) FROM rocpd_memory_allocate) + (SELECT count(*) FROM rocpd_sample)")
+# render FILE: the lines as a terminal shows them (a carriage return moves
+# back to column 0, later text overwrites earlier), trailing blanks cut.
+render() {
+  $PY -c '
+import sys
+for raw in open(sys.argv[1], "rb").read().decode("utf-8", "replace").split("\n"):
+    buf, cur = [], 0
+    for ch in raw:
+        if ch == "\r": cur = 0; continue
+        if cur < len(buf): buf[cur] = ch
+        else: buf.append(ch)
+        cur += 1
+    print("".join(buf).rstrip())' "$1"
+}
+if command -v script >/dev/null; then
+  # db2summary with stdout and stderr on one terminal (a pty from script(1))
+  script -qc "db2summary --progress '$TMP/big.db' --top 3" /dev/null >"$TMP/pty.raw" </dev/null
+  db2summary -q "$TMP/big.db" --top 3 >"$TMP/plain.txt"
+  grep -q "rows (" "$TMP/pty.raw" && pass "db2summary on a terminal drew progress" || fail "no progress drawn: $(head -c 300 "$TMP/pty.raw" | cat -A)"
+  render "$TMP/pty.raw" | grep -v '^$' >"$TMP/pty.txt"
+  expect_eq "db2summary on a terminal: the summary reads as without one (no progress text in its lines)" \
+    "$(grep -v '^$' "$TMP/plain.txt")" "$(grep -v '^db2summary: ' "$TMP/pty.txt")"
+  expect_eq "... and its first line starts the terminal line" "$(head -1 "$TMP/plain.txt")" "$(head -1 "$TMP/pty.txt")"
+  expect_eq "... the progress total is the hub's rows (sqlite3)" "of $rows rows" \
+    "$(grep -o "of [~0-9]* rows" "$TMP/pty.raw" | head -1)"
+else
+  fail "script(1) (util-linux) is needed to give the tools a terminal"
+fi
+err=$(db2json --progress "$TMP/big.db" -o "$TMP/a.json" 2>&1 >/dev/null)
+expect_eq "an unfiltered export: the exact total, no ~" "of $rows rows" "$(grep -o "of [~0-9]* rows" <<<"$err" | head -1)"
+expect_eq "... ending at every row read" "db2json: $rows rows (100%)" "$(tr '\r' '\n' <<<"$err" | grep -o "^db2json: [0-9]* rows (100%)")"
+err=$(db2json --progress "$TMP/big.db" --category 'kernel*' -o "$TMP/a.json" 2>&1 >/dev/null)
+expect_eq "a filtered export: the total is an estimate (~)" "of ~$rows rows" "$(grep -o "of [~0-9]* rows" <<<"$err" | head -1)"
+err=$(db2json --progress --threads 1 "$TMP/big.db" --max-part-size 4M -o "$TMP/s.json" 2>&1 >/dev/null)
+phases=$(tr '\r' '\n' <<<"$err" | sed -n 's/^db2json: \(planning\|balancing\|writing\): .*/\1/p' | uniq | xargs)
+expect_eq "a size split names its passes, in order" "planning balancing writing" "$phases"
+expect_eq "... the writing pass ends at every row" "db2json: writing: $rows rows (100%)" \
+  "$(tr '\r' '\n' <<<"$err" | grep -o "^db2json: writing: [0-9]* rows (100%)")"
+f="$FIX/kineto/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
+mb=$(stat -c %s "$f" | awk '{printf "%.1f", $1 / 1e6}')
+err=$(kineto2db --progress "$f" -o "$TMP/k.db" 2>&1)
+expect_eq "import progress in MB of the file's size (stat)" "of $mb MB (" "$(grep -o "of [0-9.]* MB (" <<<"$err" | head -1)"
+[[ "$err" =~ [0-9]{6,}\ bytes ]] && fail "import progress still in raw bytes: [$err]" || pass "no raw byte counts in the import progress"
