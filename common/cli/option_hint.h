@@ -4,6 +4,7 @@
  * usage. cli.c calls it for getopt's errors. */
 #ifndef TT_OPTION_HINT_H
 #define TT_OPTION_HINT_H
+#include "base/util.h"
 
 struct option;
 
@@ -19,7 +20,7 @@ const char *tt_option_nearest(const char *given, const struct option *longopts);
  * `kind`: '?' an unknown or ambiguous option, or a value given to an
  * option that takes none; ':' a missing value. `shortopt` is getopt's
  * optopt (0 for a long option). */
-void tt_option_error(const char *arg, int kind, int shortopt, const struct option *longopts)
-    __attribute__((noreturn));
+TT_NORETURN void tt_option_error(const char *arg, int kind, int shortopt,
+                                 const struct option *longopts);
 
 #endif
