@@ -86,13 +86,10 @@ static int ends_with(const char *s, const char *tail) {
 static tt_input_kind gzip_kind(const char *path) {
   gzFile gz = gzopen(path, "rb");
   if (!gz) return TT_INPUT_JSON;
-  static const struct {
-    const char *marker;
-    tt_input_kind kind;
-  } layouts[] = {{"rocpd_api", TT_INPUT_RPD_GZ}, {"rocpd_op", TT_INPUT_RPD_GZ},
-                 {"rocpd_event", TT_INPUT_HUB_GZ}, {"StringIds", TT_INPUT_NSYS_GZ},
-                 {"StringTable", TT_INPUT_NVPROF_GZ}};
-  enum { NL = sizeof layouts / sizeof *layouts, KEEP = 16 };
+  /* The names sqlite_kind goes by, in its order of precedence below. */
+  static const char *const markers[] = {"rocpd_event", "rocpd_string", "rocpd_api", "rocpd_op",
+                                        "StringTable", "StringIds"};
+  enum { NL = sizeof markers / sizeof *markers, KEEP = 16 };
   int seen[NL] = {0};
   char buf[65536 + KEEP];
   size_t kept = 0, total = 0;
@@ -104,18 +101,18 @@ static tt_input_kind gzip_kind(const char *path) {
     while (total < GZ_SCAN_BYTES && (got = gzread(gz, buf + kept, 65536)) > 0) {
       size_t len = kept + (size_t)got;
       for (int i = 0; i < NL; i++)
-        if (!seen[i] && memmem(buf, len, layouts[i].marker, strlen(layouts[i].marker)))
+        if (!seen[i] && memmem(buf, len, markers[i], strlen(markers[i])))
           seen[i] = 1;
       total += (size_t)got;
       /* a name cut by the buffer's end is found in the next round */
       memmove(buf, buf + len - KEEP, KEEP);
       kept = KEEP;
     }
-    for (int i = 0; i < NL; i++)
-      if (seen[i]) {
-        k = layouts[i].kind;
-        break;
-      }
+    /* as sqlite_kind decides on the tables themselves */
+    if (seen[0] && seen[1] && !seen[2]) k = TT_INPUT_HUB_GZ;
+    else if (seen[2] || seen[3]) k = TT_INPUT_RPD_GZ;
+    else if (seen[4]) k = TT_INPUT_NVPROF_GZ;
+    else if (seen[5]) k = TT_INPUT_NSYS_GZ;
   }
   gzclose(gz);
   return k;

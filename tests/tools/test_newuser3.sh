@@ -111,6 +111,17 @@ expect_eq "nsys2db on an .rpd.gz: use rpd2db" \
 expect_eq "db2json on a gzipped nsys export: gunzip, then nsys2db" \
   "db2json: error: n.sqlite.gz: not a SQLite database: this is a gzipped Nsight Systems SQLite export: gunzip it first (gunzip -c n.sqlite.gz > n.sqlite), then give n.sqlite to nsys2db" \
   "$(db2json n.sqlite.gz -o o.json 2>&1)"
+# a gzipped hub and a gzipped nvprof database: named for what they hold
+kineto2db -q "$FIX/kineto/hta_backward_thread.json" -o hub.db && gzip -k hub.db
+gzip -c "$FIX/nvprof/rasolca_output_file.nvprof" >v.nvprof.gz
+expect_eq "the gzipped hub and nvprof fixtures hold rocpd_event and StringTable (sqlite3)" "1 1" \
+  "$(q hub.db "SELECT count(*) > 0 FROM sqlite_master WHERE name GLOB 'rocpd_event*'") $(q "$FIX/nvprof/rasolca_output_file.nvprof" "SELECT count(*) FROM sqlite_master WHERE name = 'StringTable'")"
+expect_eq "db2json on a gzipped hub: gunzip it, then the exporters" \
+  "db2json: error: hub.db.gz: not a SQLite database: this is a gzipped rocpd hub database: gunzip it first (gunzip -c hub.db.gz > hub.db), then give hub.db to db2json, db2perfetto, db2otf2 or db2summary" \
+  "$(db2json hub.db.gz -o o.json 2>&1)"
+expect_eq "nvvp2db on a gzipped nvprof database: gunzip it, then nvvp2db" \
+  "1 nvvp2db: error: v.nvprof.gz: this is a gzipped nvprof database: gunzip it first (gunzip -c v.nvprof.gz > v.nvprof), then give v.nvprof to nvvp2db" \
+  "$(said nvvp2db v.nvprof.gz -o o.db)"
 # A .nsys-rep report. SYNTHETIC: NVIDIA does not publish the report's
 # layout and no public report's first bytes could be checked for this
 # test, so its shape is only "not SQLite, gzip or JSON", the name telling
