@@ -8,6 +8,7 @@
 #include "base/progress.h"
 #include "base/threads.h"
 #include "base/util.h"
+#include "cli/option_hint.h"
 
 /* The shared options' getopt values; an extension's option k (counted
  * over all extensions) gets EXT_VAL + k. */
@@ -20,6 +21,7 @@ static void usage(FILE *f, const tt_cli *cli) {
   cli->usage(f, cli->usage_ctx);
   fprintf(f, "  %-*s%s\n", w, "-q, --quiet", "no messages except errors (wins over --progress)");
   fprintf(f, "  %-*s%s\n", w, "    --progress", "show progress even when stderr is not a terminal");
+  fprintf(f, "  %-*s%s\n", w, "-v, --verbose", "each item of a warning that sums them up");
   if (cli->threads_max > 0)
     fprintf(f, "  %-*s%s\n  %-*s%s\n  %-*s%s%s)\n", w, "    --threads N",
             cli->threads_help[0] ? cli->threads_help[0]
@@ -66,7 +68,8 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   static const struct option shared[] = {
       {"output", required_argument, NULL, 'o'},  {"quiet", no_argument, NULL, 'q'},
       {"progress", no_argument, NULL, O_PROGRESS}, {"help", no_argument, NULL, 'h'},
-      {"version", no_argument, NULL, 'V'},       {"threads", required_argument, NULL, O_THREADS}};
+      {"version", no_argument, NULL, 'V'},       {"verbose", no_argument, NULL, 'v'},
+      {"threads", required_argument, NULL, O_THREADS}};
   size_t nshared = sizeof shared / sizeof *shared - (cli->threads_max > 0 ? 0 : 1), n = nshared;
   for (size_t e = 0; e < NEXT; e++)
     if (cli->ext[e]) n += count_options(cli->ext[e]->longopts);
@@ -83,9 +86,16 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   tt_set_progname(argv[0]);
   cli->output = NULL;
   cli->threads = 0;
-  int quiet = 0, progress = 0, c;
-  while ((c = getopt_long(argc, argv, "o:qhV", longopts, NULL)) != -1) {
+  int quiet = 0, progress = 0, verbose = 0, c, before = optind;
+  opterr = 0; /* getopt's errors are said by tt_option_error, in one line */
+  while ((c = getopt_long(argc, argv, ":o:qvhV", longopts, NULL)) != -1) {
     switch (c) {
+    case '?':
+    case ':':
+      /* The argument at fault: getopt has stepped past it, unless it is
+       * in the middle of a cluster of short options ("-Zq"). */
+      tt_option_error(optind > before ? argv[optind - 1] : argv[optind], c, optopt, longopts);
+    case 'v': verbose = 1; break;
     case 'o': cli->output = optarg; break;
     case 'q': quiet = 1; break;
     case O_PROGRESS: progress = 1; break;
@@ -99,6 +109,7 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
       if (c >= EXT_VAL) dispatch(cli, c, optarg);
       else usage_error(cli);
     }
+    before = optind;
   }
   free(longopts);
   longopts = NULL;
@@ -112,7 +123,9 @@ void tt_cli_parse(int argc, char **argv, tt_cli *cli) {
   cli->progress_mode = quiet ? -1 : progress; /* -q wins over --progress */
   cli->inputs = (const char **)argv + optind;
   cli->ninputs = (size_t)(argc - optind);
+  cli->verbose = verbose && !quiet;
   tt_progress_init(cli->progress_mode);
+  tt_progress_verbose(cli->verbose);
 }
 
 const char *tt_cli_input_named_by(const char *output, const char *const *inputs, size_t n) {

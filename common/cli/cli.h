@@ -1,10 +1,15 @@
 /* The command line every tool shares, parsed in one place:
- *   -o/--output FILE, -q/--quiet, --progress, -h/--help, -V/--version,
+ *   -o/--output FILE, -q/--quiet, --progress, -v/--verbose, -h/--help,
+ *   -V/--version,
  *   --threads N (tools that set threads_max), then the input operands,
  * plus the long options a tool (or a family of tools, the exporters' split
  * and filters) adds through tt_cli_ext. -q wins over --progress whatever
- * their order. --help prints the usage and each extension's help to stdout
- * (exit 0); a usage error prints it to stderr (exit 2). */
+ * their order; -v asks for the items a warning sums up (tt_verbose).
+ * --help prints the usage and each extension's help to stdout (exit 0).
+ * An option getopt refuses (unknown, ambiguous, a value missing or not
+ * taken) is one line on stderr naming it, the nearest option when one is
+ * close ("did you mean --format?") and "see PROG --help" (option_hint.h),
+ * exit 2; other usage errors print the usage to stderr (exit 2). */
 #ifndef TT_CLI_H
 #define TT_CLI_H
 #include <stddef.h>
@@ -44,14 +49,15 @@ typedef struct tt_cli {
   /* Filled by tt_cli_parse. */
   const char *output;    /* -o, NULL when not given */
   int progress_mode;     /* -1 quiet, 0 auto, 1 forced (tt_progress_init) */
+  int verbose;           /* -v/--verbose, and not -q (tt_progress_verbose) */
   int threads;           /* --threads resolved (0 when the tool takes none) */
   const char **inputs;   /* the operands, in argv */
   size_t ninputs;
 } tt_cli;
 
 /* Parses argv into `cli` and initialises progress and messages
- * (tt_progress_init). Exits on --help/--version and on usage errors:
- * an unknown option, a missing operand ("missing INPUT" for an importer,
+ * (tt_progress_init, tt_progress_verbose). Exits on --help/--version and
+ * on usage errors: an unknown option, a missing operand ("missing INPUT" for an importer,
  * "missing input database" else), a second INPUT for an importer. */
 void tt_cli_parse(int argc, char **argv, tt_cli *cli);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
 #include "base/util.h"
 #include "base/vec.h"
 
@@ -216,6 +217,8 @@ static int plan_pass(planner *p) {
       rc = -1;
       break;
     }
+    /* A pass on a thread of its own (share) draws nothing: the writer does. */
+    if (!p->share && (nread & 0xFFF) == 0) tt_progress("rows", nread, s->progress_total);
     if (!p->group.n || ev.start > p->group.v[0].ev.start) {
       if (p->group.n && (rc = close_group(p, ev.start)) != 0) {
         rc = rc > 0 ? 1 : -1;

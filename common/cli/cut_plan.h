@@ -51,6 +51,7 @@ typedef struct tt_plan_spec {
   const tt_part *proto;
   int64_t t0, t1;
   uint64_t max;
+  uint64_t progress_total; /* rows the pass reads, for its progress (0: unknown) */
 } tt_plan_spec;
 
 /* A plan read by another thread while it is made (the planned-ahead cut

@@ -419,8 +419,12 @@ static void set_part(run *ru, int64_t index, int64_t count, int64_t start, int64
   ru->begun = 0;
 }
 
+static int is_stdout(const char *path) { return strcmp(path, "-") == 0; }
+
 static int ensure_begun(run *ru) {
   if (ru->begun) return 0;
+  /* A streamed output on the terminal: no progress line in it. */
+  if (is_stdout(ru->path) && !ru->ex->writes_at_end) tt_progress_stdout_begins();
   ru->out = tt_output_begin(ru->path);
   ru->state = ru->ex->begin_part(ru->r, ru->o, &ru->part, ru->out);
   if (!ru->state) {
@@ -450,6 +454,8 @@ static int end_part(run *ru) {
     ru->parts_empty++;
     return 0;
   }
+  /* db2summary's text goes out now: the progress line leaves first. */
+  if (is_stdout(ru->path)) tt_progress_stdout_begins();
   int rc = ru->ex->end_part(ru->state, ru->r);
   ru->state = NULL;
   ru->begun = 0;
@@ -495,7 +501,7 @@ static int emit(run *ru, hub_record *ev) {
   /* A flow arrow's recorded end is drawn on its event, not one of its own:
    * counted as db2summary counts (the progress counts every row read). */
   ru->events += ev->kind != HUB_FLOW;
-  if ((++ru->records & 0xFFF) == 0) tt_progress("events", ru->records, ru->progress_total);
+  if ((++ru->records & 0xFFF) == 0) tt_progress("rows", ru->records, ru->progress_total);
   return ru->ex->event(ru->state, ru->r, ev);
 }
 
@@ -717,6 +723,7 @@ static int list_categories(run *ru) {
   hub_category_count *cats = NULL;
   size_t n = 0;
   if (hub_reader_category_counts(ru->r, &cats, &n) != 0) return 1;
+  tt_progress_stdout_begins();
   printf("%-32s %12s  %s\n", "category", "events", "kinds");
   for (size_t i = 0; i < n; i++)
     printf("%-32s %12lld  %s\n", cats[i].category[0] ? cats[i].category : "(none)",
@@ -903,6 +910,7 @@ static int run_processes(run *ru, hub_filter *f, int bounded, int64_t t0, int64_
   int64_t count = (int64_t)plan.nparts;
   int rc = 0;
   if (o->count_parts) {
+    tt_progress_stdout_begins();
     printf("%lld\n", (long long)count);
     goto done;
   }
@@ -1020,7 +1028,7 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
   const tt_export_opts *o = ru->o;
   *proto = (tt_part){.pid = HUB_NULL, .path = o->output ? o->output : "-"};
   *spec = (tt_plan_spec){.ex = ru->ex, .o = o, .proto = proto, .t0 = t0, .t1 = t1,
-                         .max = o->max_part_size};
+                         .max = o->max_part_size, .progress_total = ru->progress_total};
   char sz[32];
   snprintf(what, nwhat, "parts of at most %s", tt_size_text(o->max_part_size, sz, sizeof sz));
   if (bounded && reopen_in_range(ru, f, t0, t1) != 0) return NULL;
@@ -1039,6 +1047,8 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
     }
   }
   tt_cut_plan fewest;
+  /* Each pass says what it does (the first two write nothing). */
+  tt_progress_phase("planning");
   if (tt_plan_fewest(ru->r, spec, &fewest) != 0) return NULL;
   int64_t count = (int64_t)fewest.nparts;
   if (o->count_parts || !tt_plan_balances(&fewest, o->max_part_size))
@@ -1053,6 +1063,7 @@ static tt_cut_source *size_cuts(run *ru, hub_filter *f, int bounded, int64_t t0,
   }
   /* The planner takes the reader; the writer opens its own. */
   int ahead = ru->plan_ahead && tt_plan_balances_ahead(&fewest, o->max_part_size);
+  if (!ahead) tt_progress_phase("balancing");
   tt_cut_source *src = tt_cuts_balanced(ru->r, spec, &fewest, ahead);
   ru->r = NULL;
   return src;
@@ -1085,6 +1096,7 @@ static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t 
   int64_t count = ru->src->count;
   ru->tag_width = digits(count - 1) < 3 ? 3 : digits(count - 1);
   if (o->count_parts) {
+    tt_progress_stdout_begins();
     printf("%lld\n", (long long)count);
     return 0;
   }
@@ -1101,6 +1113,7 @@ static int run_windows(run *ru, hub_filter *f, int bounded, int64_t t0, int64_t 
     free(p);
   }
   if (o->part < 0) say_part_count(count, what);
+  if (o->max_part_size) tt_progress_phase("writing");
   if (o->max_part_size) {
     ru->bounds = tt_calloc((size_t)count, sizeof *ru->bounds);
     ru->part_sizes = tt_calloc((size_t)count, sizeof *ru->part_sizes);
@@ -1163,8 +1176,13 @@ static int run_all(run *ru) {
   if (!ru->r) return 1;
   if (o->list_categories) return list_categories(ru);
   if (o->output) refuse_input_as_output(ru, o->output);
-  if (tt_progress_enabled()) ru->progress_total = (uint64_t)hub_reader_row_count(ru->r);
   int bounded = o->start_text || o->end_text;
+  if (tt_progress_enabled()) {
+    ru->progress_total = (uint64_t)hub_reader_row_count(ru->r);
+    /* Every row is read unless filters or a range leave some out: then
+     * the count is an upper bound, said "~". */
+    tt_progress_estimate(has_event_filter(o) || bounded || o->part >= 0);
+  }
   int64_t t0 = 0, t1 = 1;
   /* The time span (a scan of every table) only when a range or the
    * window split needs it. */
@@ -1227,7 +1245,7 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   }
   int rc = run_all(&ru);
   if (rc == 0 && !o.list_categories && !o.count_parts) {
-    tt_progress_finish("events", ru.events);
+    tt_progress_finish("rows", ru.records);
     int bounded = o.start_text || o.end_text;
     if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
       /* Category names differ by importer: an empty result is almost

@@ -86,6 +86,9 @@ typedef struct tt_exporter {
   int no_event_args;       /* holds no event arguments: --no-args is refused */
   int launch_times;        /* GPU work's launch start wanted (hub_filter.launch_times) */
   int relative_times;      /* writes times relative to opts.time_base (--time-base) */
+  /* Writes its output in end_part only (db2summary): progress is drawn
+   * while the events are read, even when the output is stdout. */
+  int writes_at_end;
   /* Called once per part. The sink writes to tt_output_tmp_path(out) (or
    * uses tt_output_fopen); the driver commits or aborts `out`. */
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,

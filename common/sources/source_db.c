@@ -1,5 +1,6 @@
 #include "sources/source_db.h"
 #include "base/input_check.h"
+#include "base/progress.h"
 #include "base/sqlite_setup.h"
 #include "base/vec.h"
 
@@ -339,12 +340,45 @@ const char *nv_json_end(tt_buf *b) {
   return b->data;
 }
 
-void nv_warn_unhandled(nv_src *s, const char *handled) {
+/* A table left out: its name, rows and what it holds (an index into the
+ * distinct `holds` of the notes, -1 when the notes do not know it). */
+typedef struct unhandled {
+  char *name;
+  int64_t rows;
+  int group;
+} unhandled;
+
+/* The index of the first note whose `holds` is the same text as note
+ * k's: the notes' groups, in the order they first appear. */
+static int note_group(const nv_table_note *notes, const char *table) {
+  for (int k = 0; notes && notes[k].table; k++) {
+    if (strcmp(notes[k].table, table) != 0) continue;
+    for (int j = 0; j <= k; j++)
+      if (strcmp(notes[j].holds, notes[k].holds) == 0) return j;
+  }
+  return -1;
+}
+
+/* Appends "HOLDS (T1, T2)" for the tables of the group, "; " before it
+ * when *k groups are listed already. */
+static void list_group(tt_buf *line, const unhandled *left, size_t n, int group, int *k,
+                       const char *holds) {
+  int m = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (left[i].group != group) continue;
+    if (m++) tt_buf_printf(line, ", %s", left[i].name);
+    else tt_buf_printf(line, "%s%s (%s", *k ? "; " : "", holds, left[i].name);
+  }
+  if (m) tt_buf_putc(line, ')'), (*k)++;
+}
+
+void nv_warn_unhandled(nv_src *s, const char *handled, const nv_table_note *notes) {
   sqlite3_stmt *st = nv_prepare(
       s, "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
          "ORDER BY name");
   if (!st) return;
   tt_buf sql = {0};
+  TT_VEC(unhandled) left = {0};
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *name = (const char *)sqlite3_column_text(st, 0);
     if (!name || in_list(handled, name)) continue;
@@ -357,12 +391,38 @@ void nv_warn_unhandled(nv_src *s, const char *handled) {
     tt_buf_putc(&sql, '"');
     sqlite3_stmt *cnt = nv_prepare(s, sql.data);
     int64_t rows = cnt && sqlite3_step(cnt) == SQLITE_ROW ? sqlite3_column_int64(cnt, 0) : 0;
-    if (rows > 0) /* the layout named: a table a later version renamed shows which */
-      tt_warn("%s: table %s (%lld row%s) has no hub mapping%s%s%s: not imported", s->path, name,
-              (long long)rows, rows == 1 ? "" : "s", s->layout[0] ? " (" : "", s->layout,
-              s->layout[0] ? ")" : "");
     sqlite3_finalize(cnt);
+    if (rows <= 0) continue;
+    int group = note_group(notes, name);
+    /* the layout named: a table a later version renamed shows which */
+    if (tt_verbose())
+      tt_warn("%s: table %s (%lld row%s%s%s) has no hub mapping%s%s%s: not imported", s->path,
+              name, (long long)rows, rows == 1 ? "" : "s", group >= 0 ? ", " : "",
+              group >= 0 ? notes[group].holds : "", s->layout[0] ? " (" : "", s->layout,
+              s->layout[0] ? ")" : "");
+    unhandled *u = tt_vec_add(&left);
+    u->name = tt_strdup(name);
+    u->rows = rows;
+    u->group = group;
   }
-  tt_buf_free(&sql);
   sqlite3_finalize(st);
+  if (left.n && !tt_verbose()) {
+    tt_buf line = {0};
+    int k = 0;
+    for (int g = 0; notes && notes[g].table; g++)
+      if (note_group(notes, notes[g].table) == g)
+        list_group(&line, left.v, left.n, g, &k, notes[g].holds);
+    tt_buf what = {0};
+    tt_buf_puts(&what, "other tables");
+    if (s->layout[0]) tt_buf_printf(&what, ", in %s", s->layout);
+    list_group(&line, left.v, left.n, -1, &k, what.data);
+    tt_warn("%s: %zu table%s not imported (no place in the hub): %s; --verbose for each table's "
+            "rows",
+            s->path, left.n, left.n == 1 ? "" : "s", line.data);
+    tt_buf_free(&what);
+    tt_buf_free(&line);
+  }
+  for (size_t i = 0; i < left.n; i++) free(left.v[i].name);
+  tt_vec_free(&left);
+  tt_buf_free(&sql);
 }

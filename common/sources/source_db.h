@@ -79,9 +79,24 @@ void nv_json_str(tt_buf *b, const char *key, const char *v);
 void nv_json_raw(tt_buf *b, const char *key, const char *json);
 const char *nv_json_end(tt_buf *b);
 
-/* Every non-empty table not in the comma-separated `handled` list (entries
- * ending in '*' are prefixes) gets one warning line with its row count:
- * what the hub has no place for is reported, never dropped silently. */
-void nv_warn_unhandled(nv_src *s, const char *handled);
+/* What a tool knows of a table it does not import: `holds` says what is
+ * in it ("CPU samples"); notes with the same text form one group. An
+ * array ends with a zeroed entry. */
+typedef struct nv_table_note {
+  const char *table, *holds;
+} nv_table_note;
+
+/* The non-empty tables not in the comma-separated `handled` list (entries
+ * ending in '*' are prefixes), reported, never dropped silently: one
+ * warning line naming them grouped by what they hold, in the notes'
+ * order, the tables the notes do not know last with the layout:
+ *   "FILE: 3 tables not imported (no place in the hub): CPU
+ *   samples (COMPOSITE_EVENTS); other tables, in LAYOUT (X, Y); --verbose
+ *   for each table's rows"
+ * With --verbose (tt_verbose) instead, a warning per table: "FILE: table T
+ * (N rows, HOLDS) has no hub mapping (LAYOUT): not imported". A table a
+ * tool starts to import leaves the report by joining `handled`; its
+ * note may stay. */
+void nv_warn_unhandled(nv_src *s, const char *handled, const nv_table_note *notes);
 
 #endif

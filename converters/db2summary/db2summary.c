@@ -157,6 +157,7 @@ const tt_exporter *db2summary_exporter(void) {
       .stdout_ok = 1,
       .no_event_args = 1,
       .launch_times = 1, /* launch latency, also where the input records its arrows */
+      .writes_at_end = 1,
       .begin_part = summary_begin,
       .event = summary_event,
       .end_part = summary_end,

@@ -7,6 +7,7 @@
 
 #include "nsys2db.h"
 #include "nsys2db_parts.h"
+#include "base/input_check.h"
 #include "base/progress.h"
 
 /* Tables read; other non-empty tables are reported (ENUM_* are lookups). */
@@ -18,6 +19,29 @@ static const char HANDLED[] =
     "ENUM_*," NS_TABLE("RUNTIME") "," NS_TABLE("DRIVER") "," NS_TABLE("KERNEL") "," NS_TABLE(
         "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT") ","
         NS_TABLE("OVERHEAD");
+
+/* What the tables left out hold, for the one line that names them
+ * (nv_warn_unhandled); the same text makes one group, in this order. A
+ * table that comes to be imported joins HANDLED and leaves the report
+ * (its note may stay). */
+static const nv_table_note NOT_IMPORTED[] = {
+    {"COMPOSITE_EVENTS", "CPU samples"},
+    {"SAMPLING_CALLCHAINS", "CPU samples"},
+    {"OSRT_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
+    {"CUDA_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
+    {"UnwindMethodType", "call stacks of OS runtime and CUDA calls"},
+    {"SCHED_EVENTS", "thread scheduling"},
+    {"CUDA_GRAPH_EVENTS", "CUDA graphs"},
+    {NS_TABLE("GRAPH_TRACE"), "CUDA graphs"},
+    {"OSRT_FILE_ACCESS_DESCRIPTORS", "file accesses"},
+    {"OSRT_FILE_ACCESS_EVENTS", "file accesses"},
+    {"ProcessStreams", "the processes' stdout and stderr"},
+    {"TARGET_INFO_CUDA_CONTEXT_INFO", "CUDA contexts and devices"},
+    {"TARGET_INFO_CUDA_DEVICE", "CUDA contexts and devices"},
+    {"META_DATA_CAPTURE", "the profiler's settings and diagnostics"},
+    {"DIAGNOSTIC_EVENT", "the profiler's settings and diagnostics"},
+    {"ANALYSIS_FILE", "the profiler's settings and diagnostics"},
+    {NULL, NULL}};
 
 int64_t ns_seen(ns *c, int64_t pid) {
   if (!tt_i64map_get(&c->pids, pid)) tt_i64map_put(&c->pids, pid, 1);
@@ -288,10 +312,29 @@ static int check_format(ns *c) {
   return -1;
 }
 
+/* A report renamed .sqlite is not told by its bytes (input_check.h: the
+ * .nsys-rep layout is NVIDIA's and unpublished), and it is what a user
+ * most likely hands nsys2db that is not SQLite: a file with no SQLite
+ * header of no kind we know gets the export command as a hint. */
+static int refuse_not_sqlite(const char *path) {
+  unsigned char head[16] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  if (!f || n == 0 || (n == 16 && memcmp(head, "SQLite format 3", 16) == 0) ||
+      tt_input_kind_of(path) != TT_INPUT_OTHER)
+    return 0; /* the header check says what it is */
+  tt_error("%s: not a SQLite database (byte 0: no SQLite header); if it is an Nsight Systems "
+           "report (.nsys-rep) renamed, export it with `nsys export --type sqlite -o X.sqlite "
+           "%s`, then nsys2db X.sqlite",
+           path, path);
+  return -1;
+}
+
 int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
   (void)ctx;
   ns c = {.b = {.w = w, .hooks = &ns_hooks, .max_ts = INT64_MIN}};
-  if (nv_src_open(&c.b.src, opts->input)) return 1;
+  if (refuse_not_sqlite(opts->input) || nv_src_open(&c.b.src, opts->input)) return 1;
   read_layout(&c);
   int rc = check_format(&c);
   if (!rc)
@@ -313,7 +356,7 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          /* CUPTI's own overhead (2025 exports on), as nvvp2db's OVERHEAD rows */
          ns_cpu_ranges(&c, NS_TABLE("OVERHEAD"), "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
-  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED, NOT_IMPORTED);
   nv_src_close(&c.b.src);
   tt_i64map_free(&c.pids);
   tt_buf_free(&c.b.ext);

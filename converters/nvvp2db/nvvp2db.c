@@ -373,7 +373,7 @@ int nvvp2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          nvp_memcpy(&c, NVP_TABLE("MEMCPY"), 0) || nvp_memcpy(&c, NVP_TABLE("MEMCPY2"), 1) ||
          nvp_memset(&c) || nvp_sync(&c) || nvp_cuda_events(&c) || nvp_overhead(&c) ||
          nvp_markers(&c) || nv_time_error(&c.b.src);
-  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED);
+  if (!rc) nv_warn_unhandled(&c.b.src, HANDLED, NULL);
   /* nvprof stores CUPTI's timestamps as they came, Unix-epoch ns in the
    * profiles seen; times before 2000 count from elsewhere: unknown. */
   if (!rc && c.b.max_ts != INT64_MIN && c.b.max_ts >= HUB_WALL_FROM_NS)

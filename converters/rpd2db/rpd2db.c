@@ -432,7 +432,7 @@ static int import_file(rpd *c, const char *file, const char *path) {
       tt_warn("%s: GPU work without a launching call, on a GPU no single process launched "
               "work on: written to pid %d (\"%s\")",
               path, RPD_PLACEHOLDER_PID, RPD_PLACEHOLDER_NAME);
-    nv_warn_unhandled(&c->src, HANDLED);
+    nv_warn_unhandled(&c->src, HANDLED, NULL);
   }
   nv_src_close(&c->src);
   return rc ? -1 : 0;

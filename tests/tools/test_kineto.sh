@@ -232,7 +232,10 @@ cp "$gz" "$TMP/corrupt.json.gz"
 printf '\x00\xff\x13\x37\x00\xff\x13\x37' | dd of="$TMP/corrupt.json.gz" bs=1 seek=5000 conv=notrunc status=none
 bad_input "corrupt gzip" "$TMP/corrupt.json.gz"
 : >"$TMP/empty.json"
-bad_input "empty file" "$TMP/empty.json"
+# an empty file is said to be empty before any parser sees it (issue 45 item 9)
+rm -rf "$TMP/outdir"; mkdir -p "$TMP/outdir"
+expect_fail "empty file: is empty (0 bytes)" "empty.json: is empty \(0 bytes\)" "$K" "$TMP/empty.json" -o "$TMP/outdir/out.db"
+expect_eq "empty file: no output or temporary left" "" "$(ls -A "$TMP/outdir")"
 printf '42\n' >"$TMP/scalar.json"
 bad_input "top level is a number" "$TMP/scalar.json"
 expect_fail "top level scalar: says so" "not an object or an array" "$K" "$TMP/scalar.json" -o "$TMP/x.db"

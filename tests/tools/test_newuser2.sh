@@ -193,7 +193,8 @@ expect_eq "rpd2db --progress: each warning on a line of its own" \
 # --- 14. nsys2db: older nsys versions' META_DATA_EXPORT ----------------------------
 cp "$NSY" "$TMP/old.sqlite"; chmod u+w "$TMP/old.sqlite"
 q "$TMP/old.sqlite" "ALTER TABLE EXPORT_META_DATA RENAME TO META_DATA_EXPORT; CREATE TABLE ONE_ROW(a); INSERT INTO ONE_ROW VALUES (1);"
-err=$(nsys2db "$TMP/old.sqlite" -o "$TMP/old.db" 2>&1)
+# --verbose: the line per table (issue 45 item 11 sums them up without it)
+err=$(nsys2db --verbose "$TMP/old.sqlite" -o "$TMP/old.db" 2>&1)
 expect_eq "nsys2db imports META_DATA_EXPORT as export metadata" \
   "$(q "$NSY" "SELECT count(*) || ' ' || max(CASE name WHEN 'EXPORT_PRODUCT_VERSION' THEN value END) FROM EXPORT_META_DATA")" \
   "$(q "$TMP/old.db" "SELECT count(*) || ' ' || max(CASE tag WHEN 'nsys.EXPORT_PRODUCT_VERSION' THEN value END) FROM rocpd_metadata WHERE tag LIKE 'nsys.EXPORT\_%' ESCAPE '\\'")"

@@ -171,6 +171,9 @@ sqlite3 "$TMP/renamed.sqlite" "ALTER TABLE NVTX_EVENTS RENAME TO NVTX_EVENTS_REN
 n=$(q "$NSYS" "SELECT count(*) FROM NVTX_EVENTS")
 expect_fail "nsys: a renamed table named with its row count and the version" \
   "table NVTX_EVENTS_RENAMED \($n rows\) has no hub mapping \(Nsight Systems $PRODUCT, export schema 9\.0\.0\)" \
+  bash -c "nsys2db --verbose '$TMP/renamed.sqlite' -o '$TMP/renamed.db' && false"
+expect_fail "nsys: ... and without --verbose, in the one line with the version" \
+  "other tables, in Nsight Systems $PRODUCT, export schema 9\.0\.0 \(NVTX_EVENTS_RENAMED\)" \
   bash -c "nsys2db '$TMP/renamed.sqlite' -o '$TMP/renamed.db' && false"
 expect_eq "nsys: the schema version kept as metadata" "$SCHEMA" \
   "$(q "$TMP/ev.db" "SELECT value FROM rocpd_metadata WHERE tag = 'nsys.EXPORT_SCHEMA_VERSION'")"

@@ -193,9 +193,9 @@ expect_fail "db2json on an RPD file says to use rpd2db" "RPD.*rpd2db" db2json "$
 expect_fail "db2perfetto on an RPD file says to use rpd2db" "RPD.*rpd2db" db2perfetto "$SMALL" -o "$TMP/x.pftrace"
 expect_eq "nothing written for an RPD given to an exporter" "" "$(ls "$TMP"/x.* 2>/dev/null)"
 gzip -c "$SMALL" >"$TMP/exp.rpd.gz"
-expect_fail "db2json on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped SQLite.*rpd2db" \
+expect_fail "db2json on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped RPD.*rpd2db" \
   db2json "$TMP/exp.rpd.gz" -o "$TMP/x.json"
-expect_fail "kineto2db on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped SQLite.*rpd2db" \
+expect_fail "kineto2db on an .rpd.gz says to use rpd2db" "exp\.rpd\.gz: .*gzipped RPD.*rpd2db" \
   kineto2db "$TMP/exp.rpd.gz" -o "$TMP/x.db"
 expect_fail "rpd2db on a Kineto trace says to use kineto2db" "\.json\.gz: this is JSON or gzip.*kineto2db" \
   rpd2db "$FIX/kineto/hta_triton_example.json.gz" -o "$TMP/x.db"
