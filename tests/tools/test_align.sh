@@ -91,6 +91,8 @@ sys.exit(0 if ok else 1)
 PY
 for fmt in text csv markdown; do
   db2summary -q --format $fmt "${ROC[@]}" -o "$TMP/s.$fmt"
+  # csv: one table per file (s.clocks.csv), its header the columns
+  [ $fmt = csv ] && sed '1s/^/table,/' "$TMP/s.clocks.csv" >"$TMP/s.$fmt"
   expect_eq "db2summary $fmt: a Clocks table, the reference and two hosts fitted on 18" "yes 1 2" \
     "$(grep -qiE '^clocks$|^### clocks$|^table,clock,' "$TMP/s.$fmt" && echo yes) $(grep -cE 'reference.*node000' "$TMP/s.$fmt") $(grep -cE 'collectives.* 18 .*node00[12]|collectives.*,18,node00[12]| 18 \| node00[12]' "$TMP/s.$fmt")"
 done

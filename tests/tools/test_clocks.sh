@@ -16,7 +16,7 @@ clocks() {
           FROM (SELECT pid, extdata FROM rocpd_info_process ORDER BY pid)"
 }
 # header_clock DB...: the clock(s) db2summary's text header names
-header_clock() { db2summary -q "$@" | head -1 | sed -n 's/.*, clock \(.*\)$/\1/p'; }
+header_clock() { db2summary -q "$@" | head -2 | sed -n 's/.*, clock \(.*\)$/\1/p'; }
 # 2000-01-01T00:00:00Z in ns: no clock counted from a boot runs that long.
 Y2000=946684800000000000
 
