@@ -437,6 +437,33 @@ static const char *key2(hub_writer *w, int64_t a, const char *s) {
   return w->key.data;
 }
 
+/* Fills in an agent's row that exists from its first use: what `a`
+ * gives replaces what that use had to make up; what it leaves out stays. */
+static void describe_agent(hub_writer *w, int64_t id, const hub_agent_info *a) {
+  if (!a->name && !a->model_name && !a->vendor_name && !a->product_name &&
+      !(a->extdata && *a->extdata))
+    return;
+  hw_flush_table(&w->bs, ST_AGENT);
+  char *sql = hub_schema_expand(
+      "UPDATE \"rocpd_info_agent{{uuid}}\" SET name = COALESCE(?1, name), model_name = "
+      "COALESCE(?2, model_name), vendor_name = COALESCE(?3, vendor_name), product_name = "
+      "COALESCE(?4, product_name), extdata = COALESCE(?5, extdata) WHERE id = ?6",
+      w->guid);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  free(sql);
+  const char *text[5] = {a->name, a->model_name, a->vendor_name, a->product_name,
+                         a->extdata && *a->extdata ? a->extdata : NULL};
+  for (int i = 0; i < 5; i++)
+    if (text[i])
+      sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, i + 1);
+  sqlite3_bind_int64(st, 6, id);
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_finalize(st);
+}
+
 int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   tt_buf_clear(&w->key);
   key_num(w, a->type_index);
@@ -460,6 +487,17 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   tt_strmap_put(&w->agents, key, row);
   free(key);
   return row;
+}
+
+int64_t hub_agent_describe(hub_writer *w, const hub_agent_info *a) {
+  tt_buf_clear(&w->key);
+  key_num(w, a->type_index);
+  tt_buf_puts(&w->key, a->type);
+  int64_t *id = tt_strmap_get(&w->agents, w->key.data);
+  if (!id) return hub_agent(w, a);
+  int64_t known = *id;
+  describe_agent(w, known, a);
+  return known;
 }
 
 int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index) {

@@ -74,6 +74,11 @@ typedef struct hub_agent_info {
   const char *extdata; /* JSON object text or NULL */
 } hub_agent_info;
 int64_t hub_agent(hub_writer *w, const hub_agent_info *a);
+/* The same agent, described: a row its first use made already (a bare
+ * "GPU 0" from hub_gpu_agent, when the source describes its devices after
+ * their work, as Kineto's deviceProperties after traceEvents) takes the
+ * names and extdata `a` gives; the pid and ids stay. */
+int64_t hub_agent_describe(hub_writer *w, const hub_agent_info *a);
 /* Agent id of the GPU with this type_index, creating a bare one if none. */
 int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index);
 

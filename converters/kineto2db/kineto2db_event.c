@@ -620,12 +620,18 @@ void kineto_device_properties(kineto *k, const char *json, const kv *id, const k
   k->next_device = index + 1;
   /* Kineto's GPU pid is the device id: with that pid the agent moves with
    * its device's work to the owning process (kineto_finish). */
+  /* The model ("NVIDIA H100 80GB HBM3") is the agent's name and product,
+   * as rocprofv3 names a device's product; wherever deviceProperties is in
+   * the file, before the events or after them (then the agent made for the
+   * first event on the device takes it). */
+  const char *model = name && name->type == KV_STRING && name->text.len ? name->text.data : NULL;
   hub_agent_info a = {.pid = index,
                       .type = "GPU",
                       .type_index = index,
-                      .name = name && name->type == KV_STRING ? name->text.data : NULL,
+                      .name = model,
+                      .product_name = model,
                       .extdata = json};
-  hub_agent(k->w, &a);
+  hub_agent_describe(k->w, &a);
   mark(&k->device_pids, index);
 }
 

@@ -87,3 +87,71 @@ for f in "$TMP"/split7/*.pftrace; do
   grep -qx first_root "$f.tracks" && with_root=$((with_root + 1))
 done
 expect_eq "pftrace --split process: every part starts with the root descriptor" "$n" "$with_root"
+
+# ---- item 6: every GPU named by its model, wherever deviceProperties is ----
+# gen_late OUT: a generated trace (no bundled real one has this shape) whose
+# deviceProperties follows traceEvents, as Kineto writes it sometimes: two
+# H100s, a kernel on each, launched from pid 4242.
+gen_late() {
+  $PY - "$1" <<'EOF'
+import json, sys
+ev = [{"ph": "M", "name": "process_name", "pid": 4242, "tid": 0, "args": {"name": "python3"}}]
+for dev in (0, 1):
+    c = 10 + dev
+    ev += [
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 4242, "tid": 4242,
+         "ts": 100.0 + 50 * dev, "dur": 5.0, "args": {"correlation": c}},
+        {"ph": "X", "cat": "kernel", "name": "k%d" % dev, "pid": dev, "tid": 7,
+         "ts": 110.0 + 50 * dev, "dur": 20.0, "args": {"correlation": c, "device": dev, "stream": 7}},
+    ]
+props = [{"id": d, "name": "NVIDIA H100 80GB HBM3", "totalGlobalMem": 85029158912,
+          "computeMajor": 9, "computeMinor": 0} for d in (0, 1)]
+json.dump({"schemaVersion": 1, "traceEvents": ev, "deviceProperties": props,
+           "baseTimeNanoseconds": 1700000000000000000}, open(sys.argv[1], "w"))
+EOF
+}
+# dev_names FILE: "index model" of each deviceProperties entry, from the JSON.
+dev_names() {
+  $PY - "$1" <<'EOF'
+import gzip, json, sys
+p = sys.argv[1]
+d = json.load(gzip.open(p) if p.endswith(".gz") else open(p))
+props = d.get("deviceProperties", []) if isinstance(d, dict) else []
+print("\n".join(sorted("%s %s" % (x.get("id", i), x["name"]) for i, x in enumerate(props))))
+EOF
+}
+late="$TMP/late_devprops.json"
+gen_late "$late"
+expect_eq "generated trace: deviceProperties comes after traceEvents" "traceEvents deviceProperties" \
+  "$($PY -c 'import json,sys; k=list(json.load(open(sys.argv[1]))); print(*[x for x in k if x in ("traceEvents","deviceProperties")])' "$late")"
+db="$TMP/late.db"
+"$K" -q "$late" -o "$db"
+expect_eq "devprops after events: each GPU agent is named and described by its model" \
+  "$(dev_names "$late" | sed 's/^\([0-9]*\) \(.*\)$/\1|\2|\2|85029158912/')" \
+  "$(q "$db" "SELECT type_index, name, product_name, json_extract(extdata,'$.totalGlobalMem')
+              FROM rocpd_info_agent WHERE type = 'GPU' ORDER BY type_index")"
+model=$(dev_names "$late" | sed -n '1s/^[0-9]* //p')
+db2json -q "$db" -o "$TMP/late.json"
+expect_eq "devprops after events: db2json names each GPU group by its model" \
+  "$(dev_names "$late" | awk '{i=$1; $1=""; printf "GPU %s (%s)\n", i, substr($0,2)}')" \
+  "$(json_meta "$TMP/late.json" process_name | awk '$1 >= 100000000 && $1 < 200000000' | cut -d' ' -f3-)"
+db2perfetto -q "$db" -o "$TMP/late.pftrace"
+expect_eq "devprops after events: db2perfetto names each GPU group by its model" \
+  "$(dev_names "$late" | awk '{i=$1; $1=""; printf "GPU %s (%s)\n", i, substr($0,2)}')" \
+  "$(pftrace_text <"$TMP/late.pftrace" | sed -n 's/^ *process_name: "\(GPU .*\)"$/\1/p' | sort)"
+db2summary "$db" >"$TMP/late.summary" 2>&1
+expect_eq "devprops after events: db2summary's GPU rows name the model" 2 \
+  "$(grep -c "GPU [01] $model" "$TMP/late.summary")"
+db2otf2 -q "$db" -o "$TMP/late_otf2" >/dev/null 2>&1
+expect_eq "devprops after events: db2otf2's definitions name the model" 1 \
+  "$(cat "$TMP"/late_otf2/*.def "$TMP"/late_otf2/*/*.def 2>/dev/null | grep -ac "$model" | awk '{print ($1 > 0)}')"
+# The real traces: every deviceProperties entry is an agent with its model.
+for f in "$FIX"/kineto/*.json "$FIX"/kineto/*.json.gz; do
+  want=$(dev_names "$f")
+  [ -n "$want" ] || continue
+  name=$(basename "$f")
+  "$K" -q "$f" -o "$TMP/$name.db"
+  expect_eq "$name: every GPU agent's product is its deviceProperties name" "$want" \
+    "$(q "$TMP/$name.db" "SELECT type_index || ' ' || product_name FROM rocpd_info_agent
+                          WHERE type = 'GPU' ORDER BY type_index" | sort)"
+done
