@@ -155,3 +155,77 @@ for f in "$FIX"/kineto/*.json "$FIX"/kineto/*.json.gz; do
     "$(q "$TMP/$name.db" "SELECT type_index || ' ' || product_name FROM rocpd_info_agent
                           WHERE type = 'GPU' ORDER BY type_index" | sort)"
 done
+
+# ---- item 3: negative (overflowed pthread) tids, kept apart by every reader ----
+# gen_negative OUT: a generated trace (no bundled real one has such a tid;
+# the shape of the A100 trace in #46): a main thread and an autograd
+# thread whose pthread id overflowed to -1029147072, with calls that
+# overlap the main thread's in time, and a GPU sync on stream tid -1.
+gen_negative() {
+  $PY - "$1" <<'EOF'
+import json, sys
+neg = -1029147072
+ev = [
+    {"ph": "M", "name": "process_name", "pid": 4242, "tid": 0, "args": {"name": "python3"}},
+    {"ph": "M", "name": "thread_name", "pid": 4242, "tid": 4242, "args": {"name": "thread 1 (python3)"}},
+    {"ph": "M", "name": "thread_name", "pid": 4242, "tid": neg, "args": {"name": "thread 2 (pt_autograd_0)"}},
+    {"ph": "X", "cat": "cpu_op", "name": "forward", "pid": 4242, "tid": 4242, "ts": 100.0, "dur": 50.0, "args": {}},
+    {"ph": "X", "cat": "cpu_op", "name": "backward", "pid": 4242, "tid": neg, "ts": 120.0, "dur": 50.0, "args": {}},
+    {"ph": "X", "cat": "cpu_op", "name": "backward2", "pid": 4242, "tid": neg, "ts": 300.0, "dur": 10.0, "args": {}},
+    {"ph": "X", "cat": "cpu_op", "name": "forward2", "pid": 4242, "tid": 4242, "ts": 305.0, "dur": 10.0, "args": {}},
+]
+json.dump({"schemaVersion": 1, "traceEvents": ev, "baseTimeNanoseconds": 1700000000000000000},
+          open(sys.argv[1], "w"))
+EOF
+}
+neg="$TMP/negative_tid.json"
+gen_negative "$neg"
+# From the input: the recorded negative tid and the one a reader keeps apart
+# (its unsigned 32-bit value), and the thread's recorded name.
+rec=$($PY -c 'import json,sys; print(*sorted({e["tid"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e["tid"] < 0}))' "$neg")
+u32=$($PY -c 'import sys; print(int(sys.argv[1]) & 0xffffffff)' "$rec")
+tname=$($PY -c 'import json,sys; print(*[e["args"]["name"] for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "M" and e["tid"] == int(sys.argv[2])])' "$neg" "$rec")
+db="$TMP/neg.db"
+"$K" -q "$neg" -o "$db"
+expect_eq "negative tid: the hub keeps the recorded tid" "$rec|$tname" \
+  "$(q "$db" "SELECT tid, name FROM rocpd_info_thread WHERE tid < 0")"
+db2json -q "$db" -o "$TMP/neg.out.json"
+expect_eq "negative tid: db2json writes its unsigned 32-bit value, the recorded one in name and args" \
+  "4242 $u32 $tname [tid $rec] $rec" \
+  "$($PY - "$TMP/neg.out.json" <<'EOF'
+import json, sys
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("ph") == "M" and e["name"] == "thread_name" and "recorded_tid" in e["args"]:
+        print(e["pid"], e["tid"], e["args"]["name"], e["args"]["recorded_tid"])
+EOF
+)"
+expect_eq "negative tid: db2json's slices of that thread carry the written tid" \
+  "$($PY -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X" and e["tid"] == int(sys.argv[2])))' "$neg" "$rec")" \
+  "$($PY -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "X" and e["tid"] == int(sys.argv[2])))' "$TMP/neg.out.json" "$u32")"
+validate "negative tid: the JSON passes the checker (no negative tid)" chrome-json-check "$TMP/neg.out.json"
+# The old output, a negative tid in the JSON, is what the checker must refuse.
+$PY -c 'import json,sys; print(json.dumps({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":int(sys.argv[1]),"ts":1,"dur":1}]}))' "$rec" >"$TMP/neg_raw.json"
+expect_fail "check_chrome_json.py refuses a negative tid" "tid $rec is negative" \
+  $PY "$ROOT/tests/checkers/check_chrome_json.py" -q "$TMP/neg_raw.json"
+db2perfetto -q "$db" -o "$TMP/neg.pftrace"
+expect_eq "negative tid: db2perfetto's thread has the same tid and name" "thread 4242 $u32 $tname [tid $rec]" \
+  "$(pf_tracks "$TMP/neg.pftrace" | awk -v t="$u32" '$1 == "thread" && $3 == t' | cut -d' ' -f1-3,5-)"
+mkdir -p "$TMP/negsplit"
+db2json -q "$db" --split window --windows 3 -o "$TMP/negsplit/n.json"
+db2perfetto -q "$db" --split window --windows 3 -o "$TMP/negsplit/n.pftrace"
+parts=$(ls "$TMP"/negsplit/*.json | wc -l)
+same=0
+for f in "$TMP"/negsplit/*.json; do
+  grep -q "\"tid\":$u32,\"args\":{\"name\":\"$tname \\[tid $rec\\]\",\"recorded_tid\":$rec}" "$f" && same=$((same + 1))
+done
+expect_eq "negative tid: every JSON window part with that thread writes it alike" \
+  "$(grep -l "\"tid\":$u32" "$TMP"/negsplit/*.json | wc -l)" "$same"
+expect_eq "negative tid: the window split made parts" 1 "$(( parts > 1 ))"
+expect_eq "negative tid: no part of either format writes the negative tid" "" \
+  "$(grep -l -- "\"tid\":$rec" "$TMP"/negsplit/*.json; for f in "$TMP"/negsplit/*.pftrace; do pf_tracks "$f" | awk -v t="$rec" '$1 == "thread" && $3 == t'; done)"
+if have_validator perfetto/trace-check; then
+  out=$("$SHARED_TOOLS/perfetto/trace-check" "$TMP/neg.out.json" "$TMP/neg.pftrace" 2>&1)
+  expect_eq "negative tid: Perfetto's parser keeps both threads, no problems (JSON and pftrace)" \
+    "thread_tracks=2 problems=none
+thread_tracks=2 problems=none" "$(grep -o 'thread_tracks=[0-9]*\|problems=.*' <<<"$out" | paste -d' ' - -)"
+fi
