@@ -949,6 +949,24 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
     if (from[i] != to) reassign_entities(w, from[i], to);
 }
 
+int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid) {
+  hw_flush_all(&w->bs);
+  int64_t p[1] = {gpu_pid};
+  /* Through rocpd_event's correlation index: one lookup per GPU row. */
+  sqlite3_stmt *st = hw_sql_run(
+      w, 1,
+      "SELECT r.pid, count(*) AS n FROM (SELECT event_id FROM \"rocpd_kernel_dispatch{{uuid}}\" "
+      "WHERE pid = ?1 UNION ALL SELECT event_id FROM \"rocpd_memory_copy{{uuid}}\" WHERE pid = "
+      "?1) g JOIN \"rocpd_event{{uuid}}\" eg ON eg.id = g.event_id JOIN \"rocpd_event{{uuid}}\" "
+      "er ON er.correlation_id = eg.correlation_id AND er.id <> eg.id JOIN "
+      "\"rocpd_region{{uuid}}\" r ON r.event_id = er.id WHERE eg.correlation_id IS NOT NULL "
+      "AND r.pid <> ?1 GROUP BY r.pid ORDER BY n DESC, r.pid LIMIT 1",
+      1, p);
+  int64_t pid = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : HUB_NULL;
+  sqlite3_finalize(st);
+  return pid;
+}
+
 /* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */
 static void lane_label(hub_writer *w, tt_buf *out, int64_t agent_id, int64_t stream_id) {
   hw_flush_table(&w->bs, ST_AGENT);

@@ -189,6 +189,12 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta);
  * names the owning process of GPU work only through metadata that may
  * come last. */
 void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, int64_t to);
+/* The process that launched the GPU work (kernels, copies) written with
+ * pid gpu_pid: the pid of the regions sharing their correlation ids (the
+ * launching calls), the one with most when several; HUB_NULL when no
+ * launch is known. What an importer asks when no metadata names the
+ * owner of a device's work. */
+int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid);
 
 /* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
  * the source left unsaid: GPU work without a thread gets its launching

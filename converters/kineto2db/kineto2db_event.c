@@ -671,7 +671,10 @@ void kineto_metadata(kineto *k, const char *key, const char *json) {
 }
 
 /* GPU rows were written under the device's pid; with exactly one CPU
- * process in the trace, that process owns them. */
+ * process in the trace, that process owns them. With several (or when no
+ * process_name says which is which), each device's work goes to the
+ * process that launched it, found by correlation in the hub; a device
+ * whose work no launch names stays where it is, and the metadata says so. */
 static void assign_gpu_work(kineto *k) {
   int64_t owner = 0;
   size_t ncpu = 0;
@@ -681,20 +684,43 @@ static void assign_gpu_work(kineto *k) {
     ncpu++;
   }
   if (k->gpu_pids.count == 0) return;
-  char text[96];
-  if (ncpu != 1) {
-    snprintf(text, sizeof text, "\"not reassigned: %zu CPU processes\"", ncpu);
-    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
-    return;
-  }
   int64_t *from = tt_calloc(k->gpu_pids.count, sizeof *from);
   size_t n = 0;
   for (size_t i = 0; i < k->gpu_pids.cap; i++)
     if (k->gpu_pids.used[i]) from[n++] = k->gpu_pids.keys[i];
-  hub_writer_reassign_gpu_pids(k->w, from, n, owner);
+  char text[96];
+  if (ncpu == 1) {
+    hub_writer_reassign_gpu_pids(k->w, from, n, owner);
+    snprintf(text, sizeof text, "%lld", (long long)owner);
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
+    free(from);
+    return;
+  }
+  /* {"0":4242,"1":"not launched"}: each device pid's owner. */
+  tt_buf json = {0};
+  tt_buf_putc(&json, '{');
+  size_t moved = 0;
+  for (size_t i = 0; i < n; i++) {
+    int64_t to = hub_writer_launcher_pid(k->w, from[i]);
+    if (to != HUB_NULL && tt_i64map_get(&k->gpu_pids, to)) to = HUB_NULL; /* another device */
+    tt_buf_printf(&json, "%s\"%lld\":", i ? "," : "", (long long)from[i]);
+    if (to == HUB_NULL) {
+      tt_buf_puts(&json, "\"not reassigned: no launch found\"");
+      continue;
+    }
+    tt_buf_put_i64(&json, to);
+    hub_writer_reassign_gpu_pids(k->w, &from[i], 1, to);
+    moved++;
+  }
+  tt_buf_putc(&json, '}');
+  if (moved) {
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", json.data);
+  } else {
+    snprintf(text, sizeof text, "\"not reassigned: %zu CPU processes\"", ncpu);
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
+  }
+  tt_buf_free(&json);
   free(from);
-  snprintf(text, sizeof text, "%lld", (long long)owner);
-  hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
 }
 
 static void report(kineto *k, tt_buf *all, uint64_t n, const char *key, const char *what) {

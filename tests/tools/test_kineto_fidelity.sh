@@ -229,3 +229,68 @@ if have_validator perfetto/trace-check; then
     "thread_tracks=2 problems=none
 thread_tracks=2 problems=none" "$(grep -o 'thread_tracks=[0-9]*\|problems=.*' <<<"$out" | paste -d' ' - -)"
 fi
+
+# ---- item 4: GPU work with the process that launched it, without metadata ----
+# gen_nometa OUT: a generated trace (no bundled real one lacks process
+# metadata; the B200 eager trace of #46 does): no M events at all; pid 4242
+# launches three kernels on GPU 0 (pid 0, as Kineto writes device work),
+# with ac2g arrows; pid 4300, a second process, runs a CPU op only.
+gen_nometa() {
+  $PY - "$1" <<'EOF'
+import json, sys
+ev = []
+for i in range(3):
+    c, t = 100 + i, 100.0 + 40 * i
+    ev += [
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 4242, "tid": 4242,
+         "ts": t, "dur": 5.0, "args": {"correlation": c}},
+        {"ph": "s", "id": c, "pid": 4242, "tid": 4242, "ts": t, "cat": "ac2g", "name": "ac2g"},
+        {"ph": "X", "cat": "kernel", "name": "gemm%d" % i, "pid": 0, "tid": 7, "ts": t + 10,
+         "dur": 20.0, "args": {"correlation": c, "device": 0, "stream": 7}},
+        {"ph": "f", "id": c, "pid": 0, "tid": 7, "ts": t + 10, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+    ]
+ev.append({"ph": "X", "cat": "cpu_op", "name": "worker_op", "pid": 4300, "tid": 4300, "ts": 120.0,
+           "dur": 30.0, "args": {}})
+json.dump({"schemaVersion": 1, "traceEvents": ev, "baseTimeNanoseconds": 1700000000000000000},
+          open(sys.argv[1], "w"))
+EOF
+}
+nometa="$TMP/no_process_name.json"
+gen_nometa "$nometa"
+# From the input: each kernel's launching pid (the cuda_runtime call with
+# its correlation), the CPU pids, the kernels and arrows.
+read -r launchers cpu_pids nkernels narrows < <($PY - "$nometa" <<'EOF'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+launch = {e["args"]["correlation"]: e["pid"] for e in ev if e.get("cat") == "cuda_runtime"}
+kernels = [e for e in ev if e.get("cat") == "kernel"]
+print(",".join(str(p) for p in sorted({launch[k["args"]["correlation"]] for k in kernels})),
+      ",".join(str(p) for p in sorted({e["pid"] for e in ev if e.get("cat") in ("cuda_runtime", "cpu_op")})),
+      len(kernels), sum(1 for e in ev if e["ph"] == "s"))
+EOF
+)
+expect_eq "no process metadata: the trace has none" 0 \
+  "$($PY -c 'import json,sys; print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"] if e["ph"] == "M"))' "$nometa")"
+db="$TMP/nometa.db"
+"$K" -q "$nometa" -o "$db"
+expect_eq "no process metadata: kernels belong to the process that launched them" "$launchers" \
+  "$(q "$db" "SELECT group_concat(pid) FROM (SELECT DISTINCT pid FROM rocpd_kernel_dispatch ORDER BY pid)")"
+expect_eq "no process metadata: the GPU agent and its stream belong to it too" "$launchers|$launchers" \
+  "$(q "$db" "SELECT (SELECT group_concat(DISTINCT pid) FROM rocpd_info_agent WHERE type = 'GPU'),
+                     (SELECT group_concat(DISTINCT pid) FROM rocpd_info_stream)")"
+expect_eq "no process metadata: no process 0" 0 "$(q "$db" "SELECT count(*) FROM rocpd_info_process WHERE pid = 0")"
+mkdir -p "$TMP/nm"
+db2json -q "$db" --split process -o "$TMP/nm/n.json"
+db2perfetto -q "$db" --split process -o "$TMP/nm/n.pftrace"
+expect_eq "no process metadata: --split process writes one part per CPU process, none for pid 0" \
+  "$(tr ',' '\n' <<<"$cpu_pids" | sed 's/^/n.p/; s/$/.json/'; tr ',' '\n' <<<"$cpu_pids" | sed 's/^/n.p/; s/$/.pftrace/')" \
+  "$(cd "$TMP/nm" && ls n.p*.json; cd "$TMP/nm" && ls n.p*.pftrace)"
+part="$TMP/nm/n.p$launchers.json"
+expect_eq "no process metadata: the launching process's part holds its kernels and arrows" \
+  "$nkernels $narrows" \
+  "$($PY -c 'import json,sys; ev=json.load(open(sys.argv[1]))["traceEvents"]; print(sum(1 for e in ev if e.get("cat") == "kernel" and e["ph"] == "X"), sum(1 for e in ev if e["ph"] == "s"))' "$part")"
+expect_eq "no process metadata: the pftrace part of the launcher draws its arrows" "$narrows" \
+  "$(check_trace pftrace-check "$TMP/nm/n.p$launchers.pftrace" | $PY -c 'import json,sys; print(json.load(sys.stdin)["flows"])')"
+db2summary "$db" >"$TMP/nometa.summary" 2>&1
+expect_eq "no process metadata: db2summary's GPU busy row is the launcher's" "$launchers" \
+  "$(awk '/^GPU busy/ {on=1; next} on && /GPU 0/ {print $1}' "$TMP/nometa.summary")"
