@@ -949,6 +949,48 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
     if (from[i] != to) reassign_entities(w, from[i], to);
 }
 
+void hub_writer_fold_process(hub_writer *w, int64_t from, int64_t to, const char *label) {
+  int64_t *ix = tt_i64map_get(&w->process_index, from);
+  if (from == to || !ix) return;
+  size_t src_ix = (size_t)*ix;
+  hw_flush_all(&w->bs);
+  static const char *const tables[] = {"rocpd_region", "rocpd_track", "rocpd_kernel_dispatch",
+                                       "rocpd_memory_copy", "rocpd_memory_allocate",
+                                       "rocpd_info_stream", "rocpd_info_queue"};
+  int64_t p[2] = {from, to};
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "UPDATE \"%s{{uuid}}\" SET pid = ?2 WHERE pid = ?1", tables[i]);
+    hw_sql_run(w, 0, sql.data, 2, p);
+    tt_buf_free(&sql);
+  }
+  entity *src = &w->processes[src_ix];
+  tt_buf member = {0};
+  if (src->extdata.len) tt_buf_printf(&member, "{%s}", src->extdata.data);
+  for (size_t i = 0; i < w->nthreads; i++) {
+    entity *t = &w->threads[i];
+    if (t->pid != from) continue;
+    t->pid = to;
+    tt_buf_clear(&w->key);
+    key_num(w, to);
+    key_num(w, t->tid);
+    tt_strmap_put(&w->thread_index, w->key.data, (int64_t)i);
+    /* "Spans · PyTorch Profiler": the thread says where it was. */
+    tt_buf name = {0};
+    tt_buf_puts(&name, label);
+    if (t->name && t->name[0]) tt_buf_printf(&name, " \xc2\xb7 %s", t->name);
+    free(t->name);
+    t->name = tt_strdup(name.data);
+    tt_buf_free(&name);
+    if (member.len) extdata_member(&t->extdata, "folded_process", member.data);
+  }
+  tt_buf_free(&member);
+  src = &w->processes[src_ix];
+  src->merged = 1;
+  int64_t s = src->start, e = src->end;
+  cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
+}
+
 int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid) {
   hw_flush_all(&w->bs);
   int64_t p[1] = {gpu_pid};

@@ -195,6 +195,12 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
  * launch is known. What an importer asks when no metadata names the
  * owner of a device's work. */
 int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid);
+/* Folds process `from` into `to`: its rows and threads become `to`'s,
+ * each thread named "LABEL · its name" with from's extdata as its
+ * "folded_process"; `from` leaves no process row (its name and extdata go
+ * to metadata merged_process.PID). For a source's bookkeeping pseudo-
+ * processes (Kineto's "Spans", "Traces"), which are no process of their own. */
+void hub_writer_fold_process(hub_writer *w, int64_t from, int64_t to, const char *label);
 
 /* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
  * the source left unsaid: GPU work without a thread gets its launching

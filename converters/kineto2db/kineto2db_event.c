@@ -675,14 +675,24 @@ void kineto_metadata(kineto *k, const char *key, const char *json) {
  * process_name says which is which), each device's work goes to the
  * process that launched it, found by correlation in the hub; a device
  * whose work no launch names stays where it is, and the metadata says so. */
-static void assign_gpu_work(kineto *k) {
-  int64_t owner = 0;
+/* The trace's real CPU processes: their count, and *owner the last one.
+ * Kineto's pseudo-processes ("Spans", "Traces", or their numbers from
+ * SYNTHETIC_ID_BASE on) are not among them. */
+static size_t real_cpu_processes(const kineto *k, int64_t *owner) {
   size_t ncpu = 0;
   for (size_t i = 0; i < k->cpu_pids.cap; i++) {
-    if (!k->cpu_pids.used[i] || tt_i64map_get(&k->gpu_pids, k->cpu_pids.keys[i])) continue;
-    owner = k->cpu_pids.keys[i];
+    int64_t pid = k->cpu_pids.keys[i];
+    if (!k->cpu_pids.used[i] || tt_i64map_get(&k->gpu_pids, pid) || pid >= SYNTHETIC_ID_BASE)
+      continue;
+    *owner = pid;
     ncpu++;
   }
+  return ncpu;
+}
+
+static void assign_gpu_work(kineto *k) {
+  int64_t owner = 0;
+  size_t ncpu = real_cpu_processes(k, &owner);
   if (k->gpu_pids.count == 0) return;
   int64_t *from = tt_calloc(k->gpu_pids.count, sizeof *from);
   size_t n = 0;
@@ -723,6 +733,30 @@ static void assign_gpu_work(kineto *k) {
   free(from);
 }
 
+/* Kineto's pseudo-processes (the "Spans" and "Traces" pids, a pid "")
+ * are its bookkeeping, not processes: with one real CPU process they fold
+ * into it, their threads named "Spans · PyTorch Profiler", so they take its
+ * rank and part, and are not counted or split as processes. With several,
+ * which one they belong to is not known: they stay. */
+static void fold_pseudo_processes(kineto *k) {
+  int64_t owner = 0;
+  if (real_cpu_processes(k, &owner) != 1) return;
+  for (size_t i = 0; i < k->syn_pids.cap; i++) {
+    const tt_strslot *slot = &k->syn_pids.slots[i];
+    if (!slot->key || tt_i64map_get(&k->gpu_pids, slot->val)) continue;
+    hub_writer_fold_process(k->w, slot->val, owner, slot->key[0] ? slot->key : "pid \"\"");
+  }
+  /* numbered pseudo-processes (a trace written back from a hub) */
+  for (size_t i = 0; i < k->cpu_pids.cap; i++) {
+    int64_t pid = k->cpu_pids.keys[i];
+    if (k->cpu_pids.used[i] && pid >= SYNTHETIC_ID_BASE && !tt_i64map_get(&k->gpu_pids, pid)) {
+      char label[32];
+      snprintf(label, sizeof label, "pid %lld", (long long)pid);
+      hub_writer_fold_process(k->w, pid, owner, label);
+    }
+  }
+}
+
 static void report(kineto *k, tt_buf *all, uint64_t n, const char *key, const char *what) {
   if (!n) return;
   if (all->len) tt_buf_putc(all, ',');
@@ -749,6 +783,7 @@ void kineto_finish(kineto *k) {
   if (k->have_base || (k->last_ts != INT64_MIN && k->last_ts >= HUB_WALL_FROM_NS))
     hub_writer_clock(k->w, HUB_CLOCK_WALL, 0);
   assign_gpu_work(k);
+  fold_pseudo_processes(k);
   /* One trace is one rank: its CPU processes are that rank's. */
   if (k->rank != HUB_NULL)
     for (size_t i = 0; i < k->cpu_pids.cap; i++) {

@@ -294,3 +294,52 @@ expect_eq "no process metadata: the pftrace part of the launcher draws its arrow
 db2summary "$db" >"$TMP/nometa.summary" 2>&1
 expect_eq "no process metadata: db2summary's GPU busy row is the launcher's" "$launchers" \
   "$(awk '/^GPU busy/ {on=1; next} on && /GPU 0/ {print $1}' "$TMP/nometa.summary")"
+
+# ---- item 5: Kineto's pseudo-processes are no processes ----
+# Real traces with "Spans", "Traces" and "" pids beside one real process.
+for f in "$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz" "$FIX/kineto/hta_alexnet_trace.json.gz"; do
+  name=$(basename "$f")
+  # From the input: the real CPU processes (numeric pids that are no GPU's),
+  # the X events of each pseudo-process (string pids), the rank.
+  read -r real pseudo rank < <($PY - "$f" <<'EOF'
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+ev = d["traceEvents"]
+gpu = {e["pid"] for e in ev if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation")}
+gpu |= {e["pid"] for e in ev if e.get("ph") == "M" and e.get("name") == "process_labels"
+        and str(e["args"].get("labels", "")).startswith("GPU")}
+real = sorted({e["pid"] for e in ev if isinstance(e.get("pid"), int) and e["pid"] not in gpu
+               and e.get("ph") != "M"})
+pseudo = {}
+for e in ev:
+    if isinstance(e.get("pid"), str) and e.get("ph") == "X":
+        pseudo[e["pid"] or '""'] = pseudo.get(e["pid"] or '""', 0) + 1
+print(",".join(map(str, real)), ",".join("%s=%d" % kv for kv in sorted(pseudo.items())),
+      d.get("distributedInfo", {}).get("rank", "none"))
+EOF
+)
+  db="$TMP/$name.pseudo.db"
+  "$K" -q "$f" -o "$db"
+  expect_eq "$name: the hub's processes with events are the real ones" "$real" \
+    "$(q "$db" "SELECT group_concat(pid) FROM (SELECT pid FROM rocpd_info_process WHERE pid IN
+                (SELECT pid FROM rocpd_region UNION SELECT pid FROM rocpd_kernel_dispatch) ORDER BY pid)")"
+  expect_eq "$name: no process row is a pseudo-process" 0 \
+    "$(q "$db" "SELECT count(*) FROM rocpd_info_process WHERE json_extract(extdata, '$.kineto_pid') IS NOT NULL")"
+  expect_eq "$name: db2summary counts the real processes only" "$(tr ',' '\n' <<<"$real" | wc -l)" \
+    "$(db2summary "$db" --format json 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin)["processes"])')"
+  expect_eq "$name: each pseudo-process's events are kept, on threads of the real process named after it" \
+    "$pseudo" \
+    "$(q "$db" "SELECT group_concat(label || '=' || n) FROM (SELECT substr(t.name, 1, instr(t.name, ' ·') - 1) AS label,
+                  count(*) AS n FROM rocpd_region r JOIN rocpd_info_thread t ON t.id = r.tid
+                  WHERE t.name LIKE '% · %' AND json_extract(t.extdata, '$.folded_process') IS NOT NULL
+                  AND t.pid = $real GROUP BY label ORDER BY label)")"
+  expect_eq "$name: they carry the trace's rank (their process's)" "$rank" \
+    "$(q "$db" "SELECT DISTINCT COALESCE(json_extract(p.extdata, '$.rank'), 'none') FROM rocpd_info_thread t
+                JOIN rocpd_info_process p ON p.pid = t.pid WHERE json_extract(t.extdata, '$.folded_process') IS NOT NULL")"
+  rm -rf "$TMP/ps" && mkdir -p "$TMP/ps"
+  db2json -q "$db" --split process -o "$TMP/ps/x.json"
+  db2perfetto -q "$db" --split process -o "$TMP/ps/x.pftrace"
+  expect_eq "$name: --split process writes one part per real process" \
+    "$(tr ',' '\n' <<<"$real" | sed 's/^/x.p/; s/$/.json/'; tr ',' '\n' <<<"$real" | sed 's/^/x.p/; s/$/.pftrace/')" \
+    "$(cd "$TMP/ps" && ls x.p*.json; cd "$TMP/ps" && ls x.p*.pftrace)"
+done
