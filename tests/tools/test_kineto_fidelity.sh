@@ -343,3 +343,32 @@ EOF
     "$(tr ',' '\n' <<<"$real" | sed 's/^/x.p/; s/$/.json/'; tr ',' '\n' <<<"$real" | sed 's/^/x.p/; s/$/.pftrace/')" \
     "$(cd "$TMP/ps" && ls x.p*.json; cd "$TMP/ps" && ls x.p*.pftrace)"
 done
+# Two ranks' "Spans" (the same pseudo pid in both traces) merged into one
+# hub stay apart: each in its rank's process and part.
+r34="$FIX/kineto/hta_cpu_only_rank-34.pt.trace.json.gz" r0="$FIX/kineto/hta_sampled_rank-0.json.gz"
+want=$($PY - "$r34" "$r0" <<'EOF'
+import gzip, json, sys
+for p in sys.argv[1:]:
+    d = json.load(gzip.open(p))
+    ev = d["traceEvents"]
+    assert any(e.get("pid") == "Spans" for e in ev)
+    names = {e["pid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e.get("name") == "process_name"}
+    pids = sorted({e["pid"] for e in ev if isinstance(e.get("pid"), int) and e.get("cat") not in ("kernel",)
+                   and e.get("ph") != "M" and e["pid"] > 100})
+    print("%s %s [rank %s] (pid %s)" % (pids[0], names[pids[0]], d["distributedInfo"]["rank"], pids[0]))
+EOF
+)
+"$K" -q "$r34" -o "$TMP/r34.db" && "$K" -q "$r0" -o "$TMP/r0.db"
+dbmerge -q "$TMP/r34.db" "$TMP/r0.db" -o "$TMP/ranks.db"
+mkdir -p "$TMP/ranks"
+db2json -q "$TMP/ranks.db" --split process -o "$TMP/ranks/r.json"
+expect_eq "two ranks' Spans: each in its rank's process and part, none shared" "$want" \
+  "$(for f in "$TMP"/ranks/r.p*.json; do $PY - "$f" <<'EOF'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e.get("name") == "process_name" and e["pid"] < 100000000}
+spans = {e["pid"] for e in ev if e.get("name") == "thread_name" and e["args"]["name"].startswith("Spans")}
+for pid in sorted(spans):
+    print(pid, procs[pid])
+EOF
+done | sort)"
