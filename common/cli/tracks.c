@@ -68,6 +68,19 @@ static const gpu_label *gpu_names(const hub_agent_view *a, int64_t idx) {
   return &last;
 }
 
+int64_t tt_written_tid(int64_t tid) { return tid < 0 ? (int64_t)(uint32_t)tid : tid; }
+
+/* A thread written under another tid than the hub's: its name carries the
+ * recorded one, so the thread is found by the tid the trace gave. */
+static const char *recorded_name(const char *name, int64_t recorded) {
+  static _Thread_local char text[320];
+  if (name && name[0])
+    snprintf(text, sizeof text, "%.280s [tid %lld]", name, (long long)recorded);
+  else
+    snprintf(text, sizeof text, "thread %lld", (long long)recorded);
+  return text;
+}
+
 void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
   memset(t, 0, sizeof *t);
   int gpu_work = ev->lane_id != HUB_NULL ||
@@ -95,6 +108,8 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
     t->lane = l ? tt_lane_number(l->name, l->id) : (ev->lane_id != HUB_NULL ? ev->lane_id : 0);
     t->lane_name = l && l->name[0] ? l->name : (ev->lane_is_queue ? "queue" : "stream");
     t->lane_sort = t->lane;
+    t->recorded_lane = t->lane;
+    t->lane = tt_written_tid(t->lane); /* "stream -1": its name says it */
     return;
   }
   t->group = ev->pid;
@@ -117,6 +132,9 @@ void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *t) {
     t->lane_name = th->name;
     t->lane_sort = th->sort_index;
   }
+  t->recorded_lane = t->lane;
+  t->lane = tt_written_tid(t->lane);
+  if (t->lane != t->recorded_lane) t->lane_name = recorded_name(t->lane_name, t->recorded_lane);
 }
 
 /* --- nesting ---------------------------------------------------------- */

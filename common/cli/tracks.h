@@ -20,7 +20,9 @@
 typedef struct tt_track_ref {
   int is_gpu;
   int64_t group;      /* pid, or the device's group for GPU work (above) */
-  int64_t lane;       /* tid, or the stream/queue number (from its name) */
+  int64_t lane;       /* tid, or the stream/queue number (from its name), as
+                       * written: tt_written_tid of the recorded one */
+  int64_t recorded_lane; /* the tid or number as the hub holds it */
   int64_t gpu_index;  /* GPU work: agent index */
   /* GPU work: "GPU 0", with " · HOST [rank R]" when another host or
    * process has a GPU 0 too (hub_agent_view.owner_label); "" otherwise.
@@ -32,6 +34,15 @@ typedef struct tt_track_ref {
 } tt_track_ref;
 
 void tt_track_of(hub_reader *r, const hub_record *ev, tt_track_ref *out);
+
+/* The tid an exporter writes for a recorded one. Kineto records pthread
+ * ids that overflowed a 32-bit int as negative numbers (-1029147072), and
+ * Perfetto's JSON importer folds negative tids into the process's main
+ * thread: a negative tid is written as its unsigned 32-bit value
+ * (3265820224), above any Linux tid (pid_max <= 4194304), the same in
+ * every format and every part. The hub keeps what was recorded, and the
+ * written thread's name says it ("thread 3 [tid -1029147072]"). */
+int64_t tt_written_tid(int64_t tid);
 
 /* Number that a stream/queue name ends with ("stream 7" -> 7), else id. */
 int64_t tt_lane_number(const char *name, int64_t fallback);

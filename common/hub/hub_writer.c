@@ -437,6 +437,33 @@ static const char *key2(hub_writer *w, int64_t a, const char *s) {
   return w->key.data;
 }
 
+/* Fills in an agent's row that exists from its first use: what `a`
+ * gives replaces what that use had to make up; what it leaves out stays. */
+static void describe_agent(hub_writer *w, int64_t id, const hub_agent_info *a) {
+  if (!a->name && !a->model_name && !a->vendor_name && !a->product_name &&
+      !(a->extdata && *a->extdata))
+    return;
+  hw_flush_table(&w->bs, ST_AGENT);
+  char *sql = hub_schema_expand(
+      "UPDATE \"rocpd_info_agent{{uuid}}\" SET name = COALESCE(?1, name), model_name = "
+      "COALESCE(?2, model_name), vendor_name = COALESCE(?3, vendor_name), product_name = "
+      "COALESCE(?4, product_name), extdata = COALESCE(?5, extdata) WHERE id = ?6",
+      w->guid);
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(conn(w), sql, -1, &st, NULL) != SQLITE_OK) fail(w, sql);
+  free(sql);
+  const char *text[5] = {a->name, a->model_name, a->vendor_name, a->product_name,
+                         a->extdata && *a->extdata ? a->extdata : NULL};
+  for (int i = 0; i < 5; i++)
+    if (text[i])
+      sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_STATIC);
+    else
+      sqlite3_bind_null(st, i + 1);
+  sqlite3_bind_int64(st, 6, id);
+  if (sqlite3_step(st) != SQLITE_DONE) fail(w, sqlite3_sql(st));
+  sqlite3_finalize(st);
+}
+
 int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   tt_buf_clear(&w->key);
   key_num(w, a->type_index);
@@ -460,6 +487,17 @@ int64_t hub_agent(hub_writer *w, const hub_agent_info *a) {
   tt_strmap_put(&w->agents, key, row);
   free(key);
   return row;
+}
+
+int64_t hub_agent_describe(hub_writer *w, const hub_agent_info *a) {
+  tt_buf_clear(&w->key);
+  key_num(w, a->type_index);
+  tt_buf_puts(&w->key, a->type);
+  int64_t *id = tt_strmap_get(&w->agents, w->key.data);
+  if (!id) return hub_agent(w, a);
+  int64_t known = *id;
+  describe_agent(w, known, a);
+  return known;
 }
 
 int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index) {
@@ -909,6 +947,66 @@ void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, 
   tt_buf_free(&in);
   for (size_t i = 0; i < n; i++)
     if (from[i] != to) reassign_entities(w, from[i], to);
+}
+
+void hub_writer_fold_process(hub_writer *w, int64_t from, int64_t to, const char *label) {
+  int64_t *ix = tt_i64map_get(&w->process_index, from);
+  if (from == to || !ix) return;
+  size_t src_ix = (size_t)*ix;
+  hw_flush_all(&w->bs);
+  static const char *const tables[] = {"rocpd_region", "rocpd_track", "rocpd_kernel_dispatch",
+                                       "rocpd_memory_copy", "rocpd_memory_allocate",
+                                       "rocpd_info_stream", "rocpd_info_queue"};
+  int64_t p[2] = {from, to};
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) {
+    tt_buf sql = {0};
+    tt_buf_printf(&sql, "UPDATE \"%s{{uuid}}\" SET pid = ?2 WHERE pid = ?1", tables[i]);
+    hw_sql_run(w, 0, sql.data, 2, p);
+    tt_buf_free(&sql);
+  }
+  entity *src = &w->processes[src_ix];
+  tt_buf member = {0};
+  if (src->extdata.len) tt_buf_printf(&member, "{%s}", src->extdata.data);
+  for (size_t i = 0; i < w->nthreads; i++) {
+    entity *t = &w->threads[i];
+    if (t->pid != from) continue;
+    t->pid = to;
+    tt_buf_clear(&w->key);
+    key_num(w, to);
+    key_num(w, t->tid);
+    tt_strmap_put(&w->thread_index, w->key.data, (int64_t)i);
+    /* "Spans · PyTorch Profiler": the thread says where it was. */
+    tt_buf name = {0};
+    tt_buf_puts(&name, label);
+    if (t->name && t->name[0]) tt_buf_printf(&name, " \xc2\xb7 %s", t->name);
+    free(t->name);
+    t->name = tt_strdup(name.data);
+    tt_buf_free(&name);
+    if (member.len) extdata_member(&t->extdata, "folded_process", member.data);
+  }
+  tt_buf_free(&member);
+  src = &w->processes[src_ix];
+  src->merged = 1;
+  int64_t s = src->start, e = src->end;
+  cover(process_entity(w, to), s == INT64_MAX ? HUB_NULL : s, e == INT64_MIN ? HUB_NULL : e);
+}
+
+int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid) {
+  hw_flush_all(&w->bs);
+  int64_t p[1] = {gpu_pid};
+  /* Through rocpd_event's correlation index: one lookup per GPU row. */
+  sqlite3_stmt *st = hw_sql_run(
+      w, 1,
+      "SELECT r.pid, count(*) AS n FROM (SELECT event_id FROM \"rocpd_kernel_dispatch{{uuid}}\" "
+      "WHERE pid = ?1 UNION ALL SELECT event_id FROM \"rocpd_memory_copy{{uuid}}\" WHERE pid = "
+      "?1) g JOIN \"rocpd_event{{uuid}}\" eg ON eg.id = g.event_id JOIN \"rocpd_event{{uuid}}\" "
+      "er ON er.correlation_id = eg.correlation_id AND er.id <> eg.id JOIN "
+      "\"rocpd_region{{uuid}}\" r ON r.event_id = er.id WHERE eg.correlation_id IS NOT NULL "
+      "AND r.pid <> ?1 GROUP BY r.pid ORDER BY n DESC, r.pid LIMIT 1",
+      1, p);
+  int64_t pid = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : HUB_NULL;
+  sqlite3_finalize(st);
+  return pid;
 }
 
 /* "GPU 0", "GPU 0 stream 7": a GPU lane's label from its rows. */

@@ -74,6 +74,11 @@ typedef struct hub_agent_info {
   const char *extdata; /* JSON object text or NULL */
 } hub_agent_info;
 int64_t hub_agent(hub_writer *w, const hub_agent_info *a);
+/* The same agent, described: a row its first use made already (a bare
+ * "GPU 0" from hub_gpu_agent, when the source describes its devices after
+ * their work, as Kineto's deviceProperties after traceEvents) takes the
+ * names and extdata `a` gives; the pid and ids stay. */
+int64_t hub_agent_describe(hub_writer *w, const hub_agent_info *a);
 /* Agent id of the GPU with this type_index, creating a bare one if none. */
 int64_t hub_gpu_agent(hub_writer *w, int64_t pid, int64_t gpu_index);
 
@@ -184,6 +189,18 @@ void hub_writer_shift_times(hub_writer *w, int64_t delta);
  * names the owning process of GPU work only through metadata that may
  * come last. */
 void hub_writer_reassign_gpu_pids(hub_writer *w, const int64_t *from, size_t n, int64_t to);
+/* The process that launched the GPU work (kernels, copies) written with
+ * pid gpu_pid: the pid of the regions sharing their correlation ids (the
+ * launching calls), the one with most when several; HUB_NULL when no
+ * launch is known. What an importer asks when no metadata names the
+ * owner of a device's work. */
+int64_t hub_writer_launcher_pid(hub_writer *w, int64_t gpu_pid);
+/* Folds process `from` into `to`: its rows and threads become `to`'s,
+ * each thread named "LABEL · its name" with from's extdata as its
+ * "folded_process"; `from` leaves no process row (its name and extdata go
+ * to metadata merged_process.PID). For a source's bookkeeping pseudo-
+ * processes (Kineto's "Spans", "Traces"), which are no process of their own. */
+void hub_writer_fold_process(hub_writer *w, int64_t from, int64_t to, const char *label);
 
 /* Completes what rocpd's views INNER JOIN on (see data_views.sql) and
  * the source left unsaid: GPU work without a thread gets its launching

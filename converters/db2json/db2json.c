@@ -145,6 +145,19 @@ static void metadata(json_part *jp, const char *what, int64_t pid, int64_t tid,
   flush_event(jp);
 }
 
+/* A thread written under another tid than the recorded one
+ * (tt_written_tid): its args keep the recorded tid. */
+static void thread_name_recorded(json_part *jp, const tt_track_ref *t, const char *name) {
+  begin_event(jp);
+  tt_buf *b = &jp->buf;
+  tt_buf_printf(b, "{\"name\":\"thread_name\",\"ph\":\"M\",\"ts\":0,\"pid\":%lld,\"tid\":%lld,"
+                   "\"args\":{\"name\":",
+                (long long)t->group, (long long)t->lane);
+  put_str(b, name);
+  tt_buf_printf(b, ",\"recorded_tid\":%lld}}", (long long)t->recorded_lane);
+  flush_event(jp);
+}
+
 /* The names and sort order of a process or thread drawn for the first
  * time in the part: only tracks with events are named, and all of them. */
 static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
@@ -164,7 +177,10 @@ static void write_names(json_part *jp, hub_reader *r, const hub_record *ev,
     }
     metadata(jp, "process_sort_index", t->group, 0, "sort_index", NULL, t->group_sort);
   }
-  if (pl->new_lane) {
+  if (pl->new_lane && t->lane != t->recorded_lane && !pl->overlap) {
+    thread_name_recorded(jp, t, pl->lane_label);
+    metadata(jp, "thread_sort_index", t->group, t->lane, "sort_index", NULL, t->lane_sort);
+  } else if (pl->new_lane) {
     metadata(jp, "thread_name", t->group, t->lane, "name", pl->lane_label, 0);
     metadata(jp, "thread_sort_index", t->group, t->lane, "sort_index", NULL, t->lane_sort);
   }

@@ -30,7 +30,7 @@ static void *pf_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
   /* The sequence starts with a packet that only clears its state: every
    * part (an empty window too) is then a valid trace of its own. */
   pf_packet start = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  if (pf_writer_put(&c->w, &start, 0, 0) != 0) {
+  if (pf_writer_put(&c->w, &start, 0, 0) != 0 || pf_tracks_root(&c->w) != 0) {
     pf_end(c, r);
     return NULL;
   }

@@ -155,6 +155,11 @@ typedef struct pf_place {
 
 void pf_tracks_init(pf_tracks *t);
 void pf_tracks_free(pf_tracks *t);
+/* The root track descriptor (uuid 0), first in every part: it carries
+ * only process_ordering and thread_ordering EXPLICIT, so that Perfetto
+ * shows processes and threads by their sibling_order_rank (the order
+ * db2json's sort indexes give). 0, or -1 on a write error. */
+int pf_tracks_root(pf_writer *w);
 /* Track of an interval (placed on an overflow track when it does not nest
  * on its lane) or of an instant/counter; writes descriptors not yet
  * written. Returns -1 on a write error. */

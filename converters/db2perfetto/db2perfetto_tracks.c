@@ -8,7 +8,8 @@
  *   overflow tracks "... (overlap N)" for intervals that do not nest
  *   counter tracks under their process.
  * uuids are small sequential numbers (index + 1): they cost 1-2 bytes in
- * every event instead of 10 for a hash. */
+ * every event instead of 10 for a hash; uuid 0 is the root descriptor,
+ * which only says that process and thread tracks follow their ranks. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,20 @@ void pf_tracks_free(pf_tracks *t) {
   free(t->src);
   tt_nesting_free(t->nesting);
   tt_buf_free(&t->name);
+}
+
+int pf_tracks_root(pf_writer *w) {
+  pf_track_desc d = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+  d.has_uuid = 1;
+  d.uuid = 0;
+  d.has_process_ordering = 1;
+  d.process_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__PROCESS_ORDERING__PROCESS_ORDERING_EXPLICIT;
+  d.has_thread_ordering = 1;
+  d.thread_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__THREAD_ORDERING__THREAD_ORDERING_EXPLICIT;
+  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_TRACK_DESCRIPTOR;
+  p.track_descriptor = &d;
+  return pf_writer_put(w, &p, 0, 0) == 0 ? 0 : -1;
 }
 
 static int64_t find(const pf_tracks *t, uint64_t key) {

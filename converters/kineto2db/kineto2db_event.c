@@ -620,12 +620,18 @@ void kineto_device_properties(kineto *k, const char *json, const kv *id, const k
   k->next_device = index + 1;
   /* Kineto's GPU pid is the device id: with that pid the agent moves with
    * its device's work to the owning process (kineto_finish). */
+  /* The model ("NVIDIA H100 80GB HBM3") is the agent's name and product,
+   * as rocprofv3 names a device's product; wherever deviceProperties is in
+   * the file, before the events or after them (then the agent made for the
+   * first event on the device takes it). */
+  const char *model = name && name->type == KV_STRING && name->text.len ? name->text.data : NULL;
   hub_agent_info a = {.pid = index,
                       .type = "GPU",
                       .type_index = index,
-                      .name = name && name->type == KV_STRING ? name->text.data : NULL,
+                      .name = model,
+                      .product_name = model,
                       .extdata = json};
-  hub_agent(k->w, &a);
+  hub_agent_describe(k->w, &a);
   mark(&k->device_pids, index);
 }
 
@@ -665,30 +671,90 @@ void kineto_metadata(kineto *k, const char *key, const char *json) {
 }
 
 /* GPU rows were written under the device's pid; with exactly one CPU
- * process in the trace, that process owns them. */
-static void assign_gpu_work(kineto *k) {
-  int64_t owner = 0;
+ * process in the trace, that process owns them. With several (or when no
+ * process_name says which is which), each device's work goes to the
+ * process that launched it, found by correlation in the hub; a device
+ * whose work no launch names stays where it is, and the metadata says so. */
+/* The trace's real CPU processes: their count, and *owner the last one.
+ * Kineto's pseudo-processes ("Spans", "Traces", or their numbers from
+ * SYNTHETIC_ID_BASE on) are not among them. */
+static size_t real_cpu_processes(const kineto *k, int64_t *owner) {
   size_t ncpu = 0;
   for (size_t i = 0; i < k->cpu_pids.cap; i++) {
-    if (!k->cpu_pids.used[i] || tt_i64map_get(&k->gpu_pids, k->cpu_pids.keys[i])) continue;
-    owner = k->cpu_pids.keys[i];
+    int64_t pid = k->cpu_pids.keys[i];
+    if (!k->cpu_pids.used[i] || tt_i64map_get(&k->gpu_pids, pid) || pid >= SYNTHETIC_ID_BASE)
+      continue;
+    *owner = pid;
     ncpu++;
   }
+  return ncpu;
+}
+
+static void assign_gpu_work(kineto *k) {
+  int64_t owner = 0;
+  size_t ncpu = real_cpu_processes(k, &owner);
   if (k->gpu_pids.count == 0) return;
-  char text[96];
-  if (ncpu != 1) {
-    snprintf(text, sizeof text, "\"not reassigned: %zu CPU processes\"", ncpu);
-    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
-    return;
-  }
   int64_t *from = tt_calloc(k->gpu_pids.count, sizeof *from);
   size_t n = 0;
   for (size_t i = 0; i < k->gpu_pids.cap; i++)
     if (k->gpu_pids.used[i]) from[n++] = k->gpu_pids.keys[i];
-  hub_writer_reassign_gpu_pids(k->w, from, n, owner);
+  char text[96];
+  if (ncpu == 1) {
+    hub_writer_reassign_gpu_pids(k->w, from, n, owner);
+    snprintf(text, sizeof text, "%lld", (long long)owner);
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
+    free(from);
+    return;
+  }
+  /* {"0":4242,"1":"not launched"}: each device pid's owner. */
+  tt_buf json = {0};
+  tt_buf_putc(&json, '{');
+  size_t moved = 0;
+  for (size_t i = 0; i < n; i++) {
+    int64_t to = hub_writer_launcher_pid(k->w, from[i]);
+    if (to != HUB_NULL && tt_i64map_get(&k->gpu_pids, to)) to = HUB_NULL; /* another device */
+    tt_buf_printf(&json, "%s\"%lld\":", i ? "," : "", (long long)from[i]);
+    if (to == HUB_NULL) {
+      tt_buf_puts(&json, "\"not reassigned: no launch found\"");
+      continue;
+    }
+    tt_buf_put_i64(&json, to);
+    hub_writer_reassign_gpu_pids(k->w, &from[i], 1, to);
+    moved++;
+  }
+  tt_buf_putc(&json, '}');
+  if (moved) {
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", json.data);
+  } else {
+    snprintf(text, sizeof text, "\"not reassigned: %zu CPU processes\"", ncpu);
+    hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
+  }
+  tt_buf_free(&json);
   free(from);
-  snprintf(text, sizeof text, "%lld", (long long)owner);
-  hub_writer_metadata(k->w, "kineto2db.gpu_owner", text);
+}
+
+/* Kineto's pseudo-processes (the "Spans" and "Traces" pids, a pid "")
+ * are its bookkeeping, not processes: with one real CPU process they fold
+ * into it, their threads named "Spans · PyTorch Profiler", so they take its
+ * rank and part, and are not counted or split as processes. With several,
+ * which one they belong to is not known: they stay. */
+static void fold_pseudo_processes(kineto *k) {
+  int64_t owner = 0;
+  if (real_cpu_processes(k, &owner) != 1) return;
+  for (size_t i = 0; i < k->syn_pids.cap; i++) {
+    const tt_strslot *slot = &k->syn_pids.slots[i];
+    if (!slot->key || tt_i64map_get(&k->gpu_pids, slot->val)) continue;
+    hub_writer_fold_process(k->w, slot->val, owner, slot->key[0] ? slot->key : "pid \"\"");
+  }
+  /* numbered pseudo-processes (a trace written back from a hub) */
+  for (size_t i = 0; i < k->cpu_pids.cap; i++) {
+    int64_t pid = k->cpu_pids.keys[i];
+    if (k->cpu_pids.used[i] && pid >= SYNTHETIC_ID_BASE && !tt_i64map_get(&k->gpu_pids, pid)) {
+      char label[32];
+      snprintf(label, sizeof label, "pid %lld", (long long)pid);
+      hub_writer_fold_process(k->w, pid, owner, label);
+    }
+  }
 }
 
 static void report(kineto *k, tt_buf *all, uint64_t n, const char *key, const char *what) {
@@ -717,6 +783,7 @@ void kineto_finish(kineto *k) {
   if (k->have_base || (k->last_ts != INT64_MIN && k->last_ts >= HUB_WALL_FROM_NS))
     hub_writer_clock(k->w, HUB_CLOCK_WALL, 0);
   assign_gpu_work(k);
+  fold_pseudo_processes(k);
   /* One trace is one rank: its CPU processes are that rank's. */
   if (k->rank != HUB_NULL)
     for (size_t i = 0; i < k->cpu_pids.cap; i++) {

@@ -16,7 +16,9 @@ depend on:
   * flow events s/t/f pair up by (cat, name, id): each flow has a start and
     a finish; bind_id flows have a flow_out and a flow_in end;
   * counters (C) carry a non-empty object of numeric args;
-  * process_name/thread_name metadata carry a string args.name.
+  * process_name/thread_name metadata carry a string args.name;
+  * no tid is negative: Perfetto's JSON importer folds a negative tid into
+    its process's main thread, so it would not be a thread of its own.
 
 stdout: one JSON line of counts (events, ph, flows_paired, errors); -q
 leaves it out.  Problems go to stderr as "FILE: problem".  Exit 0 valid,
@@ -73,6 +75,7 @@ def check(path, quiet):
     open_b = {}     # (pid, tid) -> [(name, ts, index)]
     flows = {}      # (cat, name, id) -> [starts, finishes]
     binds = {}      # bind_id -> [outs, ins]
+    negative = set()  # (pid, tid) with a negative tid, reported once
     for i, e in enumerate(events):
         if not isinstance(e, dict):
             problem("event %d is not an object" % i)
@@ -83,6 +86,12 @@ def check(path, quiet):
             continue
         by_ph[ph] = by_ph.get(ph, 0) + 1
         args = e.get("args")
+        tid = e.get("tid")
+        if isinstance(tid, int) and not isinstance(tid, bool) and tid < 0 \
+                and (e.get("pid"), tid) not in negative:
+            negative.add((e.get("pid"), tid))
+            problem("event %d: pid %r tid %d is negative (Perfetto's JSON importer folds it "
+                    "into the process's main thread)" % (i, e.get("pid"), tid))
         if ph == "M":
             if e.get("name") in ("process_name", "thread_name") and not (
                     isinstance(args, dict) and isinstance(args.get("name"), str)):

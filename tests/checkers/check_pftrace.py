@@ -13,7 +13,9 @@ processor relies on when it imports TrackEvent data:
     packet parses as a TracePacket;
   * tracks: every TrackEvent names a non-zero track uuid (its own or the
     sequence default) described by an earlier TrackDescriptor; a uuid is
-    not described twice with different content; parent uuids exist;
+    not described twice with different content; parent uuids exist; the
+    root descriptor (uuid 0) carries only process_ordering and
+    thread_ordering (counted as root_descriptors);
   * slices: SLICE_BEGIN/SLICE_END balance per (sequence, track), an END
     never before its BEGIN, BEGIN/END timestamps never decrease on a track;
   * interning: event names, categories, debug-annotation names and interned
@@ -24,7 +26,7 @@ processor relies on when it imports TrackEvent data:
   * counters: COUNTER events sit on tracks whose descriptor has `counter`;
   * strings: every string field holds valid UTF-8.
 
-stdout: one JSON line of counts (packets, slices, instants, counters,
+stdout: one JSON line of counts (packets, slices, instants, counters, root_descriptors,
 flows, dangling_flows, categories = completed slices per category,
 ts_min, ts_max, errors); -q leaves it out.  Problems go to stderr as
 "FILE: problem".  Exit 0 valid, 1 problems found, 2 cannot run.
@@ -164,7 +166,7 @@ def check(path, quiet):
     last = {}           # (sequence, track) -> last BEGIN/END ts
     flow_uses = {}      # flow id -> events naming it
     per_cat = {}
-    c = {"packets": 0, "slices": 0, "instants": 0, "counters": 0}
+    c = {"packets": 0, "slices": 0, "instants": 0, "counters": 0, "root_descriptors": 0}
     ts_lo = ts_hi = None
 
     def interned(st, table, iid, what, where):
@@ -229,7 +231,14 @@ def check(path, quiet):
                 td = p.track_descriptor
                 blob = td.SerializeToString(deterministic=True)
                 if td.uuid == 0:
-                    problem("%s: TrackDescriptor with uuid 0" % where)
+                    # The root descriptor: only how Perfetto orders process
+                    # and thread tracks (by their sibling_order_rank).
+                    others = [f.name for f, _ in td.ListFields()
+                              if f.name not in ("uuid", "process_ordering", "thread_ordering")]
+                    if others:
+                        problem("%s: root TrackDescriptor (uuid 0) carries %s"
+                                % (where, ", ".join(others)))
+                    c["root_descriptors"] += 1
                 elif td.uuid not in described:
                     described[td.uuid] = (blob, td.HasField("counter"), td.parent_uuid)
                 elif described[td.uuid][0] != blob:

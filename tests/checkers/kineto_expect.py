@@ -263,10 +263,12 @@ def main():
 
     # Names from M events and from pid labels. With one CPU process, GPU
     # pseudo-processes fold into it; those left without threads are kept
-    # as metadata rows instead of empty processes.
+    # as metadata rows instead of empty processes. Kineto's own
+    # pseudo-processes (string pids: "Spans", "Traces", "") fold into it
+    # too, threads and all (#46), and are kept as metadata rows as well.
     folded = set()
     if len(cpu_pids - gpu_pids) == 1:
-        folded = gpu_pids - threaded_pids
+        folded = (gpu_pids - threaded_pids) | {k for k in pid_keys if k.startswith("label:")}
     check("GPU pseudo-processes kept as metadata",
           "SELECT count(*) FROM rocpd_metadata WHERE tag GLOB 'merged_process.*'", len(folded))
     expected_procs = []

@@ -73,7 +73,7 @@ EOF
 P="$TMP"
 expect_ok "pftrace: a valid trace passes" check_trace pftrace-check "$P/good.pftrace" -q
 expect_eq "pftrace: counts of the valid trace" \
-  '{"categories":{"(none)":1,"a":1,"b":1},"counters":1,"dangling_flows":0,"errors":0,"flows":1,"instants":1,"packets":11,"slices":3,"ts_max":240,"ts_min":100}' \
+  '{"categories":{"(none)":1,"a":1,"b":1},"counters":1,"dangling_flows":0,"errors":0,"flows":1,"instants":1,"packets":11,"root_descriptors":0,"slices":3,"ts_max":240,"ts_min":100}' \
   "$(check_trace pftrace-check "$P/good.pftrace")"
 rejects "pftrace: END without BEGIN" pftrace-check "no open SLICE_BEGIN" "$P/end_without_begin.pftrace"
 rejects "pftrace: track used before its descriptor" pftrace-check "used before its TrackDescriptor" "$P/undescribed_track.pftrace"

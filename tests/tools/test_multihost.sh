@@ -120,9 +120,10 @@ expect_eq "db2otf2: an accelerator location group per GPU 0, each made by its ra
   "python3 [rank 0] nodeA (pid 1234);python3 [rank 4] nodeB (pid 1234)" \
   "$(grep '^LOCATION_GROUP .*Type: ACCELERATOR' <<<"$G" | grep -o 'Creator: "[^"]*"' | sed 's/^Creator: "//; s/"$//' | sort | paste -sd';')"
 
-# db2summary: a GPU busy row per host's GPU 0, named with rank and host.
+# db2summary: a GPU busy row per host's GPU 0, named with its model (the
+# deviceProperties name), rank and host.
 expect_eq "db2summary: a GPU busy row per host's GPU 0 (3 kernels each)" \
-  "3 GPU 0 [rank 0] nodeA;3 GPU 0 [rank 4] nodeB" \
+  "3 GPU 0 NVIDIA A100-SXM4-80GB [rank 0] nodeA;3 GPU 0 NVIDIA A100-SXM4-80GB [rank 4] nodeB" \
   "$(db2summary -q --format csv --table gpu_busy "$TMP/r0.db" "$TMP/r4.db" | $PY -c '
 import csv, sys
 print(";".join(sorted("%s %s" % (r["intervals"], r["agent"]) for r in csv.DictReader(sys.stdin))))')"

@@ -58,7 +58,12 @@ first_ts() {
 # with kernels or copies; "GPU <device> stream <n>" when the vendor is
 # unknown (PREFIX GPU).
 stream_names() {
-  local name="'$2[' || a.type_index || ':' || replace(s.name, 'stream ', '') || ']'"
+  # A negative stream number ("stream -1", Kineto's tid -1) is written as
+  # its unsigned 32-bit value, as every exporter writes negative tids
+  # (docs/exporters.md "Tids as written").
+  local num="replace(s.name, 'stream ', '')"
+  local name="'$2[' || a.type_index || ':' || (CASE WHEN CAST($num AS INTEGER) < 0
+    THEN CAST($num AS INTEGER) + 4294967296 ELSE $num END) || ']'"
   [ "$2" = GPU ] && name="'GPU ' || a.type_index || ' ' || s.name"
   q "$1" "SELECT group_concat(n, ',') FROM (SELECT DISTINCT $name n FROM (SELECT agent_id, stream_id FROM rocpd_kernel_dispatch
           UNION SELECT COALESCE(dst_agent_id, src_agent_id), stream_id FROM rocpd_memory_copy) w
