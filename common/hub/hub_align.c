@@ -177,7 +177,6 @@ static int plan_wall(hub_alignment *a, const ha_input *in, size_t n) {
 static int plan_auto(hub_alignment *a, const ha_input *in, size_t n) {
   if (ha_plan_collectives(a, in, n, 1) != 0) return -1;
   if (a->mixed && all_anchored(in, n)) {
-    a->fallback_wall = 1;
     a->mixed = 0;
     reset_hosts(a);
     tt_warn("aligning by the inputs' wall-clock anchors instead (--align wall): every input "

@@ -54,8 +54,6 @@ typedef struct hub_alignment {
   hub_align_host *hosts; /* in host name order */
   size_t nhosts;
   int mixed;             /* auto: clocks differ and some host is left as recorded */
-  size_t refused;        /* collectives: hosts whose fit was refused */
-  int fallback_wall;     /* auto: a fit refused, every input anchored: wall instead */
   tt_buf why;            /* a merged input's hosts, when that is why */
 } hub_alignment;
 

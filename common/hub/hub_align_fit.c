@@ -158,6 +158,7 @@ int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quie
   size_t nrp = 0;
   if (host_points(in, n, ref, &rp, &nrp) != 0) return -1;
   int rc = 0;
+  size_t refused = 0;
   tt_buf why = {0};
   for (size_t h = 0; h < a->nhosts && rc == 0; h++) {
     if (h == ref) continue;
@@ -185,7 +186,7 @@ int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quie
       ho->fit = ho->judged.fit;
       ho->map = (hub_time_map){ho->fit.offset_ns, ho->fit.drift_ppm, ho->fit.anchor_ns};
     } else {
-      a->refused++;
+      refused++;
       if (quiet_fail)
         tt_warn("the timeline mixes clocks: %s (%s clock) is left as recorded, its fit on the "
                 "collectives refused (%s): %s", name_of(ho), hub_clock_name(ho->clock),
@@ -196,7 +197,7 @@ int ha_plan_collectives(hub_alignment *a, const ha_input *in, size_t n, int quie
                  hub_fit_verdict_name(ho->judged.verdict), ho->judged.why);
     }
   }
-  if (rc == 0 && a->refused) {
+  if (rc == 0 && refused) {
     a->mixed = 1;
     if (!quiet_fail) rc = -1;
   }
