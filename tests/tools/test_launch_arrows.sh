@@ -17,64 +17,83 @@ python3_gen --shape cuda --graphs 3 --kernels 40 --launches 4 -o "$TMP/cuda.json
 python3_gen --shape hip --graphs 3 --kernels 40 --launches 4 -o "$TMP/hip.json"
 cp "$FIX/kineto/hta_mtia_inference_rank_0.json.gz" "$TMP/mtia.json.gz"
 
-# json_arrows FILE: "ARROWS UNBOUND" as a viewer binds them (json_flows.py).
-json_arrows() {
-  $PY "$ROOT/tests/checkers/json_flows.py" "$1" | awk -F'\t' '{n++; if ($3 == "-" || $6 == "-") u++}
-    END {print n + 0, u + 0}'
+# count FILE...: "ARROWS UNBOUND FAR_ENDS" per file, as a viewer binds
+# them (tests/checkers/arrow_counts.py: one python for every file).
+declare -A ARROWS
+count() {
+  local f a u d
+  while IFS=$'\t' read -r f a u d; do ARROWS[$f]="$a $u $d"; done \
+    < <($PY "$ROOT/tests/checkers/arrow_counts.py" "$ROOT/tests/data" "$@")
 }
-# pf_arrows FILE: flow ids started on one slice and terminated on another.
-pf_arrows() { $PY "$ROOT/tests/checkers/pftrace_flows.py" "$ROOT/tests/data" "$1" | grep -c '^arrow'; }
+field() { local v=(${ARROWS[$1]:-- - -}); echo "${v[$2]}"; }
+# sum_of GLOB FIELD: the field summed over the files the glob names.
+sum_of() { local n=0 f; for f in $1; do n=$((n + $(field "$f" "$2"))); done; echo $n; }
 
 for name in mtia cuda hip; do
   src=$(ls "$TMP/$name".json*)
   read -r links recorded calls first_min <<<"$($PY "$ROOT/tests/checkers/kineto_arrows.py" "$src")"
   all=$((links + recorded))
   hub="$TMP/$name.db"
+  o="$TMP/$name"
   expect_ok "$name: kineto2db imports it" "$BIN/kineto2db" -q "$src" -o "$hub"
   expect_eq "$name: the hub's launch links (sqlite3) are the input's GPU work with its call's correlation" \
     "$links" "$($PY "$ROOT/tests/checkers/launch_links.py" "$hub")"
-  expect_ok "$name: db2json" "$BIN/db2json" -q "$hub" -o "$TMP/$name.out.json"
+  expect_ok "$name: db2json" "$BIN/db2json" -q "$hub" -o "$o.out.json"
+  expect_ok "$name: db2perfetto" "$BIN/db2perfetto" -q "$hub" -o "$o.pftrace"
+  # Split: by process every arrow within one process stays (a launch and
+  # its work are one process's; the MTIA trace's 113 recorded flows from
+  # a host call to a device-side call cross processes); by window an
+  # arrow is drawn where both ends are in one window; by size every part
+  # is whole. (The MTIA trace is split by process only: its 14k slices
+  # cost the checkers seconds a part.)
+  "$BIN/db2json" -q "$hub" --split process -o "$o.p.json"
+  "$BIN/db2perfetto" -q "$hub" --split process -o "$o.p.pftrace"
+  lo=$(q "$hub" "SELECT min(s) FROM (SELECT min(start) s FROM rocpd_region UNION ALL SELECT min(start) FROM rocpd_kernel_dispatch)")
+  hi=$(q "$hub" "SELECT max(e) + 1 FROM (SELECT max(\"end\") e FROM rocpd_region UNION ALL SELECT max(\"end\") FROM rocpd_kernel_dispatch)")
+  if [ $name != mtia ]; then
+    for tool in db2json db2perfetto; do
+      ext=json; [ $tool = db2perfetto ] && ext=pftrace
+      "$BIN/$tool" -q "$hub" --start "$lo" --end "$hi" --split window --windows 3 -o "$o.w.$ext"
+    done
+    # A quarter of each whole file: several parts.
+    "$BIN/db2json" -q "$hub" --max-part-size $(($(stat -c %s "$o.out.json") / 4096))K -o "$o.s.json"
+    "$BIN/db2perfetto" -q "$hub" --max-part-size $(($(stat -c %s "$o.pftrace") / 4096 + 1))K -o "$o.s.pftrace"
+  fi
+  count "$o".*json "$o".*pftrace
+
   expect_eq "$name: db2json draws one arrow per launch link and per recorded flow, every end on its slice" \
-    "$all 0" "$(json_arrows "$TMP/$name.out.json")"
-  expect_ok "$name: db2perfetto" "$BIN/db2perfetto" -q "$hub" -o "$TMP/$name.pftrace"
-  expect_eq "$name: db2perfetto draws the same arrows" "$all" "$(pf_arrows "$TMP/$name.pftrace")"
+    "$all 0" "$(field "$o.out.json" 0) $(field "$o.out.json" 1)"
+  expect_eq "$name: db2perfetto draws the same arrows" "$all" "$(field "$o.pftrace" 0)"
   # The far ends by name. (Where two slices start at the very time of a
   # recorded "s", the JSON's viewer binds it to the inner one and the
   # .pftrace to the outer: one arrow of the MTIA trace; docs/exporters.md.)
   expect_eq "$name: the arrows end on the same slices by name in both formats" \
-    "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/$name.out.json" | cut -f6 | sort | md5sum)" \
-    "$($PY "$ROOT/tests/checkers/pftrace_flows.py" "$ROOT/tests/data" "$TMP/$name.pftrace" |
-       awk -F'\t' '$1 == "arrow" {print $6}' | sort | md5sum)"
+    "$(field "$o.out.json" 2)" "$(field "$o.pftrace" 2)"
   if [ -x "$SHARED_TOOLS/perfetto/trace-check" ]; then
     # Perfetto's own trace_processor, where ../shared is (an extra).
-    tc=$("$SHARED_TOOLS/perfetto/trace-check" "$TMP/$name.out.json" "$TMP/$name.pftrace" 2>&1)
+    tc=$("$SHARED_TOOLS/perfetto/trace-check" "$o.out.json" "$o.pftrace" 2>&1)
     expect_eq "$name: trace_processor keeps $all arrows and finds no problem in either file" \
       "flows=$all problems=none|flows=$all problems=none" \
       "$(sed -E 's/.* (flows=[0-9]+) .* (problems=.*)/\1 \2/' <<<"$tc" | paste -sd'|')"
   fi
 
-  # Split: by process every arrow within one process stays (a launch and
-  # its work are one process's; the MTIA trace's 113 recorded flows from
-  # a host call to a device-side call cross processes); by window an
-  # arrow is drawn where both ends are in one window; by size every part
-  # is whole.
   crossing=$(q "$hub" "SELECT count(*) FROM rocpd_sample s1 JOIN rocpd_track t1 ON t1.id = s1.track_id
       JOIN rocpd_event e1 ON e1.id = s1.event_id JOIN rocpd_event e2 ON e2.correlation_id = e1.correlation_id
       AND e2.category_id = e1.category_id JOIN rocpd_sample s2 ON s2.event_id = e2.id
       JOIN rocpd_track t2 ON t2.id = s2.track_id
       WHERE json_extract(e1.extdata, '\$.ph') = 's' AND json_extract(e2.extdata, '\$.ph') = 'f' AND t1.pid != t2.pid")
-  for tool in db2json db2perfetto; do
-    ext=json; [ $tool = db2perfetto ] && ext=pftrace
-    "$BIN/$tool" -q "$hub" --split process -o "$TMP/$name.p.$ext"
-    n=0
-    for f in "$TMP/$name".p.*p*."$ext"; do
-      if [ $ext = json ]; then n=$((n + $(json_arrows "$f" | cut -d' ' -f1))); else n=$((n + $(pf_arrows "$f"))); fi
-    done
-    expect_eq "$name: $tool --split process: every arrow in its process's part ($crossing cross processes)" \
-      "$((all - crossing))" "$n"
+  for ext in json pftrace; do
+    expect_eq "$name: --split process ($ext): every arrow in its process's part ($crossing cross processes), none unbound" \
+      "$((all - crossing)) 0" "$(sum_of "$o.p.*p*.$ext" 0) $(sum_of "$o.p.*p*.$ext" 1)"
   done
-  lo=$(q "$hub" "SELECT min(s) FROM (SELECT min(start) s FROM rocpd_region UNION ALL SELECT min(start) FROM rocpd_kernel_dispatch)")
-  hi=$(q "$hub" "SELECT max(e) + 1 FROM (SELECT max(\"end\") e FROM rocpd_region UNION ALL SELECT max(\"end\") FROM rocpd_kernel_dispatch)")
+
+  # Item 2: launch latency once per launching call, by its first kernel.
+  expect_eq "$name: db2summary's launch latency: one per launching call, min from its first kernel" \
+    "$calls $first_min" \
+    "$("$BIN/db2summary" -q --format csv --table launch_latency "$hub" -o - |
+       awk -F, 'NR == 2 {print $2, $3}')"
+  [ $name = mtia ] && continue
+
   # Arrows per window from the hub: a launch link's call and GPU work, or
   # a recorded flow's two ends, in one window of 3 from lo.
   per_win=$($PY - "$hub" "$lo" "$hi" 3 <<'EOF'
@@ -100,31 +119,14 @@ for a, b in pairs:
 print(" ".join(map(str, win)))
 EOF
 )
-  for tool in db2json db2perfetto; do
-    ext=json; [ $tool = db2perfetto ] && ext=pftrace
-    "$BIN/$tool" -q "$hub" --start "$lo" --end "$hi" --split window --windows 3 -o "$TMP/$name.w.$ext"
+  for ext in json pftrace; do
     got=""
-    for w in 0 1 2; do
-      f="$TMP/$name.w.w00$w.$ext"
-      if [ $ext = json ]; then got="$got $(json_arrows "$f" | tr ' ' /)"; else got="$got $(pf_arrows "$f")/0"; fi
-    done
-    expect_eq "$name: $tool --split window: arrows with both ends in the window, none unbound" \
+    for w in 0 1 2; do got="$got $(field "$o.w.w00$w.$ext" 0)/$(field "$o.w.w00$w.$ext" 1)"; done
+    expect_eq "$name: --split window ($ext): arrows with both ends in the window, none unbound" \
       "$(for n in $per_win; do printf ' %s/0' "$n"; done)" "$got"
   done
-  # A quarter of each whole file: several parts.
-  "$BIN/db2json" -q "$hub" --max-part-size $(($(stat -c %s "$TMP/$name.out.json") / 4096))K -o "$TMP/$name.s.json"
-  "$BIN/db2perfetto" -q "$hub" --max-part-size $(($(stat -c %s "$TMP/$name.pftrace") / 4096 + 1))K -o "$TMP/$name.s.pftrace"
-  nj=0 np=0 unbound=0
-  for f in "$TMP/$name".s.*.json; do read -r a u <<<"$(json_arrows "$f")"; nj=$((nj + a)); unbound=$((unbound + u)); done
-  for f in "$TMP/$name".s.*.pftrace; do np=$((np + $(pf_arrows "$f"))); done
   expect_eq "$name: --max-part-size: parts written, every arrow end on its slice" "yes 0" \
-    "$([ "$(ls "$TMP/$name".s.*.json | wc -l)" -gt 1 ] && echo yes) $unbound"
+    "$([ "$(ls "$o".s.*.json | wc -l)" -gt 1 ] && echo yes) $(sum_of "$o.s.*.json" 1)"
   expect_eq "$name: --max-part-size: no part draws more arrows than the whole" "yes" \
-    "$([ "$nj" -le "$all" ] && [ "$np" -le "$all" ] && echo yes)"
-
-  # Item 2: launch latency once per launching call, by its first kernel.
-  expect_eq "$name: db2summary's launch latency: one per launching call, min from its first kernel" \
-    "$calls $first_min" \
-    "$("$BIN/db2summary" -q --format csv --table launch_latency "$hub" -o - |
-       awk -F, 'NR == 2 {print $2, $3}')"
+    "$([ "$(sum_of "$o.s.*.json" 0)" -le "$all" ] && [ "$(sum_of "$o.s.*.pftrace" 0)" -le "$all" ] && echo yes)"
 done
