@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# db2diff on real pairs (fixtures/PROVENANCE-kineto.md), every expected
+# value read from the Kineto JSON itself by tests/checkers/kineto_gpu_facts.py
+# (GPU ops and their ns, ProfilerStep durations, each op's launching op):
+# a run against itself, one model on H100 and on MI300X, ResNet-50 with
+# two data-loader settings, a different world size, --fail-above both ways,
+# every format, bad input.
+source "$(dirname "$0")/lib.sh"
+
+K="$FIX/kineto"
+H100="$K/tracelens_h100_bert-small-uncased.json.gz"
+MI300="$K/tracelens_mi300_bert-small-uncased.json.gz"
+R0="$K/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
+R4="$K/kineto_tbplugin_resnet50_workers4_worker0.1623212756351.pt.trace.json.gz"
+kineto2db -q "$H100" -o "$TMP/h100.db" & kineto2db -q "$MI300" -o "$TMP/mi300.db" &
+kineto2db -q "$R0" -o "$TMP/r0.db" & kineto2db -q "$R4" -o "$TMP/r4.db" &
+FACTS="$ROOT/tests/checkers/kineto_gpu_facts.py"
+$PY "$FACTS" "$H100" > "$TMP/h100.facts" & $PY "$FACTS" "$MI300" > "$TMP/mi300.facts" &
+$PY "$FACTS" --totals "$R0" > "$TMP/r0.facts" & $PY "$FACTS" --totals "$R4" > "$TMP/r4.facts" &
+wait
+jf() { $PY "$ROOT/tests/checkers/json_field.py" "$@"; }
+
+# --- a run against itself: every change zero, neutral, exit 0 ----------
+db2diff "$TMP/h100.db" "$TMP/h100.db" --format json -o "$TMP/self.json"; rc=$?
+expect_eq "self: exit 0" 0 $rc
+expect_eq "self: verdict" neutral "$(jf "$TMP/self.json" 'd["verdict"]')"
+expect_eq "self: every group unchanged" 0 "$(jf "$TMP/self.json" 'sum(abs(g["change_ns"]) for g in d["groups"])')"
+expect_eq "self: nothing one side only" 0 \
+  "$(jf "$TMP/self.json" 'len([g for g in d["groups"] if g["match"] not in ("op+shapes",)])')"
+expect_eq "self: GPU ns (the trace's kernels, copies, memsets)" "$(jf "$TMP/h100.facts" 'd["gpu_ns"]')" \
+  "$(jf "$TMP/self.json" 'd["base"]["gpu_ns"]')"
+expect_eq "self: GPU ops" "$(jf "$TMP/h100.facts" 'd["gpu_ops"]')" "$(jf "$TMP/self.json" 'd["candidate"]["kernels"]')"
+expect_eq "self: step (ProfilerStep#6)" "$(jf "$TMP/h100.facts" 'd["steps_ns"]')" \
+  "$(jf "$TMP/self.json" '[d["base"]["steps"]["median_ns"]]')"
+expect_eq "self: matched share" "1.0 1.0" "$(jf "$TMP/self.json" 'd["matched_share"]["base"], d["matched_share"]["candidate"]' | tr -d '(),')"
+expect_eq "self: breakdown adds up to the step" "$(jf "$TMP/self.json" 'd["base"]["steps"]["median_ns"]')" \
+  "$(jf "$TMP/self.json" 'sum(d["base"]["steps"]["median_breakdown"].values())')"
+expect_eq "self: no warning" "[]" "$(jf "$TMP/self.json" 'd["warnings"]')"
+
+# --- one model, two vendors: ops paired by their launching op ------------
+db2diff "$TMP/h100.db" "$TMP/mi300.db" --format json --instances -o "$TMP/vendor.json"
+expect_eq "vendors: the traces launch the same op sequence (python)" True \
+  "$($PY -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); print(a["op_sequence"]==b["op_sequence"] and len(a["op_sequence"])==a["gpu_ops"])' "$TMP/h100.facts" "$TMP/mi300.facts")"
+expect_eq "vendors: all GPU time matched by launching op" "1.0 1.0" \
+  "$(jf "$TMP/vendor.json" 'd["matched_share_by_op"]["base"], d["matched_share_by_op"]["candidate"]' | tr -d '(),')"
+expect_eq "vendors: each side's GPU ns" "$(jf "$TMP/h100.facts" 'd["gpu_ns"]') $(jf "$TMP/mi300.facts" 'd["gpu_ns"]')" \
+  "$(jf "$TMP/vendor.json" 'd["base"]["gpu_ns"], d["candidate"]["gpu_ns"]' | tr -d '(),')"
+# every op group's GPU ns, per side, as the JSON's launching ops give it
+for side in base candidate; do
+  f=$TMP/h100.facts; [ $side = candidate ] && f=$TMP/mi300.facts
+  expect_eq "vendors: $side's GPU ns per launching op and shapes" "$(jf "$f" 'sorted(d["by_op"].items())')" \
+    "$(jf "$TMP/vendor.json" "sorted((g['key'], g['$side']['gpu_ns']) for g in d['groups'])")"
+done
+expect_eq "vendors: flash attention is cutlass's flash_fwd on one side, attn_fwd on the other" "True attn_fwd" \
+  "$(jf "$TMP/vendor.json" '[("flash_fwd" in g["base"]["kernel_names"][0]["name"], g["candidate"]["kernel_names"][0]["name"]) for g in d["groups"] if g["key"].startswith("aten::_flash_attention_forward")][0]' | tr -d "(),'")"
+expect_eq "vendors: one instance row per GPU op pair" "$(jf "$TMP/h100.facts" 'len(set(d["op_sequence"])) and d["gpu_ops"]')" \
+  "$(jf "$TMP/vendor.json" 'sum(i["base"]["kernels"] for i in d["instances"])')"
+expect_eq "vendors: the device models warned of" 1 \
+  "$(jf "$TMP/vendor.json" 'len([w for w in d["warnings"] if w.startswith("devices differ") and "H100" in w])')"
+
+# --- ResNet-50, data loader num_workers 0 -> 4: step faster, GPU time not --
+db2diff "$TMP/r0.db" "$TMP/r4.db" --format json -o "$TMP/loader.json"; rc=$?
+expect_eq "loader: exit 0" 0 $rc
+expect_eq "loader: GPU ns each side" "$(jf "$TMP/r0.facts" 'd["gpu_ns"]') $(jf "$TMP/r4.facts" 'd["gpu_ns"]')" \
+  "$(jf "$TMP/loader.json" 'd["base"]["gpu_ns"], d["candidate"]["gpu_ns"]' | tr -d '(),')"
+expect_eq "loader: GPU time within 2% (python)" True \
+  "$($PY -c 'import json,sys; a,b=(json.load(open(f))["gpu_ns"] for f in sys.argv[1:]); print(abs(b-a)/a < 0.02)' "$TMP/r0.facts" "$TMP/r4.facts")"
+MED='import json,sys; v=sorted(json.load(open(sys.argv[1]))["steps_ns"]); n=len(v); print(v[n//2] if n%2 else (v[n//2-1]+v[n//2])//2)'
+expect_eq "loader: step medians" "$($PY -c "$MED" "$TMP/r0.facts") $($PY -c "$MED" "$TMP/r4.facts")" \
+  "$(jf "$TMP/loader.json" 'd["base"]["steps"]["median_ns"], d["candidate"]["steps"]["median_ns"]' | tr -d '(),')"
+expect_eq "loader: each step" "$(jf "$TMP/r4.facts" 'd["steps_ns"]')" "$(jf "$TMP/loader.json" '[s["ns"] for s in d["candidate"]["steps"]["each"]]')"
+expect_eq "loader: the step is faster" improvement "$(jf "$TMP/loader.json" 'd["verdict"]')"
+expect_eq "loader: every op paired by its launching op and shapes" "1.0 1.0" \
+  "$(jf "$TMP/loader.json" 'd["matched_share_by_op"]["base"], d["matched_share_by_op"]["candidate"]' | tr -d '(),')"
+expect_eq "loader: each step's breakdown adds up to it" True \
+  "$(jf "$TMP/loader.json" 'all(sum(s["breakdown"].values()) == s["ns"] for x in ("base","candidate") for s in d[x]["steps"]["each"])')"
+expect_eq "loader: same devices, steps, world size: no warning" "[]" "$(jf "$TMP/loader.json" 'd["warnings"]')"
+db2diff "$TMP/r0.db" "$TMP/r4.db" --steps 2:3 --format json -o "$TMP/steps23.json"
+expect_eq "--steps 2:3: the second and third steps" "$(jf "$TMP/r4.facts" 'd["steps_ns"][1:3]')" \
+  "$(jf "$TMP/steps23.json" '[s["ns"] for s in d["candidate"]["steps"]["each"]]')"
+
+# --- --fail-above: exit 3 in the slower direction only, beyond the noise ---
+# expected from the facts: change of the step median, noise the two sides'
+# median absolute deviations, over the base's median
+EXPECT='import json,sys
+def med(v):
+    v=sorted(v); n=len(v); return v[n//2] if n%2 else (v[n//2-1]+v[n//2])//2
+b,c=(json.load(open(f))["steps_ns"] for f in sys.argv[1:3]); pct=float(sys.argv[3])
+mb,mc=med(b),med(c); noise=(med([abs(x-mb) for x in b])+med([abs(x-mc) for x in c]))/mb*100
+print(3 if (mc-mb)/mb*100 > pct+noise else 0)'
+for pct in 5 35; do
+  db2diff "$TMP/r4.db" "$TMP/r0.db" --fail-above $pct -o "$TMP/slower.txt" 2>/dev/null; rc=$?
+  expect_eq "--fail-above $pct, candidate slower" "$($PY -c "$EXPECT" "$TMP/r4.facts" "$TMP/r0.facts" $pct)" $rc
+done
+db2diff "$TMP/r0.db" "$TMP/r4.db" --fail-above 5 -o "$TMP/faster.txt"; rc=$?
+expect_eq "--fail-above 5, candidate faster" 0 $rc
+expect_eq "--fail-above 5 fails and 35 is within the noise (python)" "3 0" \
+  "$($PY -c "$EXPECT" "$TMP/r4.facts" "$TMP/r0.facts" 5) $($PY -c "$EXPECT" "$TMP/r4.facts" "$TMP/r0.facts" 35)"
+db2diff "$TMP/h100.db" "$TMP/h100.db" --fail-above 0 -o /dev/null; rc=$?
+expect_eq "--fail-above 0 against itself" 0 $rc
+
+# --- a different world size: a directory of two processes' hubs ----------
+mkdir "$TMP/run2"
+cp "$TMP/h100.db" "$TMP/run2/rank0.db"; kineto2db -q "$H100" -o "$TMP/run2/rank1.db" # a hub of its own
+db2diff "$TMP/run2" "$TMP/h100.db" --format json -o "$TMP/world.json"
+expect_eq "directory: both hubs read" 2 "$(jf "$TMP/world.json" 'len(d["base"]["inputs"])')"
+expect_eq "world size: warned" 1 "$(jf "$TMP/world.json" 'len([w for w in d["warnings"] if w.startswith("world size differs")])')"
+expect_eq "directory: twice the GPU ns" "$(jf "$TMP/h100.facts" '2*d["gpu_ns"]')" "$(jf "$TMP/world.json" 'd["base"]["gpu_ns"]')"
+db2diff "$TMP/run2/rank0.db,$TMP/run2/rank1.db" "$TMP/h100.db" --format json -o "$TMP/world2.json"
+expect_eq "comma list: as the directory" "$(jf "$TMP/world.json" 'd["base"]["gpu_ns"], d["warnings"]')" \
+  "$(jf "$TMP/world2.json" 'd["base"]["gpu_ns"], d["warnings"]')"
+
+# --- formats ---------------------------------------------------------------
+db2diff "$TMP/r0.db" "$TMP/r4.db" > "$TMP/loader.txt"
+expect_eq "text: the verdict line" 1 "$(grep -c '^verdict: improvement (step time' "$TMP/loader.txt")"
+expect_eq "text: regressions first" 1 "$(grep -n '^top ' "$TMP/loader.txt" | head -1 | grep -c regressions)"
+db2diff "$TMP/r0.db" "$TMP/r4.db" --format csv -o "$TMP/loader.csv"
+expect_eq "csv: one row per group, as json" "$(jf "$TMP/loader.json" 'sorted((g["key"], g["match"], g["base"]["gpu_ns"], g["candidate"]["gpu_ns"]) for g in d["groups"])')" \
+  "$($PY -c 'import csv,sys; print(sorted((r["key"], r["match"], int(r["base_gpu_ns"]), int(r["candidate_gpu_ns"])) for r in csv.DictReader(open(sys.argv[1]))))' "$TMP/loader.csv")"
+db2diff "$TMP/h100.db" "$TMP/mi300.db" --format csv --instances -o "$TMP/vendor.csv"
+expect_eq "csv --instances: a row per instance" "$(jf "$TMP/vendor.json" 'len(d["instances"])')" \
+  "$($PY -c 'import csv,sys; print(len(list(csv.DictReader(open(sys.argv[1])))))' "$TMP/vendor.csv")"
+db2diff "$TMP/h100.db" "$TMP/mi300.db" --format markdown -o "$TMP/vendor.md"
+expect_eq "markdown: the verdict" 1 "$(grep -c '^\*\*Verdict: ' "$TMP/vendor.md")"
+
+# --- bad input ---------------------------------------------------------------
+expect_fail "one operand: usage" "expected two runs" db2diff "$TMP/h100.db"
+db2diff "$TMP/h100.db" 2>/dev/null; expect_eq "one operand: exit 2" 2 $?
+db2diff --format xml "$TMP/h100.db" "$TMP/h100.db" 2>/dev/null; expect_eq "--format xml: exit 2" 2 $?
+db2diff --steps 3:2 "$TMP/h100.db" "$TMP/h100.db" 2>/dev/null; expect_eq "--steps 3:2: exit 2" 2 $?
+mkdir "$TMP/empty"
+expect_fail "a directory without hubs" "empty: no hub \(\*\.db\) in this directory" db2diff "$TMP/empty" "$TMP/h100.db"
+db2diff "$TMP/empty" "$TMP/h100.db" 2>/dev/null; expect_eq "a directory without hubs: exit 1" 1 $?
+expect_fail "a Kineto trace given as a hub" "tracelens_h100_bert-small-uncased.json.gz" db2diff "$H100" "$TMP/h100.db"
+db2diff "$TMP/missing.db" "$TMP/h100.db" -o "$TMP/none.json" 2>/dev/null; expect_eq "a missing hub: exit 1" 1 $?
+expect_eq "a missing hub: no output" no "$([ -e "$TMP/none.json" ] && echo yes || echo no)"
+expect_fail "the output naming an input" "would overwrite the input" db2diff "$TMP/h100.db" "$TMP/mi300.db" -o "$TMP/mi300.db"
