@@ -123,6 +123,24 @@ expect_eq "csv --instances: a row per instance" "$(jf "$TMP/vendor.json" 'len(d[
 db2diff "$TMP/h100.db" "$TMP/mi300.db" --format markdown -o "$TMP/vendor.md"
 expect_eq "markdown: the verdict" 1 "$(grep -c '^\*\*Verdict: ' "$TMP/vendor.md")"
 
+db2diff "$TMP/r0.db" "$TMP/r4.db" --format html -o "$TMP/loader.html"
+expect_eq "html: the verdict in its title, a table row per group, a bar per changed group (at most 20)" \
+  "improvement $(jf "$TMP/loader.json" 'len(d["groups"])') $(jf "$TMP/loader.json" 'min(20, len([g for g in d["groups"] if g["change_ns"]]))')" \
+  "$($PY -c '
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    title, rows, bars, where = "", 0, 0, []
+    def handle_starttag(self, t, a):
+        self.where.append(t)
+        if t == "tr": self.rows += 1
+        if t == "rect" and dict(a).get("fill") in ("#d1495b", "#1a9e8f"): self.bars += 1
+    def handle_endtag(self, t):
+        while self.where and self.where.pop() != t: pass
+    def handle_data(self, d):
+        if self.where and self.where[-1] == "title" and "db2diff:" in d: self.title = d.split(": ")[1]
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
+print(p.title, p.rows - 1 - 3 - 3, p.bars)' "$TMP/loader.html")"
+
 # --- bad input ---------------------------------------------------------------
 expect_fail "one operand: usage" "expected two runs" db2diff "$TMP/h100.db"
 db2diff "$TMP/h100.db" 2>/dev/null; expect_eq "one operand: exit 2" 2 $?
