@@ -81,6 +81,9 @@ struct dd_side {
   int64_t first_live;
   tt_i64map corr_ix; /* (db, pid, corr) -> segment << 32 | its corrs' index */
   int64_t global_seg; /* the furthest segment of any process */
+  /* Launches before this time were in a segment handed out already: their
+   * GPU work, still to come, is late (INT64_MIN: none handed out). */
+  int64_t handed_before;
   int eof;
   TT_VEC(int32_t) category_of; /* kernel name id -> category name id (-2 unknown) */
   TT_VEC(int32_t) comm_of;     /* kernel name id -> is a collective (-1 unknown) */
@@ -336,10 +339,9 @@ static void gpu_work(dd_side *s, const hub_record *ev) {
         g = cg;
         x = &g->inst.v[c->inst];
       }
-    } else if (v) {
-      s->info.late++;
     }
   }
+  if (!g && ev->launch_ts != HUB_NULL && ev->launch_ts < s->handed_before) s->info.late++;
   if (!g) {
     g = seg_at(s, p->has_steps ? p->seg : s->global_seg);
     if (!g || !g->selected) return;
@@ -448,6 +450,11 @@ int dd_side_next(dd_side *s, dd_segment **out) {
   s->first_live++;
   finish_segment(s, g);
   rebuild_corrs(s);
+  /* the next segment's first step start: launches before it were g's */
+  if (s->live.n)
+    for (size_t i = 0; i < s->live.v[0]->priv->spans.n; i++)
+      if (i == 0 || s->live.v[0]->priv->spans.v[i].start < s->handed_before)
+        s->handed_before = s->live.v[0]->priv->spans.v[i].start;
   *out = g;
   return 1;
 }
@@ -466,7 +473,9 @@ void dd_segment_free(dd_segment *g) {
 
 dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, const dd_options *o,
                       dd_names *names) {
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
+  /* launch_times: GPU work's launch start, also where the input records
+   * its own arrows, to tell GPU work that comes after its step was paired */
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .launch_times = 1};
   hub_reader *r = hub_reader_open(paths, n, &f);
   if (!r) return NULL;
   dd_side *s = tt_calloc(1, sizeof *s);
@@ -476,6 +485,7 @@ dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, con
   s->names = names;
   s->info.paths = paths;
   s->info.npaths = n;
+  s->handed_before = INT64_MIN;
   return s;
 }
 
