@@ -18,7 +18,9 @@ enum { FRAME_OP, FRAME_MARK };
 
 typedef struct dd_frame {
   int64_t end;
-  int32_t name, full; /* name ids: the op's name, and with its shapes */
+  int32_t name; /* the op's name id */
+  int db;
+  int64_t event_id; /* its args (shapes), read when it first launches */
   int kind;
   int64_t inst_seg; /* the segment of the instance made for it, -1 none */
   int32_t inst;
@@ -81,9 +83,9 @@ struct dd_side {
   int64_t first_live;
   tt_i64map corr_ix; /* (db, pid, corr) -> segment << 32 | its corrs' index */
   int64_t global_seg; /* the furthest segment of any process */
-  /* Launches before this time were in a segment handed out already: their
-   * GPU work, still to come, is late (INT64_MIN: none handed out). */
-  int64_t handed_before;
+  /* The launches of the segment handed out last: their GPU work, still to
+   * come, is late (counted, and put by its category). */
+  tt_i64map retired;
   int eof;
   TT_VEC(int32_t) category_of; /* kernel name id -> category name id (-2 unknown) */
   TT_VEC(int32_t) comm_of;     /* kernel name id -> is a collective (-1 unknown) */
@@ -165,12 +167,13 @@ static int is_step(const dd_side *s, const char *name, int64_t *label) {
   return 1;
 }
 
-/* The op's "Input Dims" (Kineto's shapes), "" when not recorded. */
-static void shapes_of(dd_side *s, const hub_record *ev, tt_buf *out) {
+/* The op's "Input Dims" (Kineto's shapes), "" when not recorded. Read
+ * when the op first launches, not as it is read: most ops launch nothing. */
+static void shapes_of(dd_side *s, const dd_frame *f, tt_buf *out) {
   tt_buf_clear(out);
-  if (ev->event_id == HUB_NULL) return;
+  if (f->event_id == HUB_NULL) return;
   hub_arg_view a;
-  hub_args_begin(s->r, ev->db, ev->event_id);
+  hub_args_begin(s->r, f->db, f->event_id);
   while (hub_args_next(s->r, &a))
     if (strcmp(a.name, "Input Dims") == 0) {
       tt_buf_puts(out, a.value);
@@ -233,8 +236,13 @@ static void launch(dd_side *s, dd_thread *t, const hub_record *ev) {
     x->category = -1;
     if (op >= 0) {
       dd_frame *f = &t->stack.v[op];
-      x->key[DD_KEY_FULL] = f->full;
-      x->key[DD_KEY_NAME] = f->name;
+      x->key[DD_KEY_FULL] = x->key[DD_KEY_NAME] = f->name;
+      shapes_of(s, f, &s->buf);
+      if (s->buf.len) {
+        tt_buf_clear(&s->buf2);
+        tt_buf_printf(&s->buf2, "%s %s", dd_name(s->names, f->name), s->buf.data);
+        x->key[DD_KEY_FULL] = dd_name_id(s->names, s->buf2.data);
+      }
       tt_vendor_neutral_name(dd_name(s->names, f->name), &s->buf);
       x->key[DD_KEY_NEUTRAL] = dd_name_id(s->names, s->buf.data);
       if (parent >= 0) x->key[DD_KEY_PARENT] = t->stack.v[parent].name;
@@ -269,17 +277,9 @@ static void region(dd_side *s, const hub_record *ev) {
   if (ev->cls == HUB_CLS_MARKER) kind = FRAME_MARK;
   else if (ev->cls == HUB_CLS_REGION && !strstr(ev->category, "python")) kind = FRAME_OP;
   else return; /* python functions, the profiler's own: not ops */
-  dd_frame f = {.end = ev->end, .kind = kind, .inst_seg = -1, .inst = -1};
+  dd_frame f = {.end = ev->end, .kind = kind, .db = ev->db, .event_id = ev->event_id,
+                .inst_seg = -1, .inst = -1};
   f.name = dd_name_id(s->names, ev->name);
-  f.full = f.name;
-  if (kind == FRAME_OP) {
-    shapes_of(s, ev, &s->buf);
-    if (s->buf.len) {
-      tt_buf_clear(&s->buf2);
-      tt_buf_printf(&s->buf2, "%s %s", ev->name, s->buf.data);
-      f.full = dd_name_id(s->names, s->buf2.data);
-    }
-  }
   /* nested by end: a region that starts with the one on top but ends
    * later encloses it (ties in start order) */
   size_t at = t->stack.n;
@@ -341,7 +341,9 @@ static void gpu_work(dd_side *s, const hub_record *ev) {
       }
     }
   }
-  if (!g && ev->launch_ts != HUB_NULL && ev->launch_ts < s->handed_before) s->info.late++;
+  if (!g && ev->correlation_id != HUB_NULL &&
+      tt_i64map_get(&s->retired, (int64_t)key3(ev->db, ev->pid, ev->correlation_id)))
+    s->info.late++;
   if (!g) {
     g = seg_at(s, p->has_steps ? p->seg : s->global_seg);
     if (!g || !g->selected) return;
@@ -450,11 +452,11 @@ int dd_side_next(dd_side *s, dd_segment **out) {
   s->first_live++;
   finish_segment(s, g);
   rebuild_corrs(s);
-  /* the next segment's first step start: launches before it were g's */
-  if (s->live.n)
-    for (size_t i = 0; i < s->live.v[0]->priv->spans.n; i++)
-      if (i == 0 || s->live.v[0]->priv->spans.v[i].start < s->handed_before)
-        s->handed_before = s->live.v[0]->priv->spans.v[i].start;
+  tt_i64map_free(&s->retired);
+  for (size_t j = 0; j < g->priv->corrs.n; j++) {
+    const dd_corr *c = &g->priv->corrs.v[j];
+    tt_i64map_put(&s->retired, (int64_t)key3(c->db, c->pid, c->corr), 1);
+  }
   *out = g;
   return 1;
 }
@@ -473,9 +475,7 @@ void dd_segment_free(dd_segment *g) {
 
 dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, const dd_options *o,
                       dd_names *names) {
-  /* launch_times: GPU work's launch start, also where the input records
-   * its own arrows, to tell GPU work that comes after its step was paired */
-  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL, .launch_times = 1};
+  hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
   hub_reader *r = hub_reader_open(paths, n, &f);
   if (!r) return NULL;
   dd_side *s = tt_calloc(1, sizeof *s);
@@ -485,7 +485,6 @@ dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, con
   s->names = names;
   s->info.paths = paths;
   s->info.npaths = n;
-  s->handed_before = INT64_MIN;
   return s;
 }
 
@@ -533,6 +532,7 @@ void dd_side_close(dd_side *s) {
   tt_i64map_free(&s->proc_ix);
   tt_i64map_free(&s->corr_ix);
   tt_i64map_free(&s->agents_seen);
+  tt_i64map_free(&s->retired);
   tt_vec_free(&s->category_of);
   tt_vec_free(&s->comm_of);
   free(s->info.devices);
