@@ -46,6 +46,19 @@ static double pct(int64_t b, int64_t c) { return b ? 100.0 * (double)(c - b) / (
 
 static const char *side_name(int i) { return i ? "candidate" : "base"; }
 
+/* The verdict line and one line per warning, marked up by the caller's
+ * prefixes and escaped by its `cell`. */
+static void verdict_lines(out *o, const dd_report *r, const char *open, const char *close,
+                          const char *warning, void (*cell)(out *, const char *)) {
+  fprintf(o->fp, "%s%s%s (%s %+.2f%%, noise %.2f%%)\n%s", open, r->verdict, close,
+          r->by_steps ? "step time" : "GPU time", r->change_pct, r->noise_pct, *close ? "\n" : "");
+  for (size_t i = 0; i < r->warnings.n; i++) {
+    fputs(warning, o->fp);
+    cell(o, r->warnings.v[i]);
+    fputc('\n', o->fp);
+  }
+}
+
 /* --- text -------------------------------------------------------------- */
 
 static void text_side(out *o, const dd_report *r, int i) {
@@ -95,13 +108,7 @@ static void text_out(out *o, const dd_report *r) {
   fputs("db2diff: base -> candidate\n", o->fp);
   text_side(o, r, 0);
   text_side(o, r, 1);
-  fprintf(o->fp, "\nverdict: %s (%s %+.2f%%, noise %.2f%%)\n", r->verdict,
-          r->by_steps ? "step time" : "GPU time", r->change_pct, r->noise_pct);
-  for (size_t i = 0; i < r->warnings.n; i++) {
-    fputs("warning: ", o->fp);
-    text(o, r->warnings.v[i]);
-    fputc('\n', o->fp);
-  }
+  verdict_lines(o, r, "\nverdict: ", "", "warning: ", text);
   if (r->by_steps) {
     const dd_steps *b = &r->steps[0], *c = &r->steps[1];
     fprintf(o->fp, "\nstep time (median of %zu -> %zu): %.3f ms (+-%.3f) -> %.3f ms (+-%.3f), %+.2f%%\n",
@@ -186,6 +193,18 @@ static void json_side(out *o, const dd_report *r, int i) {
   fprintf(o->fp, "]}, \"late_kernels\": %lld}", (long long)in->late);
 }
 
+/* One side of an instance row: null when the side has none (kernels < 0). */
+static void json_inst_side(out *o, const dd_report *r, const char *side, int key, long long ns, int kernels) {
+  fprintf(o->fp, ", \"%s\": ", side);
+  if (kernels < 0) {
+    fputs("null", o->fp);
+    return;
+  }
+  fputs("{\"key\": ", o->fp);
+  json_str(o, dd_name(r->names, key));
+  fprintf(o->fp, ", \"gpu_ns\": %lld, \"kernels\": %d}", ns, kernels);
+}
+
 static void json_out(out *o, const dd_report *r) {
   fprintf(o->fp, "{\n  \"tool\": \"db2diff\",\n");
   json_side(o, r, 0);
@@ -224,20 +243,8 @@ static void json_out(out *o, const dd_report *r) {
       fprintf(o->fp, "%s\n    {\"step\": %lld, \"match\": \"%s\", \"key\": ", n ? "," : "", x.step,
               dd_rule_name((dd_rule)x.rule));
       json_str(o, dd_name(r->names, x.key));
-      fputs(", \"base\": ", o->fp);
-      if (x.bk < 0) fputs("null", o->fp);
-      else {
-        fputs("{\"key\": ", o->fp);
-        json_str(o, dd_name(r->names, x.bkey));
-        fprintf(o->fp, ", \"gpu_ns\": %lld, \"kernels\": %d}", x.bns, x.bk);
-      }
-      fputs(", \"candidate\": ", o->fp);
-      if (x.ck < 0) fputs("null", o->fp);
-      else {
-        fputs("{\"key\": ", o->fp);
-        json_str(o, dd_name(r->names, x.ckey));
-        fprintf(o->fp, ", \"gpu_ns\": %lld, \"kernels\": %d}", x.cns, x.ck);
-      }
+      json_inst_side(o, r, "base", x.bkey, x.bns, x.bk);
+      json_inst_side(o, r, "candidate", x.ckey, x.cns, x.ck);
       fputc('}', o->fp);
     }
     fputs("\n  ]", o->fp);
@@ -314,13 +321,7 @@ static void md_out(out *o, const dd_report *r) {
             (long long)in->steps, ms(r->gpu_ns[i]), (long long)r->kernels[i], 100 * dd_share(r, i, 0),
             100 * dd_share(r, i, 1));
   }
-  fprintf(o->fp, "\n**Verdict: %s** (%s %+.2f%%, noise %.2f%%)\n\n", r->verdict,
-          r->by_steps ? "step time" : "GPU time", r->change_pct, r->noise_pct);
-  for (size_t i = 0; i < r->warnings.n; i++) {
-    fputs("- warning: ", o->fp);
-    md_cell(o, r->warnings.v[i]);
-    fputc('\n', o->fp);
-  }
+  verdict_lines(o, r, "\n**Verdict: ", "**", "- warning: ", md_cell);
   if (r->by_steps) {
     fputs("\n| side | steps | median ms | spread ms | compute ms | communication ms | copies ms | idle ms |\n"
           "|---|--:|--:|--:|--:|--:|--:|--:|\n",
