@@ -108,7 +108,10 @@ void tt_kernel_category(const char *name, int is_copy, int copy_dir, int is_mems
   static const char *const attention[] = {"flash", "fmha", "attention", "attn", "sdpa", NULL};
   static const char *const gemm[] = {"gemm", "cutlass", "cijk_", "cublas", "xmma", "matmul",
                                      "hipblaslt", "wvsplitk", "mm_kernel", "bmm", NULL};
-  static const char *const conv[] = {"conv", "winograd", "miopen", "cudnn", "implicit_", NULL};
+  /* not a bare "conv": "convert" is elementwise; scudnn: cuDNN's
+   * volta_scudnn_* convolutions; dgrad/wgrad: their backward passes */
+  static const char *const conv[] = {"convolution", "convolve", "conv1d", "conv2d", "conv3d", "winograd",
+                                     "scudnn", "implicit_", "im2col", "dgrad", "wgrad", NULL};
   static const char *const norm[] = {"layer_norm", "layernorm", "batch_norm", "batchnorm", "rms_norm",
                                      "rmsnorm", "group_norm", "norm_kernel", NULL};
   static const char *const reduce[] = {"reduce", "argmax", "argmin", "sum_kernel", "cumsum", "scan", NULL};
@@ -132,11 +135,13 @@ void tt_kernel_category(const char *name, int is_copy, int copy_dir, int is_mems
       }
     return;
   }
+  /* what a kernel does before the GEMM it may be built on (a flash
+   * kernel's template names cutlass, an implicit-GEMM convolution sgemm) */
   const char *cat = holds_any(name, attention)     ? "attention"
                     : holds(name, "softmax")       ? "softmax"
-                    : holds_any(name, gemm)        ? "GEMM"
-                    : holds_any(name, conv)        ? "convolution"
                     : holds_any(name, norm)        ? "normalization"
+                    : holds_any(name, conv)        ? "convolution"
+                    : holds_any(name, gemm)        ? "GEMM"
                     : holds_any(name, reduce)      ? "reduction"
                     : holds_any(name, elementwise) ? "elementwise"
                                                    : "other";
