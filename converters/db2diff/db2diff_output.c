@@ -74,9 +74,10 @@ static void text_side(out *o, const dd_report *r, int i) {
   }
   fputs("\n          ", o->fp);
   text(o, in->devices && *in->devices ? in->devices : "no GPU work");
-  fprintf(o->fp, "; %lld process%s launching GPU work; %lld steps; GPU time %.3f ms in %lld ops; "
+  fprintf(o->fp, "; %lld process%s launching GPU work; %lld step%s; GPU time %.3f ms in %lld ops; "
                  "%.1f%% matched (%.1f%% by launching op)\n",
-          (long long)in->ranks, in->ranks == 1 ? "" : "es", (long long)in->steps, ms(r->gpu_ns[i]),
+          (long long)in->ranks, in->ranks == 1 ? "" : "es", (long long)in->steps, in->steps == 1 ? "" : "s",
+          ms(r->gpu_ns[i]),
           (long long)r->kernels[i], 100 * dd_share(r, i, 0), 100 * dd_share(r, i, 1));
 }
 

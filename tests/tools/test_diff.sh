@@ -79,6 +79,17 @@ db2diff "$TMP/r0.db" "$TMP/r4.db" --steps 2:3 --format json -o "$TMP/steps23.jso
 expect_eq "--steps 2:3: the second and third steps" "$(jf "$TMP/r4.facts" 'd["steps_ns"][1:3]')" \
   "$(jf "$TMP/steps23.json" '[s["ns"] for s in d["candidate"]["steps"]["each"]]')"
 
+# --- --step NAME: an NVTX range as the step (nvprof's ONNX Runtime training run) ---
+nvvp2db -q "$FIX/nvprof/onnxcustom_bench_ortmodule_nn_gpu.nvvp" -o "$TMP/ort.db"
+db2diff "$TMP/ort.db" "$TMP/ort.db" --step "Batch- Forward" --format json -o "$TMP/ort.json"
+ORT_STEPS="SELECT r.end - r.start FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id WHERE s.string = 'Batch- Forward' ORDER BY r.start"
+expect_eq "--step: each NVTX range 'Batch- Forward' is a step (sqlite3)" "$(q "$TMP/ort.db" "$ORT_STEPS" | tr '\n' ' ')" \
+  "$(jf "$TMP/ort.json" '" ".join(str(s["ns"]) for s in d["base"]["steps"]["each"])') "
+expect_eq "--step: against itself, neutral and unchanged" "neutral 0" \
+  "$(jf "$TMP/ort.json" 'd["verdict"], sum(abs(g["change_ns"]) for g in d["groups"])' | tr -d "(),'")"
+expect_eq "--step: no ops in an nvprof run: its kernels paired by their NVTX range" True \
+  "$(jf "$TMP/ort.json" 'any(g["match"] == "annotation" for g in d["groups"]) and not any(g["match"].startswith("op") for g in d["groups"])')"
+
 # --- --fail-above: exit 3 in the slower direction only, beyond the noise ---
 # expected from the facts: change of the step median, noise the two sides'
 # median absolute deviations, over the base's median
