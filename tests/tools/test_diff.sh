@@ -58,6 +58,53 @@ expect_eq "vendors: one instance row per GPU op pair" "$(jf "$TMP/h100.facts" 'l
 expect_eq "vendors: the device models warned of" 1 \
   "$(jf "$TMP/vendor.json" 'len([w for w in d["warnings"] if w.startswith("devices differ") and "H100" in w])')"
 
+# --- each fallback, on a pair made from the H100 trace (not a real pair: --
+# the edits below are this test's, to give each rule one op to pair)
+# base: the first aten::eq renamed aten::cudnn_eq; candidate: it renamed
+# aten::miopen_eq, the first aten::gelu with other Input Dims, the first
+# aten::native_layer_norm renamed (its parent aten::layer_norm kept), the
+# kernel of aten::all and its launch dropped, the op aten::_local_scalar_dense
+# dropped (its copy's launch then sits in aten::item, whose parent differs).
+$PY - "$H100" "$TMP/edit_base.json" "$TMP/edit_cand.json" > "$TMP/edit.facts" <<'PYEOF'
+import gzip, json, re, sys
+from decimal import Decimal
+def load():
+    return json.load(gzip.open(sys.argv[1], "rt"), parse_float=Decimal)
+def dump(doc, path):  # the JSON's decimals written back exactly as read
+    text = json.dumps(doc, default=lambda d: "@decimal@%s@" % d)
+    open(path, "w").write(re.sub('"@decimal@([-0-9.Ee+]*)@"', r"\1", text))
+def first(ev, name):
+    return next(e for e in ev if e.get("cat") == "cpu_op" and e["name"] == name)
+def ns(v): return int(v * 1000)
+base, cand = load(), load()
+first(base["traceEvents"], "aten::eq")["name"] = "aten::cudnn_eq"
+ev = cand["traceEvents"]
+first(ev, "aten::eq")["name"] = "aten::miopen_eq"
+first(ev, "aten::gelu")["args"]["Input Dims"] = [[1, 141, 4096], []]
+first(ev, "aten::native_layer_norm")["name"] = "aten::native_layer_norm_fused"
+op = first(ev, "aten::all")
+inside = lambda e: e["tid"] == op["tid"] and op["ts"] <= e["ts"] < op["ts"] + op["dur"]
+corr = next(e["args"]["correlation"] for e in ev if e.get("cat") == "cuda_runtime" and inside(e)
+            and e["name"] == "cudaLaunchKernel")
+dropped = [e for e in ev if e.get("cat") in ("kernel", "cuda_runtime", "ac2g") and
+           (e.get("args") or {}).get("correlation") == corr or e.get("cat") == "ac2g" and e.get("id") == corr]
+kernel_ns = sum(ns(e["dur"]) for e in dropped if e.get("cat") == "kernel")
+ev[:] = [e for e in ev if not any(e is d for d in dropped)]
+ev.remove(first(ev, "aten::_local_scalar_dense"))
+dump(base, sys.argv[2]); dump(cand, sys.argv[3])
+print(json.dumps({"dropped_kernel_ns": kernel_ns}))
+PYEOF
+kineto2db -q "$TMP/edit_base.json" -o "$TMP/edit_base.db" && kineto2db -q "$TMP/edit_cand.json" -o "$TMP/edit_cand.db"
+db2diff "$TMP/edit_base.db" "$TMP/edit_cand.db" --format json -o "$TMP/edit.json"
+expect_eq "fallbacks: each edit paired by its rule, the rest by op and shapes" \
+  "[('base only', 'aten::all [[1,141]]'), ('category', 'copy'), ('op', 'aten::gelu'), ('parent op', 'aten::layer_norm'), ('vendor names', 'aten::dnn_eq')]" \
+  "$(jf "$TMP/edit.json" 'sorted((g["match"], g["key"].split(" ")[0] if g["match"] == "category" else g["key"]) for g in d["groups"] if g["match"] != "op+shapes")')"
+expect_eq "fallbacks: the ops after each edit still pair, unchanged" 0 \
+  "$(jf "$TMP/edit.json" 'sum(abs(g["change_ns"]) for g in d["groups"] if g["match"] == "op+shapes")')"
+expect_eq "fallbacks: the candidate lacks the dropped kernel's ns" \
+  "$(( $(jf "$TMP/h100.facts" 'd["gpu_ns"]') - $(jf "$TMP/edit.facts" 'd["dropped_kernel_ns"]') ))" \
+  "$(jf "$TMP/edit.json" 'd["candidate"]["gpu_ns"]')"
+
 # --- ResNet-50, data loader num_workers 0 -> 4: step faster, GPU time not --
 db2diff "$TMP/r0.db" "$TMP/r4.db" --format json -o "$TMP/loader.json"; rc=$?
 expect_eq "loader: exit 0" 0 $rc
