@@ -6,7 +6,8 @@
  *   db2diff_align.c   a segment of each side paired instance by instance
  *   db2diff_report.c  the pairs summed into groups, steps, totals, verdict
  *   db2diff_output.c  text, csv, json and markdown; db2diff_html.c html
- *   db2diff_main.c    the command line
+ *   db2diff.c         the command line and the run (db2diff_main)
+ *   db2diff_main.c    main
  * Memory: a side holds the segments not yet paired (at most three steps'
  * instances) and the names; the report holds the groups (one per distinct
  * key) and one number per step. */
@@ -165,6 +166,9 @@ double dd_share(const dd_report *r, int side, int by_op);
 /* Whether --fail-above is exceeded. */
 int dd_report_fails(const dd_report *r);
 void dd_report_free(dd_report *r);
+
+/* The tool: parses argv, compares, writes; returns the exit status. */
+int db2diff_main(int argc, char **argv);
 
 /* --- outputs ----------------------------------------------------------- */
 /* 0, or -1 when writing failed. */
