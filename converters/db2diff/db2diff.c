@@ -141,8 +141,11 @@ int db2diff_main(int argc, char **argv) {
   tt_sqlite_setup();
   dd_names names = {0};
   dd_side *side[2] = {NULL, NULL};
-  side[0] = dd_side_open("base", (const char *const *)in[0].paths, in[0].n, &opts, &names);
-  if (side[0]) side[1] = dd_side_open("candidate", (const char *const *)in[1].paths, in[1].n, &opts, &names);
+  dd_progress progress = {0};
+  tt_progress_estimate(1);
+  side[0] = dd_side_open("base", (const char *const *)in[0].paths, in[0].n, &opts, &names, &progress);
+  if (side[0])
+    side[1] = dd_side_open("candidate", (const char *const *)in[1].paths, in[1].n, &opts, &names, &progress);
   int rc = side[0] && side[1] ? 0 : -1;
   dd_report rep;
   dd_report_init(&rep, &opts, &names);
@@ -153,6 +156,7 @@ int db2diff_main(int argc, char **argv) {
     dd_report_finish(&rep);
     tt_output *out = tt_output_begin(output);
     FILE *fp = tt_output_fopen(out, "w");
+    if (tt_output_is_stdout(out)) tt_progress_stdout_begins();
     if (dd_write(&rep, fp) != 0) {
       tt_error("%s: write failed", output);
       tt_output_abort(out);
@@ -166,6 +170,9 @@ int db2diff_main(int argc, char **argv) {
     }
   }
   tt_progress_done();
+  if (status == 0 || status == 3)
+    tt_info("compared %llu and %llu events: %s, %zu groups", (unsigned long long)dd_side_events(side[0]),
+            (unsigned long long)dd_side_events(side[1]), rep.verdict, rep.groups.n);
   dd_report_free(&rep);
   dd_side_close(side[0]);
   dd_side_close(side[1]);

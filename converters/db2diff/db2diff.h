@@ -82,10 +82,16 @@ typedef struct dd_segment {
 } dd_segment;
 
 typedef struct dd_side dd_side;
-/* Opens the side's hubs (paths[0..n)). NULL after saying why. `label`:
- * "base" or "candidate", for messages. */
+/* Rows read by both sides, for the progress line (base/progress.h). */
+typedef struct dd_progress {
+  uint64_t done, total;
+} dd_progress;
+/* Opens the side's hubs (paths[0..n)), its rows added to progress->total.
+ * NULL after saying why. `label`: "base" or "candidate", for messages. */
 dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, const dd_options *o,
-                      dd_names *names);
+                      dd_names *names, dd_progress *progress);
+/* The events (records) the side has read. */
+uint64_t dd_side_events(const dd_side *s);
 /* The next segment, in index order (every index from 0 up to the last,
  * empty ones too): 1 with *seg set (the caller gives it back with
  * dd_segment_free), 0 at the end, -1 on a read error (said). */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
 #include "db2diff.h"
 #include "hub/hub_reader.h"
 #include "sources/kernel_name.h"
@@ -91,6 +92,8 @@ struct dd_side {
   TT_VEC(int32_t) comm_of;     /* kernel name id -> is a collective (-1 unknown) */
   tt_i64map agents_seen;
   dd_side_info info;
+  dd_progress *progress;
+  uint64_t events;
   tt_buf buf, buf2;
 };
 
@@ -439,8 +442,13 @@ int dd_side_next(dd_side *s, dd_segment **out) {
   while (!ready(s, s->first_live)) {
     int rc = hub_reader_next(s->r, &ev);
     if (rc < 0) return -1;
-    if (rc == 0) s->eof = 1;
-    else on_record(s, &ev);
+    if (rc == 0) {
+      s->eof = 1;
+    } else {
+      on_record(s, &ev);
+      s->events++;
+      if (++s->progress->done % 4096 == 0) tt_progress("rows", s->progress->done, s->progress->total);
+    }
   }
   if (s->live.n == 0) {
     if (!s->eof || s->first_live > 0) return 0;
@@ -461,6 +469,8 @@ int dd_side_next(dd_side *s, dd_segment **out) {
   return 1;
 }
 
+uint64_t dd_side_events(const dd_side *s) { return s->events; }
+
 void dd_segment_free(dd_segment *g) {
   if (!g) return;
   tt_vec_free(&g->inst);
@@ -474,7 +484,7 @@ void dd_segment_free(dd_segment *g) {
 /* --- open, close, the header's facts ---------------------------------------- */
 
 dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, const dd_options *o,
-                      dd_names *names) {
+                      dd_names *names, dd_progress *progress) {
   hub_filter f = {.start = HUB_NULL, .end = HUB_NULL, .pid = HUB_NULL};
   hub_reader *r = hub_reader_open(paths, n, &f);
   if (!r) return NULL;
@@ -485,6 +495,8 @@ dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, con
   s->names = names;
   s->info.paths = paths;
   s->info.npaths = n;
+  s->progress = progress;
+  if (tt_progress_enabled()) progress->total += (uint64_t)hub_reader_row_count(r);
   return s;
 }
 
