@@ -95,6 +95,11 @@ static void verdict(hw *w) {
   fprintf(w->fp, "%+.2f%%</b></div>", r->change_pct);
   card(w, "noise (steps' spread)", NULL);
   fprintf(w->fp, "%.2f%%</b></div>", r->noise_pct);
+  card(w, "GPU time", NULL);
+  dur(w, (double)r->gpu_ns[0]);
+  fputs(" \xe2\x86\x92 ", w->fp); /* → */
+  dur(w, (double)r->gpu_ns[1]);
+  fputs("</b></div>", w->fp);
   for (int i = 0; i < 2; i++) {
     card(w, i ? "candidate step" : "base step", NULL);
     if (r->steps[i].ns.n) dur(w, (double)r->steps[i].median_ns);
