@@ -168,6 +168,13 @@ db2diff "$TMP/run2/rank0.db,$TMP/run2/rank1.db" "$TMP/h100.db" --format json -o 
 expect_eq "comma list: as the directory" "$(jf "$TMP/world.json" 'd["base"]["gpu_ns"], d["warnings"]')" \
   "$(jf "$TMP/world2.json" 'd["base"]["gpu_ns"], d["warnings"]')"
 
+mkdir "$TMP/run2c"
+cp "$TMP/mi300.db" "$TMP/run2c/rank0.db"; kineto2db -q "$MI300" -o "$TMP/run2c/rank1.db"
+db2diff "$TMP/run2" "$TMP/run2c" --format json -o "$TMP/world22.json"
+expect_eq "two processes a side: each process's ops paired by launching op, no world-size warning" \
+  "1.0 1.0 $(jf "$TMP/h100.facts" '2*d["gpu_ns"]') $(jf "$TMP/mi300.facts" '2*d["gpu_ns"]') 0" \
+  "$(jf "$TMP/world22.json" 'd["matched_share_by_op"]["base"], d["matched_share_by_op"]["candidate"], d["base"]["gpu_ns"], d["candidate"]["gpu_ns"], len([w for w in d["warnings"] if w.startswith("world size")])' | tr -d '(),')"
+
 # --- formats ---------------------------------------------------------------
 db2diff "$TMP/r0.db" "$TMP/r4.db" > "$TMP/loader.txt"
 expect_eq "text: the verdict line" 1 "$(grep -c '^verdict: improvement (step time' "$TMP/loader.txt")"
