@@ -104,6 +104,7 @@ typedef struct dd_side_info {
   const char *const *paths;
   size_t npaths;
   char *devices;     /* "2x NVIDIA H100 80GB HBM3", "" when none */
+  char *models;      /* the same with "?" for a model not recorded: compared */
   int64_t ranks;     /* processes with GPU work (or ranks recorded) */
   int64_t steps;     /* steps found (all, before --steps) */
   int64_t late;      /* GPU work whose launching op's step was already paired */

@@ -179,7 +179,7 @@ void dd_report_finish(dd_report *r) {
   if (ib->ranks != ic->ranks)
     warn(r, "world size differs: %lld processes launched GPU work in base, %lld in candidate",
          (long long)ib->ranks, (long long)ic->ranks);
-  if (strcmp(ib->devices ? ib->devices : "", ic->devices ? ic->devices : "") != 0)
+  if (strcmp(ib->models ? ib->models : "", ic->models ? ic->models : "") != 0)
     warn(r, "devices differ: base %s, candidate %s", ib->devices && *ib->devices ? ib->devices : "none",
          ic->devices && *ic->devices ? ic->devices : "none");
   if (ib->steps != ic->steps)

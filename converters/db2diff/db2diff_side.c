@@ -500,32 +500,43 @@ dd_side *dd_side_open(const char *label, const char *const *paths, size_t n, con
   return s;
 }
 
-/* "2x NVIDIA H100 80GB HBM3, 1x ...": the devices that ran GPU work. */
-static char *devices_text(dd_side *s) {
-  tt_buf b = {0};
+/* "2x NVIDIA H100 80GB HBM3, 1x ...": the devices that ran GPU work, by
+ * model; one whose model the hub does not record is named as the hub
+ * names it, "GPU 2 (model not recorded)", and counts as "?" in the
+ * models compared (by_model: two runs on GPU 0 and GPU 2 of an unnamed
+ * model are not told apart). */
+static char *devices_text(dd_side *s, int by_model) {
+  tt_buf b = {0}, name = {0};
   tt_strmap count = {0};
   TT_VEC(const char *) order = {0};
   for (size_t i = 0; i < hub_reader_nagents(s->r); i++) {
     const hub_agent_view *a = hub_reader_agent(s->r, i);
     if (!tt_i64map_get(&s->agents_seen, (int64_t)key3(a->db, a->id, 2))) continue;
-    const char *model = a->product_name && *a->product_name ? a->product_name : a->name;
+    tt_buf_clear(&name);
+    if (a->product_name && *a->product_name) tt_buf_puts(&name, a->product_name);
+    else if (by_model) tt_buf_puts(&name, "?");
+    else tt_buf_printf(&name, "%s (model not recorded)", a->name);
     int added = 0;
-    int64_t *c = tt_strmap_add(&count, model, 0, &added);
-    if (added) tt_vec_push(&order, model);
+    int64_t *c = tt_strmap_add(&count, name.data, 0, &added);
+    if (added) tt_vec_push(&order, tt_strdup(name.data));
     ++*c;
   }
-  for (size_t i = 0; i < order.n; i++)
+  for (size_t i = 0; i < order.n; i++) {
     tt_buf_printf(&b, "%s%lldx %s", i ? ", " : "", (long long)*tt_strmap_get(&count, order.v[i]),
                   order.v[i]);
+    free((char *)order.v[i]);
+  }
   tt_strmap_free(&count);
   tt_vec_free(&order);
+  tt_buf_free(&name);
   if (!b.data) tt_buf_puts(&b, "");
   return b.data;
 }
 
 const dd_side_info *dd_side_info_of(dd_side *s) {
   if (!s->info.devices) {
-    s->info.devices = devices_text(s);
+    s->info.devices = devices_text(s, 0);
+    s->info.models = devices_text(s, 1);
     int64_t launched = 0;
     for (size_t i = 0; i < s->procs.n; i++) launched += s->procs.v[i].launched;
     s->info.ranks = launched;
@@ -548,6 +559,7 @@ void dd_side_close(dd_side *s) {
   tt_vec_free(&s->category_of);
   tt_vec_free(&s->comm_of);
   free(s->info.devices);
+  free(s->info.models);
   tt_buf_free(&s->buf);
   tt_buf_free(&s->buf2);
   hub_reader_close(s->r);
