@@ -13,6 +13,8 @@
 #define DD_NEUTRAL_PCT 1.0
 #define DD_MATCHED_WARN 0.9
 #define DD_MATCHED_MIN 0.5
+/* Steps a side needs before its spread says anything about its noise. */
+#define DD_NOISE_MIN_STEPS 3
 
 void dd_report_init(dd_report *r, const dd_options *o, dd_names *names) {
   memset(r, 0, sizeof *r);
@@ -185,6 +187,11 @@ void dd_report_finish(dd_report *r) {
   if (ib->steps != ic->steps)
     warn(r, "steps found differ: %lld in base, %lld in candidate", (long long)ib->steps,
          (long long)ic->steps);
+  /* One or two steps give a spread of 0: say the noise was not measured
+   * rather than let a 0% noise look like a quiet run. */
+  if (r->by_steps && (r->steps[0].ns.n < DD_NOISE_MIN_STEPS || r->steps[1].ns.n < DD_NOISE_MIN_STEPS))
+    warn(r, "too few steps to measure noise: %zu in base, %zu in candidate (the spread needs %d)",
+         r->steps[0].ns.n, r->steps[1].ns.n, DD_NOISE_MIN_STEPS);
   if (!r->by_steps && (ib->steps || ic->steps))
     warn(r, "one side has no steps: GPU time compared instead of step time");
   for (int i = 0; i < 2; i++)

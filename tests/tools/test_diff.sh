@@ -35,7 +35,10 @@ expect_eq "self: step (ProfilerStep#6)" "$(jf "$TMP/h100.facts" 'd["steps_ns"]')
 expect_eq "self: matched share" "1.0 1.0" "$(jf "$TMP/self.json" 'd["matched_share"]["base"], d["matched_share"]["candidate"]' | tr -d '(),')"
 expect_eq "self: breakdown adds up to the step" "$(jf "$TMP/self.json" 'd["base"]["steps"]["median_ns"]')" \
   "$(jf "$TMP/self.json" 'sum(d["base"]["steps"]["median_breakdown"].values())')"
-expect_eq "self: no warning" "[]" "$(jf "$TMP/self.json" 'd["warnings"]')"
+# One step a side: a spread of 0 is no measure of noise, and it says so.
+expect_eq "self: one warning, that one step measures no noise" \
+  "['too few steps to measure noise: 1 in base, 1 in candidate (the spread needs 3)']" \
+  "$(jf "$TMP/self.json" 'd["warnings"]')"
 
 # --- one model, two vendors: ops paired by their launching op ------------
 db2diff "$TMP/h100.db" "$TMP/mi300.db" --format json --instances -o "$TMP/vendor.json"
