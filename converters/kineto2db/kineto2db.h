@@ -158,6 +158,9 @@ typedef struct kineto {
   int last_x_region;
   int64_t last_x_pid, last_x_tid;
   tt_i64map device_pids;        /* deviceProperties ids: Kineto's GPU pids */
+  tt_i64map work_devices;       /* device index of GPU work -> its pid */
+  char *device_model;           /* deviceProperties' model, when one for all */
+  int device_models_differ;
   tt_strmap ext_seen;           /* extdata members written once */
   tt_strmap stack_index;        /* "pid tid" → index in stacks */
   k_stack *stacks;

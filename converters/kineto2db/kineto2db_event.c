@@ -256,6 +256,7 @@ static void gpu_lane(kineto *k, int64_t pid, int64_t *agent, int64_t *stream_id)
     return;
   }
   *agent = hub_gpu_agent(k->w, pid, device);
+  if (!tt_i64map_get(&k->work_devices, device)) tt_i64map_put(&k->work_devices, device, pid);
   tt_buf lane = {0}, ext = {0};
   if (numbered) {
     tt_buf_printf(&lane, "stream %lld", (long long)stream);
@@ -639,6 +640,37 @@ void kineto_device_properties(kineto *k, const char *json, const kv *id, const k
                       .extdata = json};
   hub_agent_describe(k->w, &a);
   mark(&k->device_pids, index);
+  if (model && !k->device_model && !k->device_models_differ) k->device_model = tt_strdup(model);
+  else if (!model || (k->device_model && strcmp(k->device_model, model) != 0)) {
+    k->device_models_differ = 1;
+    free(k->device_model);
+    k->device_model = NULL;
+  }
+}
+
+/* GPU work on a device deviceProperties does not list (a ROCm trace's
+ * work on device 2 beside a list of device 0 alone: the list counts the
+ * devices the process sees, the work their physical index) is named by
+ * the model when every listed device is that one, and says how it was
+ * named: a guess no entry confirms, labelled as one. */
+static void name_unlisted_devices(kineto *k) {
+  if (!k->device_model) return;
+  for (size_t i = 0; i < k->work_devices.cap; i++) {
+    if (!k->work_devices.used[i] || tt_i64map_get(&k->device_pids, k->work_devices.keys[i]))
+      continue;
+    int64_t device = k->work_devices.keys[i];
+    tt_buf ext = {0};
+    tt_buf_printf(&ext, "{\"model_from\":\"deviceProperties lists no device %lld; every device it "
+                  "lists is this model\"}", (long long)device);
+    hub_agent_info a = {.pid = k->work_devices.vals[i],
+                        .type = "GPU",
+                        .type_index = device,
+                        .name = k->device_model,
+                        .product_name = k->device_model,
+                        .extdata = ext.data};
+    hub_agent_describe(k->w, &a);
+    tt_buf_free(&ext);
+  }
 }
 
 /* The rank of distributedInfo ({"backend":..,"rank":3,...}), else HUB_NULL. */
@@ -788,6 +820,7 @@ void kineto_finish(kineto *k) {
    * whose times are before 2000 counts from elsewhere: its clock unknown. */
   if (k->have_base || (k->last_ts != INT64_MIN && k->last_ts >= HUB_WALL_FROM_NS))
     hub_writer_clock(k->w, HUB_CLOCK_WALL, 0);
+  name_unlisted_devices(k);
   assign_gpu_work(k);
   fold_pseudo_processes(k);
   /* One trace is one rank: its CPU processes are that rank's. */
@@ -845,6 +878,8 @@ void kineto_event_free(kineto *k) {
   tt_i64map_free(&k->gpu_pids);
   tt_i64map_free(&k->cpu_pids);
   tt_i64map_free(&k->device_pids);
+  tt_i64map_free(&k->work_devices);
+  free(k->device_model);
   tt_strmap_free(&k->ext_seen);
   tt_strmap_free(&k->stack_index);
   for (size_t i = 0; i < k->nstacks; i++) {
