@@ -26,8 +26,18 @@
 #define HUB_WORD_NVTX "nvtx"
 #define HUB_WORD_CUDA_EVENT "cuda_event"
 #define HUB_WORD_FLOW "flow"
+#define HUB_WORD_CPU_SAMPLE "cpu_sample"
 #define HUB_WORD_GPU_LANE "gpu_lane"
 #define HUB_WORD_PROCESS_TRACKS "process_tracks"
+
+/* SQL: whether event alias E is one frame of a call-stack sample, as
+ * rocprof-sys writes them (hub_writer.h, hub_cpu_sample): its call_stack
+ * is a frame object with a "name". Its region and sample rows are read as
+ * a sample (hub_samples.h), never as a slice or an instant; a call's own
+ * backtrace (an array) and '{}' are not frames. */
+#define HUB_SQL_IS_FRAME(E)                                                            \
+  "(" E ".call_stack GLOB '{*' AND length(" E ".call_stack) > 2 AND json_valid(" E \
+  ".call_stack) AND json_type(" E ".call_stack, '$.name') = 'text')"
 
 /* rocpd_track.extdata's "kind": what a sample track holds. */
 typedef enum hub_track_kind {
@@ -37,6 +47,7 @@ typedef enum hub_track_kind {
   HUB_TRACK_NVTX,       /* "nvtx": NVTX instant markers */
   HUB_TRACK_CUDA_EVENT, /* "cuda_event": CUDA event records */
   HUB_TRACK_FLOW,       /* "flow": recorded flow ends (Kineto's s/t/f) */
+  HUB_TRACK_CPU_SAMPLE, /* "cpu_sample": a thread's call-stack samples (hub_writer.h) */
   HUB_TRACK_KIND_COUNT
 } hub_track_kind;
 const char *hub_track_kind_name(hub_track_kind k);
