@@ -31,13 +31,23 @@
 #define HUB_WORD_PROCESS_TRACKS "process_tracks"
 
 /* SQL: whether event alias E is one frame of a call-stack sample, as
- * rocprof-sys writes them (hub_writer.h, hub_cpu_sample): its call_stack
+ * rocprof-sys writes them (hub_writer.h, hub_stack_sample): its call_stack
  * is a frame object with a "name". Its region and sample rows are read as
  * a sample (hub_samples.h), never as a slice or an instant; a call's own
  * backtrace (an array) and '{}' are not frames. */
 #define HUB_SQL_IS_FRAME(E)                                                            \
   "(" E ".call_stack GLOB '{*' AND length(" E ".call_stack) > 2 AND json_valid(" E \
   ".call_stack) AND json_type(" E ".call_stack, '$.name') = 'text')"
+
+/* One frame of a call stack, as the source resolved it (the writer's
+ * and the sample reader's, hub_samples.h). */
+typedef struct hub_frame {
+  const char *name;   /* the function, or the address text the source shows */
+  const char *module; /* the binary or library; "" when none */
+  int64_t pc;         /* the instruction address; HUB_NULL when none */
+  int kernel;         /* a kernel-mode frame */
+  int unresolved;     /* the source could not name its function */
+} hub_frame;
 
 /* rocpd_track.extdata's "kind": what a sample track holds. */
 typedef enum hub_track_kind {

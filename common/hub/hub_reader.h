@@ -352,5 +352,7 @@ const char *hub_reader_metadata(hub_reader *r, int db, const char *tag);
 
 size_t hub_reader_ndbs(const hub_reader *r);
 const char *hub_reader_db_path(const hub_reader *r, int db);
+/* Its hub's table suffix in that file ("_<uuid>" or "", hub_catalog.h). */
+const char *hub_reader_db_suffix(const hub_reader *r, int db);
 
 #endif

@@ -338,6 +338,7 @@ const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t l
 
 size_t hub_reader_ndbs(const hub_reader *r) { return r->ndbs; }
 const char *hub_reader_db_path(const hub_reader *r, int db) { return r->dbs[db].path; }
+const char *hub_reader_db_suffix(const hub_reader *r, int db) { return r->dbs[db].suffix; }
 
 /* --- what a user asks about the inputs ---------------------------------- */
 

@@ -113,18 +113,9 @@ int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation
 
 /* An event whose rocpd_event.call_stack is `call_stack` (JSON text; NULL
  * or "" for '{}'): a frame object of a call-stack sample, or the array of
- * frames of a call's backtrace (hub_cpu_sample, hub_call_stack_json). */
+ * frames of a call's backtrace (hub_stack_sample, hub_call_stack_json). */
 int64_t hub_event_call_stack(hub_writer *w, const char *category, int64_t correlation_id,
                              const char *call_stack, const char *extdata);
-
-/* One frame of a call stack, as the source resolved it. */
-typedef struct hub_frame {
-  const char *name;   /* the function, or the address text the source shows */
-  const char *module; /* the binary or library; "" when none */
-  int64_t pc;         /* the instruction address; HUB_NULL when none */
-  int kernel;         /* a kernel-mode frame */
-  int unresolved;     /* the source could not name its function */
-} hub_frame;
 
 /* Appends frame f as rocprof-sys's sampler writes a call_stack object
  * (sampling.cpp's generate_call_stack_json: "name", "pc" as "0x..",
@@ -143,7 +134,7 @@ void hub_call_stack_json(tt_buf *b, const hub_frame *frames, size_t n);
  * ts on the thread's track "Thread TID (S)" (extdata {"kind":"cpu_sample"}),
  * in frame order; sample_extdata (JSON object text: cpu, thread state,
  * weight; NULL for none) on every frame's rocpd_sample. n > 0. */
-void hub_cpu_sample(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, const char *category,
+void hub_stack_sample(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, const char *category,
                     const hub_frame *frames, size_t n, const char *sample_extdata);
 
 /* rocpd_arg: the value as text, read as its type says (hub.h). */

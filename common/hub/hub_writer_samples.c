@@ -30,7 +30,7 @@ void hub_call_stack_json(tt_buf *b, const hub_frame *frames, size_t n) {
   tt_buf_putc(b, ']');
 }
 
-void hub_cpu_sample(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, const char *category,
+void hub_stack_sample(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, const char *category,
                     const hub_frame *frames, size_t n, const char *sample_extdata) {
   char track_name[48];
   snprintf(track_name, sizeof track_name, "Thread %lld (S)", (long long)tid);

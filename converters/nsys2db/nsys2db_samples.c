@@ -3,7 +3,7 @@
  * runtime calls (OSRT_CALLCHAINS, linked from OSRT_API.callchainId). Both
  * callchain tables list a stack's frames by stackDepth, 0 the sampled
  * instruction (the leaf); the hub holds them outermost caller first
- * (hub_writer.h, hub_cpu_sample), so they are read by stackDepth
+ * (hub_writer.h, hub_stack_sample), so they are read by stackDepth
  * descending. */
 #include <stdlib.h>
 #include <string.h>
@@ -122,7 +122,7 @@ static void write_sample(ns *c, int64_t g, int64_t ts, stack_buf *s, const char 
   static const hub_frame none = {.name = "[no call stack]", .module = "", .pc = HUB_NULL,
                                  .unresolved = 1};
   if (!s->n) ++*no_stack;
-  hub_cpu_sample(c->b.w, ns_seen(c, ns_pid(g)), ns_tid(g), ts, "timer_sampling",
+  hub_stack_sample(c->b.w, ns_seen(c, ns_pid(g)), ns_tid(g), ts, "timer_sampling",
                  s->n ? stack_frames(s) : &none, s->n ? s->n : 1, ext);
   cupti_cover(&c->b, ts);
 }
