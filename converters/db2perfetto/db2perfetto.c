@@ -114,6 +114,11 @@ static int pf_event_cb(void *state, hub_reader *r, const hub_record *ev) {
   return 0;
 }
 
+static int pf_advance_cb(void *state, hub_reader *r, int64_t t) {
+  (void)r;
+  return pf_samples_before(state, t);
+}
+
 static int pf_end(void *state, hub_reader *r) {
   (void)r;
   pf_ctx *c = state;
@@ -154,6 +159,7 @@ const tt_exporter *db2perfetto_exporter(void) {
       .binary = 1,
       .begin_part = pf_begin,
       .event = pf_event_cb,
+      .advance = pf_advance_cb,
       .end_part = pf_end,
       .part_bytes = pf_part_bytes,
       /* An end clipped: a "clipped" annotation on its BEGIN; once, the

@@ -83,6 +83,20 @@ if [ -x "$SHARED_TOOLS/perfetto/trace-check" ]; then
     "$("$SHARED_TOOLS/perfetto/trace-check" "$TMP/ex.pftrace" | grep -o 'samples=[0-9]*')"
 fi
 
+# --- db2json: the Trace Event Format's sample events and stackFrames ------
+db2json -q "$H" -o "$TMP/ex.json"
+validate "db2json with samples: valid trace-event JSON" chrome-json-check "$TMP/ex.json"
+$PY "$ROOT/tests/checkers/json_samples.py" "$TMP/ex.json" >"$TMP/stacks.json"
+expect_eq "db2json: one P event per sample, its sf resolving to its whole stack in stackFrames" "" \
+  "$(diff "$TMP/stacks.want" "$TMP/stacks.json" | head -3)"
+db2json -q --max-part-size 60KB "$H" -o "$TMP/sz.json" 2>"$TMP/sz.err"
+n=0
+for f in "$TMP"/sz.*.json; do n=$((n + $($PY "$ROOT/tests/checkers/json_samples.py" "$f" | grep -vc '?'))); done
+expect_eq "db2json --max-part-size: every sample once, its stack in its own part" \
+  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" "$n"
+expect_eq "db2json --max-part-size: no part over the size (samples counted as they are planned)" "" \
+  "$(grep -o 'more than --max-part-size' "$TMP/sz.err" | head -1)"
+
 # --- db2summary: self and total -------------------------------------------
 db2summary -q --format csv --top 0 "$H" -o "$TMP/s.csv"
 expect_eq "db2summary: self samples per leaf function (stackDepth 0), heaviest five" \
@@ -113,6 +127,15 @@ for f in "$TMP"/w*.pftrace; do
 done
 expect_eq "--split window: the parts hold every sample once" \
   "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" "$n"
+db2perfetto -q --max-part-size 30KB "$H" -o "$TMP/sz.pftrace" 2>"$TMP/szp.err"
+n=0
+for f in "$TMP"/sz.*.pftrace; do
+  n=$((n + $($PY "$ROOT/tests/checkers/pftrace_samples.py" "$ROOT/tests/data" "$f" | grep -vc '?')))
+done
+expect_eq "db2perfetto --max-part-size: every sample once, its stack interned in its own part" \
+  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" "$n"
+expect_eq "db2perfetto --max-part-size: no part over the size" "" \
+  "$(grep -o 'more than --max-part-size' "$TMP/szp.err" | head -1)"
 db2perfetto -q --split process "$TMP/cl.db" -o "$TMP/pp.pftrace"
 got=""
 for p in $(q "$CL" "SELECT DISTINCT (globalTid >> 24) & 16777215 FROM COMPOSITE_EVENTS ORDER BY 1"); do
