@@ -47,12 +47,11 @@ correlated() {
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') NOT IN ('flow','counter')) x
           JOIN rocpd_event e ON e.id = x.event_id WHERE e.correlation_id IS NOT NULL"
 }
-# Earliest start of anything written (the clock's global offset; CPU
-# samples' frames too: written as calling-context samples).
+# Earliest start of anything written (the clock's global offset).
 first_ts() {
-  q "$1" "SELECT min(m) FROM (SELECT min(start) m FROM rocpd_region UNION ALL
+  q "$1" "SELECT min(m) FROM (SELECT min(start) m FROM $HUB_REGIONS UNION ALL
           SELECT min(start) FROM rocpd_kernel_dispatch UNION ALL SELECT min(start) FROM rocpd_memory_copy
-          UNION ALL SELECT min(s.timestamp) FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id
+          UNION ALL SELECT min(s.timestamp) FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') <> 'flow')"
 }
 # Stream locations Score-P would name: PREFIX[<device>:<stream>] per stream

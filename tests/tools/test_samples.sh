@@ -175,3 +175,9 @@ expect_eq "rocprof-sys layout: self and total per function (worker, recursive, o
   "$(tail -n +2 "$TMP/rs.cpu_samples.csv" | awk -F, '{print $5 "," $1 "," $3}' | sort)"
 expect_eq "rocprof-sys layout: its whole-span region stays a slice" "samples [rocprof-sys]" \
   "$(db2summary -q --format csv --table region:timer_sampling "$R" -o - 2>/dev/null | tail -n +2 | awk -F, '{print $NF}')"
+
+# --- db2otf2: samples said to be left out ----------------------------------
+db2otf2 "$H" -o "$TMP/ex.otf2" 2>"$TMP/o2.err"
+expect_eq "db2otf2: says how many CPU samples the archive leaves out (OTF2: calling-context events exclude Enter/Leave)" \
+  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS") CPU samples not written" \
+  "$(grep -o '[0-9]* CPU samples not written' "$TMP/o2.err")"
