@@ -33,5 +33,10 @@ static inline hub_sample_reader *tt_part_samples_stacks(const tt_part_samples *p
  * error (said). *s's strings are valid until the next call. */
 int tt_part_samples_before(tt_part_samples *ps, int64_t t, hub_cpu_sample *s);
 void tt_part_samples_close(tt_part_samples *ps);
+/* The backtrace of region ev of the part's stream (hub_samples_region_stack):
+ * its leaf's callsite, -1 when none, -2 on a read error (said). */
+static inline int64_t tt_part_region_stack(tt_part_samples *ps, const hub_record *ev) {
+  return ps->sr ? hub_samples_region_stack(ps->sr, ev) : -1;
+}
 
 #endif

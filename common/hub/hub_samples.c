@@ -28,6 +28,11 @@ typedef struct cursor {
   hub_cpu_sample s;
   tt_buf category;
   sqlite3_stmt *stack_st; /* hub_samples_event_stack's lookup */
+  /* hub_samples_region_stack's walk: the input's regions with a backtrace,
+   * in the reader's region order, on the row it is at. */
+  sqlite3_stmt *walk_st;
+  int walk_state; /* 0 not started, 1 on a row, 2 at its end */
+  int64_t walk_start, walk_end, walk_id, walk_event;
 } cursor;
 
 struct hub_sample_reader {
@@ -135,14 +140,15 @@ static int in_filter_host(hub_sample_reader *sr, const hub_cpu_sample *s) {
   return strcmp(hub_reader_host(sr->r, s->db, s->pid), sr->f->host) == 0;
 }
 
-static void pid_cond(tt_buf *b, const hub_filter *f) {
+/* " AND col = PID", or " AND col IN (...)" for a set of processes. */
+static void pid_cond(tt_buf *b, const char *col, const hub_filter *f) {
   if (f->npids) {
-    tt_buf_puts(b, " AND t.pid IN (");
+    tt_buf_printf(b, " AND %s IN (", col);
     for (size_t i = 0; i < f->npids; i++)
       tt_buf_printf(b, "%s%lld", i ? "," : "", (long long)f->pids[i]);
     tt_buf_putc(b, ')');
   } else if (f->pid != HUB_NULL) {
-    tt_buf_printf(b, " AND t.pid = %lld", (long long)f->pid);
+    tt_buf_printf(b, " AND %s = %lld", col, (long long)f->pid);
   }
 }
 
@@ -165,7 +171,7 @@ static char *cursor_sql(const char *sfx, const hub_filter *f, const hub_time_map
     if (f->end != HUB_NULL)
       tt_buf_printf(&b, " AND s.timestamp < %lld",
                     (long long)(map ? hub_time_map_invert(map, f->end) : f->end));
-    pid_cond(&b, f);
+    pid_cond(&b, "t.pid", f);
   }
   tt_buf_puts(&b, " ORDER BY s.timestamp, s.track_id, s.id");
   return b.data;
@@ -239,7 +245,7 @@ int64_t hub_samples_event_stack(hub_sample_reader *sr, int db, int64_t event_id)
     sqlite3_free(sql);
     if (rc != SQLITE_OK) {
       tt_error("%s: reading call stacks: %s", c->path, sqlite3_errmsg(c->conn));
-      return -1;
+      return -2;
     }
   }
   sqlite3_reset(c->stack_st);
@@ -253,9 +259,71 @@ int64_t hub_samples_event_stack(hub_sample_reader *sr, int db, int64_t event_id)
   }
   if (rc != SQLITE_DONE) {
     tt_error("%s: reading call stacks: %s", c->path, sqlite3_errmsg(c->conn));
-    return -1;
+    return -2;
   }
   return site;
+}
+
+/* The walk's next row: 1, 0 at its end, -1 (said). */
+static int walk_step(cursor *c) {
+  int rc = sqlite3_step(c->walk_st);
+  if (rc == SQLITE_ROW) {
+    int64_t st = sqlite3_column_int64(c->walk_st, 0), en = sqlite3_column_int64(c->walk_st, 1);
+    c->walk_start = c->map ? hub_time_map_apply(c->map, st) : st;
+    c->walk_end = c->map ? hub_time_map_apply(c->map, en) : en;
+    c->walk_id = sqlite3_column_int64(c->walk_st, 2);
+    c->walk_event = sqlite3_column_int64(c->walk_st, 3);
+    c->walk_state = 1;
+    return 1;
+  }
+  c->walk_state = 2;
+  if (rc == SQLITE_DONE) return 0;
+  tt_error("%s: reading call stacks: %s", c->path, sqlite3_errmsg(c->conn));
+  return -1;
+}
+
+static int walk_open(hub_sample_reader *sr, cursor *c, int db) {
+  const char *sfx = hub_reader_db_suffix(sr->r, db);
+  tt_buf b = {0};
+  tt_buf_printf(&b,
+                "SELECT r.start, r.\"end\", r.id, e.id FROM \"rocpd_region%s\" r JOIN "
+                "\"rocpd_event%s\" e ON e.id = r.event_id WHERE e.call_stack GLOB '[[]?*' AND "
+                "json_valid(e.call_stack) AND json_type(e.call_stack) = 'array'",
+                sfx, sfx);
+  const hub_filter *f = sr->f;
+  if (f && f->start != HUB_NULL)
+    tt_buf_printf(&b, " AND r.start >= %lld",
+                  (long long)(c->map ? hub_time_map_invert(c->map, f->start) : f->start));
+  if (f) pid_cond(&b, "r.pid", f);
+  tt_buf_puts(&b, " ORDER BY r.start, r.\"end\" DESC, r.id");
+  int rc = sqlite3_prepare_v2(c->conn, b.data, -1, &c->walk_st, NULL);
+  tt_buf_free(&b);
+  if (rc != SQLITE_OK) {
+    tt_error("%s: reading call stacks: %s", c->path, sqlite3_errmsg(c->conn));
+    return -1;
+  }
+  return walk_step(c) < 0 ? -1 : 0;
+}
+
+/* Whether (start, end, id) comes before ev in the reader's region order. */
+static int walk_before(const cursor *c, const hub_record *ev) {
+  if (c->walk_start != ev->start) return c->walk_start < ev->start;
+  if (c->walk_end != ev->end) return c->walk_end > ev->end;
+  return c->walk_id < ev->row_id;
+}
+
+int64_t hub_samples_region_stack(hub_sample_reader *sr, const hub_record *ev) {
+  if (ev->kind != HUB_REGION || ev->db < 0 || (size_t)ev->db >= sr->nc) return -1;
+  /* A region its part clips (carried in at its start, or cut at its end)
+   * has times out of the walk's key: looked up by its event (a few per
+   * part: those crossing its edges); the walk steps past its row later. */
+  if (ev->clipped) return hub_samples_event_stack(sr, ev->db, ev->event_id);
+  cursor *c = &sr->c[ev->db];
+  if (!c->walk_state && walk_open(sr, c, ev->db) != 0) return -2;
+  while (c->walk_state == 1 && walk_before(c, ev))
+    if (walk_step(c) < 0) return -2;
+  if (c->walk_state != 1 || c->walk_id != ev->row_id) return -1;
+  return hub_samples_event_stack(sr, ev->db, c->walk_event);
 }
 
 void hub_samples_close(hub_sample_reader *sr) {
@@ -263,6 +331,7 @@ void hub_samples_close(hub_sample_reader *sr) {
   for (size_t i = 0; i < sr->nc; i++) {
     sqlite3_finalize(sr->c[i].st);
     sqlite3_finalize(sr->c[i].stack_st);
+    sqlite3_finalize(sr->c[i].walk_st);
     if (sr->c[i].conn) sqlite3_close(sr->c[i].conn);
     tt_buf_free(&sr->c[i].category);
   }

@@ -68,7 +68,14 @@ const hub_callsite *hub_samples_callsite(const hub_sample_reader *sr, int64_t id
 /* The backtrace of a call (an event whose call_stack is an array of frame
  * objects, hub_writer.h's hub_call_stack_json) interned as a callsite:
  * its leaf's id, or -1 when the event records none. One lookup by event
- * id in input db. -1 also on a read error (said). */
+ * id in input db. -2 on a read error (said). */
 int64_t hub_samples_event_stack(hub_sample_reader *sr, int db, int64_t event_id);
+
+/* The backtrace of region ev, as the reader gave it (hub_reader_next, in
+ * its order; ev->row_id its rocpd_region id), interned as a callsite: its
+ * leaf's id, or -1 when it has none. The regions with a backtrace are
+ * walked beside the reader's stream, once (a region its part clips is
+ * looked up by its event); -2 on a read error (said). */
+int64_t hub_samples_region_stack(hub_sample_reader *sr, const hub_record *ev);
 
 #endif

@@ -4,7 +4,7 @@
  * launch to GPU work, C counters), streamed. CPU samples are the Trace
  * Event Format's sample events (ph "P", "sf" naming their stack) with its
  * stackFrames dictionary (an entry per callsite: name, category = the
- * module, parent). */
+ * module, parent); a call's own backtrace is the "sf" of its X event. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -483,6 +483,15 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
     put_common(jp, ev, &t, 'X');
     PUT_LIT(b, ",\"dur\":");
     put_us(b, ev->end - ev->start);
+    if (ev->kind == HUB_REGION) {
+      /* a call's backtrace (nsys's OS runtime calls): its stack at start */
+      int64_t site = tt_part_region_stack(&jp->samples, ev);
+      if (site == -2) return -1;
+      if (site >= 0) {
+        tt_buf_printf(b, ",\"sf\":\"%lld\"", (long long)site);
+        use_stack(jp, site);
+      }
+    }
     put_args(jp, r, ev);
     put_c(b, '}');
     if (flush_event(jp)) return -1;

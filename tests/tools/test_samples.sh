@@ -89,6 +89,20 @@ validate "db2json with samples: valid trace-event JSON" chrome-json-check "$TMP/
 $PY "$ROOT/tests/checkers/json_samples.py" "$TMP/ex.json" >"$TMP/stacks.json"
 expect_eq "db2json: one P event per sample, its sf resolving to its whole stack in stackFrames" "" \
   "$(diff "$TMP/stacks.want" "$TMP/stacks.json" | head -3)"
+$PY "$ROOT/tests/checkers/json_samples.py" --calls "$TMP/ex.json" >"$TMP/osrt.json"
+expect_eq "db2json: every OS-runtime call's backtrace as its X event's sf, frames as OSRT_CALLCHAINS has them" "" \
+  "$(diff "$TMP/osrt.want" "$TMP/osrt.json" | head -3)"
+db2json -q --split window --windows 4 "$H" -o "$TMP/ow.json"
+# a call a window cuts is in both parts: counted where it starts (not clipped at its start)
+for f in "$TMP"/ow.w*.json; do
+  $PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["traceEvents"]:
+    if e.get("ph") == "X" and "sf" in e and e.get("args", {}).get("clipped") != "start":
+        print(e["name"])' "$f"
+done | sort >"$TMP/ow.names"
+expect_eq "db2json --split window: each call's backtrace in the parts that hold it" \
+  "$(cut -d: -f1 "$TMP/osrt.want" | sort)" "$(cat "$TMP/ow.names")"
 db2json -q --max-part-size 60KB "$H" -o "$TMP/sz.json" 2>"$TMP/sz.err"
 n=0
 for f in "$TMP"/sz.*.json; do n=$((n + $($PY "$ROOT/tests/checkers/json_samples.py" "$f" | grep -vc '?'))); done
