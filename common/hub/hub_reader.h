@@ -332,8 +332,9 @@ const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t l
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id);
 
 /* Each category in the inputs with its number of events (intervals and
- * samples; flow ends left out) and the kinds that carry it ("region,
- * kernel"), sorted by category; filters are not applied. 0 on success. */
+ * samples; flow ends left out; a CPU sample once, as kind "cpu sample",
+ * its frames' rows not) and the kinds that carry it ("region, kernel"),
+ * sorted by category; filters are not applied. 0 on success. */
 typedef struct hub_category_count {
   char *category; /* "" when the events have none */
   int64_t count;

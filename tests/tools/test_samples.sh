@@ -164,6 +164,9 @@ db2summary -q --format csv --top 0 --start "$a" --end "$b" "$H" -o "$TMP/r.csv" 
 expect_eq "--start/--end: the samples in the range" \
   "$(q "$H" "SELECT count(*) FROM (SELECT DISTINCT track_id, timestamp FROM ($FRAMES) WHERE timestamp >= $a AND timestamp < $b)")" \
   "$(tail -n +2 "$TMP/r.cpu_samples.csv" 2>/dev/null | awk -F, '{s += $1} END {print s + 0}')"
+expect_eq "--list-categories: the samples once each, as cpu samples (their frame rows not as regions)" \
+  "timer_sampling $(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS") cpu sample" \
+  "$(db2json --list-categories "$H" | awk '$1 == "timer_sampling" {print $1, $2, $3, $4}')"
 db2perfetto -q --gpu "$H" -o "$TMP/g.pftrace"
 expect_eq "--gpu: no CPU samples" 0 \
   "$($PY "$ROOT/tests/checkers/pftrace_samples.py" "$ROOT/tests/data" "$TMP/g.pftrace" | wc -l)"
