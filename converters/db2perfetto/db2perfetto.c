@@ -99,8 +99,13 @@ static int pf_event_cb(void *state, hub_reader *r, const hub_record *ev) {
   if (ev->kind == HUB_FLOW) return flow_end(c, ev);
   pf_place pl;
   if (pf_track_for(&c->tracks, &c->w, c->r, ev, &pl) != 0) return -1;
+  /* A call's backtrace (nsys's OS runtime calls): its stack interned now,
+   * so the part's size counts it; the slice refers to it. */
+  int64_t site = ev->kind == HUB_REGION ? tt_part_region_stack(&c->samples, ev) : -1;
+  if (site == -2 || (site >= 0 && pf_stack_send(c, site) != 0)) return -1;
   pf_held *h = pf_hold(c, ev, &pl);
   if (!h) return -1;
+  h->callsite = site;
   /* Arrows derived from correlation: launch -> GPU work, one per GPU
    * work the launch started in this part. */
   if (ev->link_ts != HUB_NULL && partner_in_part(c, ev)) {

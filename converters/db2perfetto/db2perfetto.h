@@ -195,6 +195,7 @@ typedef struct pf_held {
   /* A launch of many GPU works (a graph launch): its arrows 1..more_out
    * after flow_out's, ids hub_arrow_id(ev.link_id, k), made when written. */
   int64_t more_out;
+  int64_t callsite;     /* its backtrace's callsite (hub_samples.h), -1 none */
   uint8_t is_slice;     /* an interval: SLICE_BEGIN now, SLICE_END later */
   uint8_t flow_instant; /* an instant standing for a recorded flow end */
 } pf_held;
@@ -282,6 +283,11 @@ void pf_anns_free(pf_anns *a);
  * each after what is due before it. 0, or -1 (said). */
 int pf_samples_before(pf_ctx *c, int64_t t);
 int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s);
+/* Makes callsite `site`'s stack known on the sequence: an InternedData
+ * packet of what is not sent since the state was last cleared. */
+int pf_stack_send(pf_ctx *c, int64_t site);
+/* Whether site's stack is known on the sequence now. */
+int pf_stack_known(const pf_ctx *c, int64_t site);
 void pf_stacks_free(struct pf_stacks *k);
 
 /* --- the exporter (db2perfetto.c): what db2perfetto_main.c and the fuzz

@@ -2,7 +2,9 @@
  * the part's sequence: InternedData function_names, mapping_paths and
  * mappings (one per module), frames and callstacks (bottom frame first),
  * each sent once, with the first sample that needs it, and again after the
- * event interning's reset clears the sequence's state. trace_processor
+ * event interning's reset clears the sequence's state. A call's own
+ * backtrace (nsys's OS runtime calls) is its slice's callstack_iid, into
+ * the same callstacks (sent in a packet of its own when the slice is held). trace_processor
  * reads them into perf_sample and stack_profile_callsite/frame/mapping;
  * the UI draws them on each thread's and process's "callstack samples"
  * track with a flame graph of any selection. (StreamingProfilePacket is
@@ -78,54 +80,64 @@ static uint64_t mapping_of(struct pf_stacks *k, const char *module) {
   return iid;
 }
 
-int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s) {
-  hub_sample_reader *sr = tt_part_samples_stacks(&c->samples);
+static struct pf_stacks *stacks_of(pf_ctx *c) {
   if (!c->stacks) c->stacks = tt_calloc(1, sizeof *c->stacks);
-  struct pf_stacks *k = c->stacks;
-  forget_if_cleared(c, k);
+  forget_if_cleared(c, c->stacks);
+  return c->stacks;
+}
+
+int pf_stack_known(const pf_ctx *c, int64_t site) {
+  const struct pf_stacks *k = c->stacks;
+  return k && k->gen == c->in.resets + 1 && (size_t)site < k->cap_sites && k->site_sent[site];
+}
+
+/* The InternedData that makes callsite `site` known (its functions,
+ * mappings, frames and callstack not sent since the last clear) into
+ * *data, pointing into c->stacks until the next call; 0 when it is known
+ * already (*data then empty). */
+static int stack_data(pf_ctx *c, int64_t site, Perfetto__Protos__InternedData *data) {
+  hub_sample_reader *sr = tt_part_samples_stacks(&c->samples);
+  struct pf_stacks *k = stacks_of(c);
+  *data = (Perfetto__Protos__InternedData)PERFETTO__PROTOS__INTERNED_DATA__INIT;
   k->nstrs = k->nfn = k->npath = k->nmaps = k->nframes = 0;
-  const hub_callsite *leaf = hub_samples_callsite(sr, s->callsite);
-  size_t depth = leaf ? (size_t)leaf->depth + 1 : 0;
-  tt_grow(k->stack_ids, depth ? depth : 1, k->cap_stack_ids);
+  const hub_callsite *leaf = hub_samples_callsite(sr, site);
+  if (!leaf) return 0;
+  size_t depth = (size_t)leaf->depth + 1;
+  tt_grow(k->stack_ids, depth, k->cap_stack_ids);
   tt_grow(k->frame_sent, hub_samples_nframes(sr), k->cap_frames);
   tt_grow(k->site_sent, hub_samples_ncallsites(sr), k->cap_sites);
+  if (k->site_sent[site]) return 0;
+  k->site_sent[site] = 1;
   /* Which strings are function names and which paths, in queue order. */
   unsigned char *is_fn = NULL;
   size_t cap_is_fn = 0;
-  int new_stack = leaf && !k->site_sent[s->callsite];
-  if (new_stack) {
-    k->site_sent[s->callsite] = 1;
-    size_t i = depth;
-    for (const hub_callsite *cs = leaf; cs; cs = hub_samples_callsite(sr, cs->parent)) {
-      k->stack_ids[--i] = (uint64_t)cs->frame + 1; /* bottom (outermost) frame first */
-      if (k->frame_sent[cs->frame]) continue;
-      k->frame_sent[cs->frame] = 1;
-      const hub_frame *f = hub_samples_frame(sr, cs->frame);
-      size_t before = k->nstrs;
-      uint64_t map = mapping_of(k, f->module);
-      tt_grow(is_fn, k->nstrs + 1, cap_is_fn);
-      for (size_t j = before; j < k->nstrs; j++) is_fn[j] = 0;
-      new_str(k, (uint64_t)cs->frame + 1, f->name);
-      tt_grow(is_fn, k->nstrs, cap_is_fn);
-      is_fn[k->nstrs - 1] = 1;
-      tt_grow(k->frames, k->nframes + 1, k->cap_fr);
-      Perfetto__Protos__Frame *fr = &k->frames[k->nframes++];
-      *fr = (Perfetto__Protos__Frame)PERFETTO__PROTOS__FRAME__INIT;
-      fr->has_iid = fr->has_function_name_id = fr->has_mapping_id = 1;
-      fr->iid = (uint64_t)cs->frame + 1;
-      fr->function_name_id = (uint64_t)cs->frame + 1;
-      fr->mapping_id = map;
-      if (f->pc != HUB_NULL) {
-        fr->has_rel_pc = 1;
-        fr->rel_pc = (uint64_t)f->pc; /* the mapping's start is not recorded: absolute */
-      }
+  size_t i = depth;
+  for (const hub_callsite *cs = leaf; cs; cs = hub_samples_callsite(sr, cs->parent)) {
+    k->stack_ids[--i] = (uint64_t)cs->frame + 1; /* bottom (outermost) frame first */
+    if (k->frame_sent[cs->frame]) continue;
+    k->frame_sent[cs->frame] = 1;
+    const hub_frame *f = hub_samples_frame(sr, cs->frame);
+    size_t before = k->nstrs;
+    uint64_t map = mapping_of(k, f->module);
+    tt_grow(is_fn, k->nstrs + 1, cap_is_fn);
+    for (size_t j = before; j < k->nstrs; j++) is_fn[j] = 0;
+    new_str(k, (uint64_t)cs->frame + 1, f->name);
+    is_fn[k->nstrs - 1] = 1;
+    tt_grow(k->frames, k->nframes + 1, k->cap_fr);
+    Perfetto__Protos__Frame *fr = &k->frames[k->nframes++];
+    *fr = (Perfetto__Protos__Frame)PERFETTO__PROTOS__FRAME__INIT;
+    fr->has_iid = fr->has_function_name_id = fr->has_mapping_id = 1;
+    fr->iid = (uint64_t)cs->frame + 1;
+    fr->function_name_id = (uint64_t)cs->frame + 1;
+    fr->mapping_id = map;
+    if (f->pc != HUB_NULL) {
+      fr->has_rel_pc = 1;
+      fr->rel_pc = (uint64_t)f->pc; /* the mapping's start is not recorded: absolute */
     }
   }
   /* Pointers, now that the arrays have stopped moving. */
-  Perfetto__Protos__InternedData data = PERFETTO__PROTOS__INTERNED_DATA__INIT;
   tt_grow(k->fn_ptrs, k->nstrs ? k->nstrs : 1, k->cap_fn);
   tt_grow(k->path_ptrs, k->nstrs ? k->nstrs : 1, k->cap_path);
-  k->nfn = k->npath = 0;
   for (size_t j = 0; j < k->nstrs; j++) {
     if (is_fn[j]) k->fn_ptrs[k->nfn++] = &k->strs[j];
     else k->path_ptrs[k->npath++] = &k->strs[j];
@@ -139,25 +151,36 @@ int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s) {
   }
   tt_grow(k->frame_ptrs, k->nframes ? k->nframes : 1, k->cap_frame_ptrs);
   for (size_t j = 0; j < k->nframes; j++) k->frame_ptrs[j] = &k->frames[j];
-  data.n_function_names = k->nfn;
-  data.function_names = k->fn_ptrs;
-  data.n_mapping_paths = k->npath;
-  data.mapping_paths = k->path_ptrs;
-  data.n_mappings = k->nmaps;
-  data.mappings = k->map_ptrs;
-  data.n_frames = k->nframes;
-  data.frames = k->frame_ptrs;
-  if (new_stack) {
-    k->stack = (Perfetto__Protos__Callstack)PERFETTO__PROTOS__CALLSTACK__INIT;
-    k->stack.has_iid = 1;
-    k->stack.iid = (uint64_t)s->callsite + 1;
-    k->stack.n_frame_ids = depth;
-    k->stack.frame_ids = k->stack_ids;
-    k->stack_ptr = &k->stack;
-    data.n_callstacks = 1;
-    data.callstacks = &k->stack_ptr;
-  }
+  data->n_function_names = k->nfn;
+  data->function_names = k->fn_ptrs;
+  data->n_mapping_paths = k->npath;
+  data->mapping_paths = k->path_ptrs;
+  data->n_mappings = k->nmaps;
+  data->mappings = k->map_ptrs;
+  data->n_frames = k->nframes;
+  data->frames = k->frame_ptrs;
+  k->stack = (Perfetto__Protos__Callstack)PERFETTO__PROTOS__CALLSTACK__INIT;
+  k->stack.has_iid = 1;
+  k->stack.iid = (uint64_t)site + 1;
+  k->stack.n_frame_ids = depth;
+  k->stack.frame_ids = k->stack_ids;
+  k->stack_ptr = &k->stack;
+  data->n_callstacks = 1;
+  data->callstacks = &k->stack_ptr;
+  return 1;
+}
 
+int pf_stack_send(pf_ctx *c, int64_t site) {
+  Perfetto__Protos__InternedData data;
+  if (!stack_data(c, site, &data)) return 0;
+  pf_packet p = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+  p.interned_data = &data;
+  return pf_writer_put(&c->w, &p, 1, 0);
+}
+
+int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s) {
+  Perfetto__Protos__InternedData data;
+  int new_stack = stack_data(c, s->callsite, &data);
   Perfetto__Protos__PerfSample ps = PERFETTO__PROTOS__PERF_SAMPLE__INIT;
   const hub_thread_info *ti = hub_reader_find_thread(c->r, s->db, s->tid);
   const hub_process_info *pi = hub_reader_find_process(c->r, s->db, s->pid);
@@ -168,7 +191,7 @@ int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s) {
     ps.has_cpu = 1;
     ps.cpu = (uint32_t)s->cpu;
   }
-  if (leaf) {
+  if (s->callsite >= 0) {
     ps.has_callstack_iid = 1;
     ps.callstack_iid = (uint64_t)s->callsite + 1;
   }

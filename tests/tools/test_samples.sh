@@ -77,10 +77,17 @@ expect_eq "db2perfetto: no slice for a sample frame (slices as the OS runtime, C
   "$(q "$H" "SELECT count(*) FROM rocpd_region r JOIN rocpd_event e ON e.id = r.event_id
              WHERE json_type(e.call_stack, '\$.name') IS NOT 'text'")" \
   "$(check_trace pftrace-check "$TMP/ex.pftrace" | $PY -c "import json,sys; d=json.load(sys.stdin); print(d['slices'] - d['categories'].get('KERNEL_DISPATCH', 0))")"
+$PY "$ROOT/tests/checkers/pftrace_samples.py" --calls "$ROOT/tests/data" "$TMP/ex.pftrace" >"$TMP/osrt.pf"
+expect_eq "db2perfetto: every OS-runtime call's backtrace as its slice's callstack_iid, frames as OSRT_CALLCHAINS has them" "" \
+  "$(diff "$TMP/osrt.want" "$TMP/osrt.pf" | head -3)"
 if [ -x "$SHARED_TOOLS/perfetto/trace-check" ]; then
   expect_eq "trace_processor reads every sample (perfetto/trace-check samples=)" \
     "samples=$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" \
     "$("$SHARED_TOOLS/perfetto/trace-check" "$TMP/ex.pftrace" | grep -o 'samples=[0-9]*')"
+  echo "SELECT count(*) FROM __intrinsic_track_event_callstacks;" >"$TMP/cs.sql"
+  expect_eq "trace_processor gives each OS-runtime call with a callchain its call stack" \
+    "$(q "$EX" "SELECT count(*) FROM OSRT_API WHERE callchainId != 0")" \
+    "$("$SHARED_TOOLS/perfetto/trace-processor" -q "$TMP/cs.sql" "$TMP/ex.pftrace" 2>/dev/null | tail -1)"
 fi
 
 # --- db2json: the Trace Event Format's sample events and stackFrames ------
