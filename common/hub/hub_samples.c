@@ -177,6 +177,19 @@ static char *cursor_sql(const char *sfx, const hub_filter *f, const hub_time_map
   return b.data;
 }
 
+/* Whether an event of the input matches `cond` (on alias e): 1, 0, -1. */
+static int has_event(cursor *c, const char *sfx, const char *cond) {
+  char *sql = sqlite3_mprintf("SELECT EXISTS(SELECT 1 FROM \"rocpd_event%w\" e WHERE %s)", sfx, cond);
+  sqlite3_stmt *st = NULL;
+  int rc = sqlite3_prepare_v2(c->conn, sql, -1, &st, NULL);
+  sqlite3_free(sql);
+  int found = -1;
+  if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) found = sqlite3_column_int(st, 0);
+  else tt_error("%s: reading its call stacks: %s", c->path, sqlite3_errmsg(c->conn));
+  sqlite3_finalize(st);
+  return found;
+}
+
 hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
   hub_sample_reader *sr = tt_calloc(1, sizeof *sr);
   sr->r = r;
@@ -194,6 +207,16 @@ hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
       hub_samples_close(sr);
       return NULL;
     }
+    /* Most hubs have no call stacks: one scan of rocpd_event (no join, no
+     * sort) spares them the samples' and the backtraces' cursors. */
+    int frames = has_event(c, hub_reader_db_suffix(r, (int)i), HUB_SQL_IS_FRAME("e"));
+    int calls = has_event(c, hub_reader_db_suffix(r, (int)i), "e.call_stack GLOB '[[]?*'");
+    if (frames < 0 || calls < 0) {
+      hub_samples_close(sr);
+      return NULL;
+    }
+    if (!calls) c->walk_state = 2;
+    if (!frames) continue;
     char *sql = cursor_sql(hub_reader_db_suffix(r, (int)i), f, c->map);
     int rc = sqlite3_prepare_v2(c->conn, sql, -1, &c->st, NULL);
     free(sql);
