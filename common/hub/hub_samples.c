@@ -216,6 +216,13 @@ hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
       return NULL;
     }
     if (!calls) c->walk_state = 2;
+    if (!frames && !calls) {
+      /* nothing to read here: its descriptor back (a run of many inputs
+       * read in passes has few to spare) */
+      sqlite3_close(c->conn);
+      c->conn = NULL;
+      continue;
+    }
     if (!frames) continue;
     char *sql = cursor_sql(hub_reader_db_suffix(r, (int)i), f, c->map);
     int rc = sqlite3_prepare_v2(c->conn, sql, -1, &c->st, NULL);
@@ -255,6 +262,7 @@ int hub_samples_next(hub_sample_reader *sr, hub_cpu_sample *s) {
 int64_t hub_samples_event_stack(hub_sample_reader *sr, int db, int64_t event_id) {
   if (db < 0 || (size_t)db >= sr->nc || event_id == HUB_NULL) return -1;
   cursor *c = &sr->c[db];
+  if (!c->conn) return -1; /* the input has no call stacks */
   if (!c->stack_st) {
     const char *sfx = hub_reader_db_suffix(sr->r, db);
     char *sql = sqlite3_mprintf(
@@ -337,6 +345,7 @@ static int walk_before(const cursor *c, const hub_record *ev) {
 
 int64_t hub_samples_region_stack(hub_sample_reader *sr, const hub_record *ev) {
   if (ev->kind != HUB_REGION || ev->db < 0 || (size_t)ev->db >= sr->nc) return -1;
+  if (sr->c[ev->db].walk_state == 2 && !sr->c[ev->db].walk_st) return -1; /* none in this input */
   /* A region its part clips (carried in at its start, or cut at its end)
    * has times out of the walk's key: looked up by its event (a few per
    * part: those crossing its edges); the walk steps past its row later. */
