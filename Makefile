@@ -171,6 +171,7 @@ check-long: deps
 	$(MAKE) all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/tools/test_memory.sh
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/tools/test_rocprofv3_read.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) HELGRIND_TOOLS="db2json db2perfetto db2otf2" bash tests/tools/test_align_verdict.sh
 
 # make fuzz FUZZ_SECONDS=N: every harness of fuzz/ for N seconds, seeded
 # from the fixtures (scripts/fuzz.sh); FUZZ_TOTAL_SECONDS=T instead shares

@@ -49,6 +49,13 @@ typedef struct hub_frame {
   int unresolved;     /* the source could not name its function */
 } hub_frame;
 
+/* rocpd_metadata tag of a hub whose recorded flows never repeat a launch
+ * link (the writer folded them, hub_writer_launch_flows.c): its launch
+ * arrows come from the correlation, as in a hub without recorded flows.
+ * A hub without the tag (written before) draws its recorded flows alone. */
+#define HUB_LAUNCH_ARROWS_TAG "tracetools.launch_arrows"
+#define HUB_LAUNCH_ARROWS_CORRELATION "correlation"
+
 /* rocpd_track.extdata's "kind": what a sample track holds. */
 typedef enum hub_track_kind {
   HUB_TRACK_COUNTER,    /* "counter": samples with {"value":V} */

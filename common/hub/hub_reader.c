@@ -519,17 +519,15 @@ static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
   }
   ev->cls = classify(ev);
   ev->launch_ts = HUB_NULL;
-  /* An input with recorded flows draws those: its launches are found for
-   * their start alone (hub_filter.launch_times), with no arrow. */
-  int flows = r->dbs[c->db].has_flows;
+  /* An input whose recorded flows are its launch arrows draws those: its
+   * launches are found for their start alone (hub_filter.launch_times). */
+  int flows = r->dbs[c->db].flows_are_launch_arrows;
   if ((ev->kind == HUB_KERNEL || ev->kind == HUB_COPY) && ev->correlation_id != HUB_NULL &&
       r->pending_launch.count) {
     int64_t index = 0;
     ev->launch_ts = take_launch(r, ev, &index);
-    if (!flows) {
-      ev->link_ts = ev->launch_ts;
-      if (ev->launch_ts != HUB_NULL) ev->link_index = index;
-    }
+    if (ev->launch_ts != HUB_NULL) ev->link_index = index;
+    if (!flows) ev->link_ts = ev->launch_ts;
   } else if (ev->kind == HUB_REGION && ev->link_ts != HUB_NULL) {
     /* One launch per (process, correlation): a second launch with the same
      * id (duplicate ids, merged profiles) or GPU work already read would

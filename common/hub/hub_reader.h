@@ -67,7 +67,9 @@ typedef struct hub_record {
    * A launching call: link_count arrows, to GPU work starting at
    * link_ts (the first) .. link_last; link_starts lists every start
    * ("t1,t2,...", unordered) when link_count > 1, else "". GPU work: its
-   * arrow is number link_index of its launch's. */
+   * arrow is number link_index of its launch's, and wherever launch_ts is
+   * set, link_index is its number among its launch's GPU work in start
+   * order (0: the first, what launch latency measures). */
   int64_t link_count, link_index, link_last;
   const char *link_starts;
   /* GPU work: the start of the call that launched it (same process and

@@ -141,6 +141,24 @@ static int flow_copies(hub_db *d, const char *ev, const char *sm) {
   return ok;
 }
 
+/* Whether the writer folded the hub's recorded launch flows into its
+ * correlation links (HUB_LAUNCH_ARROWS_TAG). */
+static int launch_arrows_tagged(hub_db *d) {
+  char *md = hr_tname(d, "rocpd_metadata");
+  char *sql = sqlite3_mprintf("SELECT 1 FROM \"%w\" WHERE tag = '" HUB_LAUNCH_ARROWS_TAG
+                              "' AND value = '" HUB_LAUNCH_ARROWS_CORRELATION "' LIMIT 1",
+                              md);
+  sqlite3_stmt *st;
+  int tagged = 0;
+  if (hr_table_exists(d, md) && sqlite3_prepare_v2(d->conn, sql, -1, &st, NULL) == SQLITE_OK) {
+    tagged = sqlite3_step(st) == SQLITE_ROW;
+    sqlite3_finalize(st);
+  }
+  sqlite3_free(sql);
+  sqlite3_free(md);
+  return tagged;
+}
+
 static void setup_db(hub_db *d) {
   static const char *const kinds[T_COUNT] = {"rocpd_region", "rocpd_kernel_dispatch",
                                              "rocpd_memory_copy", "rocpd_memory_allocate",
@@ -161,6 +179,7 @@ static void setup_db(hub_db *d) {
     }
     sqlite3_free(sql);
   }
+  d->flows_are_launch_arrows = d->has_flows && !launch_arrows_tagged(d);
   /* Without recorded flows, launches find their GPU work by a merge
    * (hub_reader_links.c), whatever indexes the input has. */
   char *ev = hr_tname(d, "rocpd_event");

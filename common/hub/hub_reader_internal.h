@@ -58,6 +58,10 @@ typedef struct hub_db {
   struct hr_qnames *qnames; /* hr_qt's quoted table names, made once each */
   int has_table[HUB_KIND_COUNT];
   int has_flows;       /* the source recorded flow ends itself */
+  /* Its recorded flows stand for its launch arrows (has_flows and not
+   * tagged HUB_LAUNCH_ARROWS_TAG: a hub written before the writer folded
+   * launch flows into links): launches then draw no arrow of their own. */
+  int flows_are_launch_arrows;
   /* --align: the map of its times onto the run's timeline (NULL: none);
    * link_starts holds a launch's mapped GPU starts. */
   const hub_time_map *tmap;

@@ -142,7 +142,7 @@ static void give(struct hr_links *l, hr_link_info *out, int64_t start, int64_t n
 int hr_links_open(hub_db *d, const hub_filter *f, size_t window) {
   /* Recorded flows are drawn as recorded (launches are then found only for
    * their start, hub_filter.launch_times); --gpu writes no launch. */
-  if ((d->has_flows && !f->launch_times) || f->gpu_only || !d->has_table[T_REGION] ||
+  if ((d->flows_are_launch_arrows && !f->launch_times) || f->gpu_only || !d->has_table[T_REGION] ||
       (!d->has_table[T_KERNEL] && !d->has_table[T_COPY]))
     return 0;
   struct hr_links *l = tt_calloc(1, sizeof *l);

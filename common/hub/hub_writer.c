@@ -51,6 +51,7 @@ struct hub_writer {
   tt_i64map gpu_agents; /* GPU type_index -> agent id (hub_gpu_agent) */
   /* What hub_writer_finish has to complete (hw_complete_joins). */
   int gpu_rows_without_tid, copies_without_agent;
+  int flows_recorded; /* a flow end was written (hw_fold_launch_flows) */
   tt_i64map process_index; /* pid -> index in processes */
   tt_strmap thread_index;  /* (pid, tid) -> index in threads */
   tt_i64map thread_ids;    /* thread row id -> index in threads */
@@ -834,6 +835,7 @@ static void flow_sample(hub_writer *w, int64_t track, int64_t ts, char phase,
   tt_buf_putc(&ext, '}');
   int64_t ev = hub_event_stack(w, category, id, HUB_NULL, HUB_NULL, ext.data);
   hub_sample(w, track, ts, ev, NULL);
+  w->flows_recorded = 1;
   tt_buf_free(&ext);
 }
 
@@ -1170,6 +1172,10 @@ static void free_writer(hub_writer *w) {
 
 void hub_writer_finish(hub_writer *w) {
   hw_complete_joins(w, &w->bs, w->gpu_rows_without_tid, w->copies_without_agent);
+  if (w->flows_recorded) {
+    hw_fold_launch_flows(w);
+    hub_writer_metadata(w, HUB_LAUNCH_ARROWS_TAG, HUB_LAUNCH_ARROWS_CORRELATION);
+  }
   write_entities(w);
   name_node(w);
   hw_flush_all(&w->bs);

@@ -27,4 +27,11 @@ void hw_sql_exec(hub_writer *w, const char *tmpl);
 void hw_complete_joins(hub_writer *w, hw_batches *bs, int gpu_rows_without_tid,
                        int copies_without_agent);
 
+/* hub_writer_launch_flows.c: drops the recorded flow ends that repeat a
+ * launch link (GPU work and its launching call sharing a correlation id),
+ * so the reader draws those from the correlation, one arrow per GPU work.
+ * Run at hub_writer_finish on a hub with recorded flows, staged rows
+ * flushed; the caller tags the hub HUB_LAUNCH_ARROWS_TAG. */
+void hw_fold_launch_flows(hub_writer *w);
+
 #endif

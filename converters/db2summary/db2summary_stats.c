@@ -301,8 +301,11 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
       row_add(row, dur, HUB_NULL);
     }
     agent_add(s, ev);
-    /* Not Kineto's cuda_sync rows (dispatches too): a wait, not launched work. */
-    if (ev->cls != HUB_CLS_SYNC && ev->launch_ts != HUB_NULL && !(ev->clipped & HUB_CLIP_START))
+    /* Not Kineto's cuda_sync rows (dispatches too): a wait, not launched
+     * work. One sample per launching call, by its first GPU work: a graph
+     * launch's later kernels wait on its earlier ones, not on the launch. */
+    if (ev->cls != HUB_CLS_SYNC && ev->launch_ts != HUB_NULL && ev->link_index == 0 &&
+        !(ev->clipped & HUB_CLIP_START))
       latency_add(s, ev);
     break;
   }

@@ -276,7 +276,7 @@ static int cmp_lat(const void *pa, const void *pb) {
 
 static table latency_table(sm_summary *s, hub_reader *r) {
   table t = {.id = "launch_latency",
-             .title = tt_strdup("Launch latency (kernel start - launching call start)"),
+             .title = tt_strdup("Launch latency (first GPU work start - launching call start, one per call)"),
              .cols = lat_cols, .ncols = 8, .pid = HUB_NULL, .db = -1, .section = -1};
   if (s->nlat) qsort(s->lat, s->nlat, sizeof *s->lat, cmp_lat);
   for (size_t i = 0; i < s->nlat; i++) {

@@ -152,6 +152,11 @@ typedef struct kineto {
   /* mapping state (kineto2db_event.c) */
   tt_strmap syn_pids, syn_tids; /* non-numeric pid/tid strings → ids */
   tt_i64map gpu_pids, cpu_pids; /* pid → 1 */
+  /* The last complete event when it was a call (a region), not GPU work:
+   * its pid and thread. Kineto writes a flow end right after the event it
+   * binds to, and a device's pid holds calls too (MTIA's runtime). */
+  int last_x_region;
+  int64_t last_x_pid, last_x_tid;
   tt_i64map device_pids;        /* deviceProperties ids: Kineto's GPU pids */
   tt_strmap ext_seen;           /* extdata members written once */
   tt_strmap stack_index;        /* "pid tid" → index in stacks */

@@ -354,6 +354,7 @@ static void complete_event(kineto *k) {
   if (!gpu && arg(k, "device") && arg(k, "stream") && to_int(field(k, F_PID), &pid) &&
       to_int(arg(k, "device"), &device) && pid == device)
     gpu = 1;
+  k->last_x_region = !gpu;
   if (gpu) {
     gpu_work(k, cat, name, ts, end, corr);
     return;
@@ -361,6 +362,8 @@ static void complete_event(kineto *k) {
   int numeric;
   pid = resolve_pid(k, &numeric);
   int64_t tid = resolve_tid(k, pid);
+  k->last_x_pid = pid;
+  k->last_x_tid = tid;
   if (numeric) mark(&k->cpu_pids, pid);
   int64_t ev = hub_event(k->w, cat ? cat : "", corr, NULL);
   write_args(k, ev, 0, USED_X);
@@ -583,7 +586,10 @@ static void flow_event(kineto *k, char phase) {
   const char *cat = field_text(k, F_CAT);
   const char *name = field_text(k, F_NAME);
   const char *bp = field_text(k, F_BP);
-  if (tt_i64map_get(&k->gpu_pids, pid) || tt_i64map_get(&k->device_pids, pid)) {
+  /* A device's pid may hold calls as well as GPU work: an end right after
+   * a call on its own thread binds to that call, on that thread. */
+  int on_call = k->last_x_region && k->last_x_pid == pid && resolve_tid(k, pid) == k->last_x_tid;
+  if (!on_call && (tt_i64map_get(&k->gpu_pids, pid) || tt_i64map_get(&k->device_pids, pid))) {
     /* The GPU end of a flow (Kineto writes it right after the GPU event it
      * binds to): on that GPU stream, so exporters draw it there. */
     int64_t agent, stream_id;

@@ -11,33 +11,35 @@ usage: json_flows.py FILE.json"""
 import json, sys
 from decimal import Decimal
 
-events = json.load(open(sys.argv[1]), parse_float=Decimal)
-if isinstance(events, dict):
-    events = events["traceEvents"]
-slices = {}  # (pid, tid) -> [(start, end, name)]
-ends = {}    # (cat, name, id) -> {"s": (pid, tid, ts), "f": ...}
-for e in events:
-    ph = e.get("ph")
-    if ph == "X":
-        ts, dur = Decimal(e["ts"]), Decimal(e.get("dur", 0))
-        slices.setdefault((e["pid"], e["tid"]), []).append((ts, ts + dur, e["name"]))
-    elif ph in ("s", "f"):
-        ends.setdefault((e.get("cat"), e.get("name"), e["id"]), {})[ph] = (e["pid"], e["tid"], Decimal(e["ts"]))
+
+def arrows(path):
+    """The sorted rows of the file's arrows (the format above)."""
+    events = json.load(open(path), parse_float=Decimal)
+    if isinstance(events, dict):
+        events = events["traceEvents"]
+    slices = {}  # (pid, tid) -> [(start, end, name)]
+    ends = {}    # (cat, name, id) -> {"s": (pid, tid, ts), "f": ...}
+    for e in events:
+        ph = e.get("ph")
+        if ph == "X":
+            ts, dur = Decimal(e["ts"]), Decimal(e.get("dur", 0))
+            slices.setdefault((e["pid"], e["tid"]), []).append((ts, ts + dur, e["name"]))
+        elif ph in ("s", "f"):
+            ends.setdefault((e.get("cat"), e.get("name"), e["id"]), {})[ph] = (
+                e["pid"], e["tid"], Decimal(e["ts"]))
+
+    def bind(end):
+        pid, tid, ts = end
+        best = None
+        for s, t, name in slices.get((pid, tid), []):
+            if s <= ts < t or s == ts == t:
+                if best is None or (s, -(t - s)) > (best[0], -(best[1] - best[0])):
+                    best = (s, t, name)
+        return "%s\t%s\t%s" % (pid, tid, best[2] if best else "-")
+
+    return sorted(bind(e["s"]) + "\t" + bind(e["f"]) for e in ends.values() if "s" in e and "f" in e)
 
 
-def bind(end):
-    pid, tid, ts = end
-    best = None
-    for s, t, name in slices.get((pid, tid), []):
-        if s <= ts < t or s == ts == t:
-            if best is None or (s, -(t - s)) > (best[0], -(best[1] - best[0])):
-                best = (s, t, name)
-    return "%s\t%s\t%s" % (pid, tid, best[2] if best else "-")
-
-
-rows = []
-for key, e in ends.items():
-    if "s" in e and "f" in e:
-        rows.append(bind(e["s"]) + "\t" + bind(e["f"]))
-for r in sorted(rows):
-    print(r)
+if __name__ == "__main__":
+    for r in arrows(sys.argv[1]):
+        print(r)

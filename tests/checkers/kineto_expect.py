@@ -103,6 +103,9 @@ def main():
     instants = 0
     flows = Counter()
     flow_ids = set()
+    flow_ends = []     # (ph, cat, id, ts ns) of every s/t/f
+    call_starts = set()  # (correlation, start) of every call (non-GPU X)
+    gpu_starts = {}      # (correlation, start) of every kernel or copy → 1
     counter_samples = 0
     be_open = {}
     proc_name = {}    # pid key → name from M process_name (last wins)
@@ -155,6 +158,11 @@ def main():
                 cpu_pids.add(pid_key(e.get("pid")))
             if not gpu:
                 threaded_pids.add(pid_key(e.get("pid")))
+            c = as_int(args.get("correlation"))
+            if c is not None and gpu and cat != ANNOTATION:
+                gpu_starts[(c, start)] = 1
+            elif c is not None and not gpu:
+                call_starts.add((c, start))
             if gpu and cat in COPY_CATS:
                 n_copies += 1
             elif gpu and cat == ANNOTATION:
@@ -185,8 +193,7 @@ def main():
             # a flow end on a pid not (yet) known as a GPU's is on a thread
             if pid_key(e.get("pid")) not in gpu_pids | device_ids:
                 threaded_pids.add(pid_key(e.get("pid")))
-            flows[ph] += 1
-            flow_ids.add(json.dumps(e.get("id")))
+            flow_ends.append((ph, e.get("cat"), e.get("id"), base + ns(e["ts"])))
         elif ph == "C":
             counter_samples += sum(1 for v in args.values()
                                    if isinstance(v, (int, Decimal)) and not isinstance(v, bool))
@@ -241,6 +248,27 @@ def main():
               sum(b - a for a, b in zip(starts, ends)))
         check("sum of starts relative to the earliest (ns)",
               "SELECT sum(start - %d) FROM %s" % (m, INTERVALS), sum(s - m for s in starts))
+
+    # Flow ends that repeat a launch link (an end at the start of a kernel
+    # or copy carrying its id, that id a call's; a start at that call when
+    # every end it had was one) are drawn from the correlation: the hub
+    # keeps the others (docs/hub.md, "Launch arrows").
+    call_corrs = {c for c, _ in call_starts}
+    linked = {k for k in gpu_starts if k[0] in call_corrs}
+    dup_end = lambda ph, i, t: ph != "s" and as_int(i) is not None and (as_int(i), t) in linked
+    ends_of = {}
+    for ph, cat, i, t in flow_ends:
+        if ph != "s":
+            ends_of.setdefault((cat, json.dumps(i)), []).append(dup_end(ph, i, t))
+    for ph, cat, i, t in flow_ends:
+        if ph == "s":
+            e = ends_of.get((cat, json.dumps(i)), [])
+            dup = as_int(i) is not None and (as_int(i), t) in call_starts and e and all(e)
+        else:
+            dup = dup_end(ph, i, t)
+        if not dup:
+            flows[ph] += 1
+            flow_ids.add(json.dumps(i))
 
     # Samples: instants, flow ends, counters.
     check("instant events", "SELECT count(*) FROM rocpd_sample s JOIN rocpd_track t "

@@ -2,10 +2,10 @@
 # One call that launches many GPU works (a graph launch: hipGraphLaunch,
 # cudaGraphLaunch) gets one arrow per GPU work, in db2json and db2perfetto,
 # whole or split, read directly or in passes; db2summary's launch latency
-# counts every one. The input is the real rocmProfileData RPD with its
-# hipLaunchKernel calls' ops relinked (rocpd_api_ops) to the first of them,
-# renamed hipGraphLaunch. Every expected number comes from the RPD or the
-# hub with sqlite3.
+# counts each launch once, by its first GPU work. The input is the real
+# rocmProfileData RPD with its hipLaunchKernel calls' ops relinked
+# (rocpd_api_ops) to the first of them, renamed hipGraphLaunch. Every expected number comes from the RPD or the
+# hub with sqlite3. (Kineto's graph launches: test_launch_arrows.sh.)
 source "$(dirname "$0")/lib.sh"
 
 SRC="$TMP/graph.rpd"
@@ -63,9 +63,12 @@ expect_eq "db2perfetto: the ids are distinct" "$ARROWS" \
   "$(grep '^ *flow_ids:' <<<"$pf" | sort -u | wc -l)"
 validate "db2perfetto output: pftrace-check" pftrace-check "$TMP/g.pftrace"
 
-# --- db2summary: launch latency of every kernel ------------------------------------
-expect_eq "db2summary: launch latency counts every launched kernel (and fill)" \
-  "$(q "$SRC" "SELECT count(*) FROM ($LINKED) WHERE NOT (type GLOB 'Copy*' OR type = 'Memcpy')")" \
+# --- db2summary: launch latency, one per launching call ------------------------------
+# By the call's first GPU work when that is a kernel (or fill): a graph
+# launch's later kernels wait on its earlier ones, not on the launch.
+expect_eq "db2summary: launch latency counts each launching call once, by its first GPU work" \
+  "$(q "$SRC" "SELECT count(*) FROM (SELECT api, type, min(ostart) FROM ($LINKED) GROUP BY api)
+               WHERE NOT (type GLOB 'Copy*' OR type = 'Memcpy')")" \
   "$(db2summary -q --format csv --table launch_latency "$HUB" -o - | awk -F, 'NR > 1 {print $2}')"
 
 # --- a window split: an arrow where both ends are in one window, no dangling end ----

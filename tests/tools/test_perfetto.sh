@@ -45,7 +45,9 @@ print(d["slices"], d["instants"], d["counters"], d["flows"], d["dangling_flows"]
 # Slices: every interval row, under its category ("(none)" when it has
 # none; GPU rows without one use the exporter's defaults). Instants and
 # counters: samples by their track's kind. Flows: recorded flow ids with
-# ends of two phases, else correlations shared by a launch and GPU work.
+# ends of two phases, and one per GPU work whose process holds a call
+# with its correlation (a launch link) where the hub is tagged as drawing
+# those (tracetools.launch_arrows) or records no flows.
 hub_counts() {
   q "$1" "
 WITH iv(cat) AS (
@@ -63,14 +65,17 @@ smp(kind, cat, corr, ph) AS (
   FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id LEFT JOIN rocpd_event e ON e.id = s.event_id),
 recorded(n) AS (SELECT count(*) FROM (SELECT 1 FROM smp WHERE kind = 'flow' AND corr IS NOT NULL
   GROUP BY cat, corr HAVING count(DISTINCT ph) >= 2)),
-derived(n) AS (SELECT count(*) FROM (SELECT DISTINCT e.correlation_id FROM rocpd_region r
-  JOIN rocpd_event e ON e.id = r.event_id WHERE e.correlation_id IN (
-    SELECT e2.correlation_id FROM rocpd_kernel_dispatch k JOIN rocpd_event e2 ON e2.id = k.event_id
-    UNION SELECT e2.correlation_id FROM rocpd_memory_copy m JOIN rocpd_event e2 ON e2.id = m.event_id)))
+gpu(pid, corr) AS (SELECT k.pid, e.correlation_id FROM rocpd_kernel_dispatch k
+    JOIN rocpd_event e ON e.id = k.event_id
+  UNION ALL SELECT m.pid, e.correlation_id FROM rocpd_memory_copy m JOIN rocpd_event e ON e.id = m.event_id),
+derived(n) AS (SELECT count(*) FROM gpu WHERE corr IS NOT NULL AND EXISTS (SELECT 1 FROM rocpd_region r
+  JOIN rocpd_event e ON e.id = r.event_id WHERE r.pid = gpu.pid AND e.correlation_id = gpu.corr)),
+tagged(n) AS (SELECT count(*) FROM rocpd_metadata WHERE tag = 'tracetools.launch_arrows')
 SELECT (SELECT count(*) FROM iv) || ' ' ||
        (SELECT count(*) FROM smp WHERE kind NOT IN ('flow','counter')) || ' ' ||
        (SELECT count(*) FROM smp WHERE kind = 'counter') || ' ' ||
-       (SELECT CASE WHEN (SELECT count(*) FROM smp WHERE kind = 'flow') > 0
+       (SELECT CASE WHEN (SELECT n FROM tagged) > 0 THEN (SELECT n FROM recorded) + (SELECT n FROM derived)
+               WHEN (SELECT count(*) FROM smp WHERE kind = 'flow') > 0
                THEN (SELECT n FROM recorded) ELSE (SELECT n FROM derived) END) || ' 0 | ' ||
        COALESCE((SELECT group_concat(cat || '=' || n, ' ') FROM
                  (SELECT cat, count(*) AS n FROM iv GROUP BY cat ORDER BY cat)), '')"

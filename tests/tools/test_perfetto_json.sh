@@ -18,8 +18,8 @@ field() { $PY -c 'import json,sys; d=json.loads(sys.stdin.readline()); print("|"
 
 # Complete events (end > start), instants (end = start, and samples on
 # neither flow nor counter tracks) and launch arrows of a hub: GPU work
-# whose correlation a host call has, or for a Kineto trace (its arrows are
-# its own s/f pairs) the pairs with both ends in the input ($2).
+# whose correlation a host call has, or for a Kineto trace the arrows its
+# input says ($2).
 hub_counts() {
   if [ $# -gt 1 ]; then hub_counts "$1" | sed "s/|[0-9]*\$/|$2/"; return; fi
   q "$1" "WITH iv(s, e) AS (SELECT start, end FROM $HUB_REGIONS UNION ALL
@@ -56,19 +56,14 @@ nsys2db -q "$FIX/nsys/pipit_saxpy-mpi-cuda_nsys_perlmutter0.sqlite" -o "$TMP/nsy
 rpd2db -q "$FIX/rocm/rpd_matmul_result.rpd" -o "$TMP/rpd.db"
 
 rpd2db -q "$FIX/rocm/rpd_matmul_result_large.rpd" -o "$TMP/rpd_large.db"
-pairs() {
-  $PY -c '
-import collections, gzip, json, sys
-ends = collections.defaultdict(set)
-for e in json.load(gzip.open(sys.argv[1], "rt"))["traceEvents"]:
-    if e.get("ph") in ("s", "f"):
-        ends[(e.get("cat"), e.get("id"))].add(e["ph"])
-print(sum(1 for v in ends.values() if len(v) == 2))' "$1"
-}
+# A Kineto trace's arrows: one per GPU work with its call's correlation,
+# and its recorded flows that are no launch (tests/checkers/kineto_arrows.py).
+pairs() { $PY "$ROOT/tests/checkers/kineto_arrows.py" "$1" | awk '{print $1 + $2}'; }
 declare -A ARROWS=([alexnet]=$(pairs "$FIX/kineto/hta_alexnet_trace.json.gz")
   [event_sync]=$(pairs "$FIX/kineto/hta_event_sync_multi_stream.json.gz"))
 counts_of() { hub_counts "$TMP/$1.db" ${ARROWS[$1]:+"${ARROWS[$1]}"}; }
-# Checked by hand once: alexnet's 139 arrows are its input's s/f pairs.
+# Checked by hand once: alexnet's 139 arrows are its input's s/f pairs,
+# each from a call to GPU work with its correlation.
 expect_eq "alexnet hub: complete events, instants, launch arrows" "728|142|139" "$(counts_of alexnet)"
 
 files=()
