@@ -1,9 +1,14 @@
 /* A part's CPU samples (part_samples.h). */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "cli/part_samples.h"
 #include "base/util.h"
+
+static atomic_llong samples_written;
+
+int64_t tt_part_samples_written(void) { return (int64_t)atomic_load(&samples_written); }
 
 int tt_part_samples_open(tt_part_samples *ps, hub_reader *r, const tt_export_opts *o,
                          const tt_part *p) {
@@ -61,8 +66,28 @@ int tt_part_samples_before(tt_part_samples *ps, int64_t t, hub_cpu_sample *s) {
     if (!category_kept(ps, ps->next.category)) continue;
     *s = ps->next;
     ps->count++;
+    if (!ps->part->dry) atomic_fetch_add(&samples_written, 1);
     return 1;
   }
+}
+
+int tt_part_samples_any(hub_reader *r, const tt_export_opts *o, const tt_part *p) {
+  tt_part_samples ps;
+  if (tt_part_samples_open(&ps, r, o, p) != 0) return -1;
+  int rc = 0;
+  if (ps.sr) {
+    /* peeked, not handed out: not counted as written */
+    for (;;) {
+      if ((rc = hub_samples_next(ps.sr, &ps.next)) <= 0) break;
+      if (ps.next.ts >= p->end) {
+        rc = 0;
+        break;
+      }
+      if (category_kept(&ps, ps.next.category)) break;
+    }
+  }
+  tt_part_samples_close(&ps);
+  return rc;
 }
 
 void tt_part_samples_close(tt_part_samples *ps) {

@@ -33,6 +33,11 @@ static inline hub_sample_reader *tt_part_samples_stacks(const tt_part_samples *p
  * error (said). *s's strings are valid until the next call. */
 int tt_part_samples_before(tt_part_samples *ps, int64_t t, hub_cpu_sample *s);
 void tt_part_samples_close(tt_part_samples *ps);
+/* Whether part p has a sample to give: 1, 0, or -1 (said). */
+int tt_part_samples_any(hub_reader *r, const tt_export_opts *o, const tt_part *p);
+/* Samples handed out to parts that are written (not a size plan's dry
+ * pass), in this process: the driver's "no event matched" counts them. */
+int64_t tt_part_samples_written(void);
 /* The backtrace of region ev of the part's stream (hub_samples_region_stack):
  * its leaf's callsite, -1 when none, -2 on a read error (said). */
 static inline int64_t tt_part_region_stack(tt_part_samples *ps, const hub_record *ev) {

@@ -148,6 +148,13 @@ for f in "$TMP"/w*.pftrace; do
 done
 expect_eq "--split window: the parts hold every sample once" \
   "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" "$n"
+# 40 windows: some hold samples and no call at all (the process samples
+# its threads between OS runtime calls); they are written too
+db2json -q --split window --windows 40 "$H" -o "$TMP/w40.json"
+n=0
+for f in "$TMP"/w40.w*.json; do n=$((n + $($PY "$ROOT/tests/checkers/json_samples.py" "$f" | wc -l))); done
+expect_eq "--split window --windows 40: every sample once, windows with samples and no call too" \
+  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")" "$n"
 db2perfetto -q --max-part-size 30KB "$H" -o "$TMP/sz.pftrace" 2>"$TMP/szp.err"
 n=0
 for f in "$TMP"/sz.*.pftrace; do
@@ -174,6 +181,12 @@ expect_eq "--start/--end: the samples in the range" \
 expect_eq "--list-categories: the samples once each, as cpu samples (their frame rows not as regions)" \
   "timer_sampling $(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS") cpu sample" \
   "$(db2json --list-categories "$H" | awk '$1 == "timer_sampling" {print $1, $2, $3, $4}')"
+db2perfetto -q --category 'TIMER_*' "$H" -o "$TMP/c1.pftrace"
+db2perfetto -q --category OSRT_API "$H" -o "$TMP/c2.pftrace"
+db2perfetto -q --exclude-category timer_sampling "$H" -o "$TMP/c3.pftrace"
+expect_eq "--category / --exclude-category: samples follow their category (timer_sampling), case-insensitive" \
+  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS") 0 0" \
+  "$(for f in c1 c2 c3; do $PY "$ROOT/tests/checkers/pftrace_samples.py" "$ROOT/tests/data" "$TMP/$f.pftrace" | wc -l; done | xargs)"
 db2perfetto -q --gpu "$H" -o "$TMP/g.pftrace"
 expect_eq "--gpu: no CPU samples" 0 \
   "$($PY "$ROOT/tests/checkers/pftrace_samples.py" "$ROOT/tests/data" "$TMP/g.pftrace" | wc -l)"
