@@ -60,6 +60,16 @@ if have dbmerge; then
 fi
 
 echo
+echo "== two runs compared op by op: bert-small on an H100 and on an MI300X (public TraceLens traces)"
+if have db2diff && have kineto2db; then
+  mkdir -p "$OUT/diff"
+  run "$BIN/kineto2db" -q fixtures/kineto/tracelens_h100_bert-small-uncased.json.gz -o "$OUT/diff/h100.db"
+  run "$BIN/kineto2db" -q fixtures/kineto/tracelens_mi300_bert-small-uncased.json.gz -o "$OUT/diff/mi300.db"
+  run "$BIN/db2diff" -q "$OUT/diff/h100.db" "$OUT/diff/mi300.db" -o "$OUT/diff/h100_vs_mi300.txt"
+  run "$BIN/db2diff" -q --format html "$OUT/diff/h100.db" "$OUT/diff/mi300.db" -o "$OUT/diff/h100_vs_mi300.html"
+fi
+
+echo
 echo "== splitting the largest profile (resnet50, 35 MB of JSON) into 4 time windows"
 if [ -f "$OUT/resnet50.db" ]; then
   mkdir -p "$OUT/split"
@@ -88,6 +98,7 @@ have db2otf2 && echo "             or print one: otf2-print $OUT/alexnet.otf2/tr
 have db2summary && echo "  *.summary.* flat profiles (text or markdown): any pager or Markdown viewer"
 have db2summary && echo "  *.summary.html  reports with charts, one file each, no network needed: open in any"
 have db2summary && echo "             browser, e.g. xdg-open $OUT/ranks.summary.html (or file://$(cd "$OUT" && pwd)/ranks.summary.html)"
+have db2diff && echo "  diff/h100_vs_mi300.*  what changed between two runs, op by op (text; html: any browser)"
 echo "  *.db       rocpd hub databases: sqlite3 $OUT/alexnet.db 'SELECT * FROM rocpd_region LIMIT 5',"
 echo "             or any tool that reads rocprofv3's rocpd output"
 echo "Every file (and archive) under $OUT/split is a complete trace on its own (one time window each)."

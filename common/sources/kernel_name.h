@@ -16,4 +16,24 @@
  * groups by it must keep them apart itself. */
 void tt_kernel_short_name(const char *name, tt_buf *out);
 
+/* What a piece of GPU work does, from its name alone, for comparing runs
+ * whose kernels share no names (two vendors' libraries): out = one of
+ *   "GEMM", "attention", "convolution", "softmax", "normalization",
+ *   "reduction", "elementwise", "memset", "copy HtoD" (and DtoH, DtoD,
+ *   HtoH, "copy" when the direction is not known), "collective
+ *   AllReduce" (AllGather, ReduceScatter, Broadcast, Reduce, SendRecv,
+ *   AllToAll; "collective" alone when the name says no type), "other".
+ * is_copy / copy_dir: a copy and its direction (hub_copy_dir's values:
+ * 1 HtoD, 2 DtoH, 3 DtoD, 4 HtoH, 0 unknown); is_memset likewise. The
+ * words are matched case-insensitively in the name (cutlass, Cijk_,
+ * cublas, flash, fmha, nccl, rccl ...): a heuristic, and named as one
+ * wherever its result is shown. */
+void tt_kernel_category(const char *name, int is_copy, int copy_dir, int is_memset, tt_buf *out);
+
+/* A name with the vendors' spellings made one: "cudnn_" and "miopen_"
+ * become "dnn_", a "cuda" or "hip" that starts a word (cudaLaunchKernel,
+ * hipLaunchKernel, aten::_cudnn_rnn / aten::miopen_rnn) becomes "gpu".
+ * out = the neutral name; the rest is copied as it is. */
+void tt_vendor_neutral_name(const char *name, tt_buf *out);
+
 #endif

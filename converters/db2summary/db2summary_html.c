@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/html_text.h"
 #include "db2summary.h"
 #include "sources/kernel_name.h"
 
@@ -36,29 +37,9 @@ typedef struct hw {
 /* --- text ------------------------------------------------------------ */
 
 /* Every piece of trace text (names, categories, hosts, paths, table ids)
- * reaches the report through these two, never through a bare print: in
- * text (an element's content) and in a quoted attribute value. Both turn
- * & < > " ' into references, so text cannot close an element or an
- * attribute, and control characters and invalid UTF-8 into spaces and
- * U+FFFD, which html and svg (xml) both accept. */
-static void html_escape(hw *w, const char *s, size_t max) {
-  char *c = tt_utf8_clean(s, &w->tmp);
-  size_t chars = 0;
-  for (const unsigned char *p = (const unsigned char *)c; *p; p++) {
-    if ((*p & 0xC0) != 0x80 && max && chars++ == max) {
-      fputs("\xE2\x80\xA6", w->fp); /* … */
-      return;
-    }
-    switch (*p) {
-    case '&': fputs("&amp;", w->fp); break;
-    case '<': fputs("&lt;", w->fp); break;
-    case '>': fputs("&gt;", w->fp); break;
-    case '"': fputs("&quot;", w->fp); break;
-    case '\'': fputs("&#39;", w->fp); break;
-    default: fputc(*p < 0x20 || *p == 0x7f ? ' ' : *p, w->fp);
-    }
-  }
-}
+ * reaches the report through html_escape (base/html_text.h), never through
+ * a bare print: in text and in quoted attribute values. */
+static void html_escape(hw *w, const char *s, size_t max) { tt_html_escape(w->fp, s, max, &w->tmp); }
 
 /* s as an element's text, cut after max characters with an ellipsis (0:
  * whole). */
@@ -159,19 +140,9 @@ static void html_attr(hw *w, const char *name, const char *s) {
   fputc('"', w->fp);
 }
 
-/* A duration for people: "1.25 s", "12.50 ms", "3.20 µs", "850 ns". */
-static const char *hdur_str(char *buf, size_t n, double ns) {
-  double a = fabs(ns);
-  if (a >= 1e9) snprintf(buf, n, "%.2f s", ns / 1e9);
-  else if (a >= 1e6) snprintf(buf, n, "%.2f ms", ns / 1e6);
-  else if (a >= 1e3) snprintf(buf, n, "%.2f \xC2\xB5s", ns / 1e3);
-  else snprintf(buf, n, "%.0f ns", ns);
-  return buf;
-}
-
 static void hdur(FILE *fp, double ns) {
   char b[48];
-  fputs(hdur_str(b, sizeof b, ns), fp);
+  fputs(tt_human_duration(b, sizeof b, ns), fp);
 }
 
 static void hbytes(FILE *fp, double b) {
@@ -770,7 +741,7 @@ static void overview(hw *w) {
   int64_t span = s->events ? s->span_end - s->span_start : 0;
   fputs("<div class=\"cards\">", fp);
   snprintf(v, sizeof v, "%" PRId64, span);
-  hdur_str(h, sizeof h, (double)span);
+  tt_human_duration(h, sizeof h, (double)span);
   card(w, "span_ns", v, h, "time span");
   snprintf(v, sizeof v, "%" PRIu64, s->events);
   card(w, "events", v, v, "events");

@@ -109,7 +109,7 @@ def main():
     counter_samples = 0
     be_open = {}
     proc_name = {}    # pid key → name from M process_name (last wins)
-    thread_name = {}  # numeric tid → name from M thread_name
+    thread_name = {}  # (pid key, numeric tid) → name from M thread_name (last wins)
     pid_keys = set()
     gpu_pids = set()      # pid keys of GPU pseudo-processes (labels or GPU work)
     cpu_pids = set()      # numeric pid keys with CPU-side work or a CPU label
@@ -210,7 +210,7 @@ def main():
             if e.get("name") == "thread_name" and isinstance(args.get("name"), str):
                 tid = as_int(e.get("tid"))
                 if tid is not None:
-                    thread_name[tid] = args["name"]
+                    thread_name[(pid_key(e.get("pid")), tid)] = args["name"]
         else:
             instants += 1  # unknown phases are kept as instants
             n_args += count_args(e, USED["i"])
@@ -309,11 +309,13 @@ def main():
           "command AS k FROM rocpd_info_process "
           "ORDER BY k)", "|".join(sorted(expected_procs)))
     if thread_name:
-        tids = ",".join(str(t) for t in sorted(thread_name))
+        # Two processes' threads may share a tid (a GPU's "stream 0" and a
+        # process's thread 0): the distinct (tid, name) pairs.
+        tids = ",".join(str(t) for t in sorted({t for _, t in thread_name}))
         check("thread names (M thread_name)",
-              "SELECT group_concat(k, '|') FROM (SELECT tid || '=' || name AS k FROM rocpd_info_thread "
-              "WHERE tid IN (%s) ORDER BY tid)" % tids,
-              "|".join("%d=%s" % (t, thread_name[t]) for t in sorted(thread_name)))
+              "SELECT group_concat(k, '|') FROM (SELECT DISTINCT tid || '=' || name AS k FROM "
+              "rocpd_info_thread WHERE tid IN (%s) ORDER BY k)" % tids,
+              "|".join(sorted({"%d=%s" % (t, n) for (_, t), n in thread_name.items()})))
 
     # Top level: agents from deviceProperties, other keys as metadata.
     check("GPU agents from deviceProperties",

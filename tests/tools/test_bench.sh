@@ -57,10 +57,12 @@ expect_rows db2summary "gen_hub hub" 2
 expect_rows dbmerge "gen_hub hub" 2
 expect_rows etprof2db "ExecuTorch legacy buffer" 3
 expect_rows kineto2db "resnet50 JSON" 1
-# One row per tool at 10x the events (bench_scale, and the nvprof, nsys and rpd benches)
-expect_eq "rows at 10x the events" 10 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
+# db2diff's pair (bench_diff; the bert pair at this size): time, and peak RSS at 20x against 2x
+expect_rows db2diff "bert h100/mi300" 2
+# One row per tool at 10x the events (bench_scale, the nvprof, nsys, rpd and diff benches)
+expect_eq "rows at 10x the events" 11 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 60 "$(printf '%s
+expect_eq "table rows" 62 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"

@@ -107,6 +107,16 @@ expect_eq "text: the kernel's name shown with its escapes" 1 \
 expect_eq "csv: the category's table id shown with its escapes, quoted (the index)" 1 \
   "$(grep -cF '"region:catevil""><img src=x onerror=alert(1)>\x1b]0;pwned\x07\x1b[31m,'"'"'|`*_;\x0d\x0a--","Regions: ' "$TMP/s.csv")"
 
+# --- db2diff: the hostile hub against itself --------------------------------
+for f in text csv markdown json html; do
+  expect_ok "db2diff --format $f reads the hostile hub" db2diff -q "$DB" "$DB" --format $f -o "$TMP/d.$f"
+done
+db2diff -q "$TMP/clean/h.db" "$TMP/clean/h.db" --format html -o "$TMP/dclean.html" || fail "db2diff clean html"
+ok "db2diff html: no element or attribute the writer does not write" $PY "$CHK" html "$TMP/dclean.html" "$TMP/d.html"
+ok "db2diff json: the kernel's name exact" $PY "$CHK" json "$TMP/d.json" "$H/kern"
+ok "db2diff csv: every row keeps its header's field count" $PY "$CHK" csv "$TMP/d.csv"
+ok "db2diff text, csv, markdown: no raw control byte" $PY "$CHK" text "$TMP/d.text" "$TMP/d.csv" "$TMP/d.markdown"
+
 # --- db2json, db2perfetto, db2otf2, dbmerge -----------------------------------
 expect_ok "db2json reads the hostile hub" db2json -q "$DB" -o "$TMP/j.json"
 ok "db2json: every field's text exact" $PY "$CHK" json "$TMP/j.json" "$H/kern" "$H/region" "$H/cat" \
