@@ -85,6 +85,13 @@ static uint64_t dry_bytes(const planner *p, size_t crossing) {
   return b;
 }
 
+/* The dry part has reached time t: its sink writes what is due before it
+ * (the bound taken next counts it). */
+static int dry_advance(planner *p, int64_t t) {
+  const tt_exporter *ex = p->s->ex;
+  return p->state && ex->advance ? ex->advance(p->state, p->r, t) : 0;
+}
+
 static int dry_end(planner *p) {
   int rc = 0;
   if (p->state) rc = p->s->ex->end_part(p->state, p->r);
@@ -157,6 +164,7 @@ static uint64_t aim_of(const planner *p) {
 static int close_group(planner *p, int64_t next) {
   uint64_t max = p->s->max;
   int64_t gs = p->group.v[0].ev.start;
+  if (dry_advance(p, next) != 0) return -1;
   uint64_t after = dry_bytes(p, held_count_after(&p->open, next) +
                                     held_count_after(&p->group, next));
   if (after > p->step + p->before && p->had_events) p->step = after - p->before;
@@ -165,7 +173,7 @@ static int close_group(planner *p, int64_t next) {
      * give the group again, to the next part (its args looked up by id:
      * once a part, not once an event). */
     if (plan_add(p, gs, p->before, p->before > max) != 0) return 1;
-    if (start_part_at(p, gs) != 0 || give_group(p) != 0) return -1;
+    if (start_part_at(p, gs) != 0 || give_group(p) != 0 || dry_advance(p, next) != 0) return -1;
     after = dry_bytes(p, held_count_after(&p->open, next) + held_count_after(&p->group, next));
   }
   for (size_t i = 0; i < p->group.n; i++)
@@ -183,9 +191,11 @@ static int close_group(planner *p, int64_t next) {
 }
 
 /* A group begins at time t: the bound of ending the part just before it. */
-static void open_group(planner *p, int64_t t) {
+static int open_group(planner *p, int64_t t) {
   p->had_events = p->state != NULL && t > p->part.start;
+  if (dry_advance(p, t) != 0) return -1;
   p->before = dry_bytes(p, p->open.n);
+  return 0;
 }
 
 /* No cut of the part being planned falls before t any more (see
@@ -226,7 +236,10 @@ static int plan_pass(planner *p) {
       }
       /* Cuts to come fall at this start time or after it. */
       advance_frontier(p, ev.start);
-      open_group(p, ev.start);
+      if (open_group(p, ev.start) != 0) {
+        rc = -1;
+        break;
+      }
     }
     hub_record_hold(tt_vec_add(&p->group), &ev);
     if (dry_emit(p, &ev) != 0) {
@@ -235,6 +248,7 @@ static int plan_pass(planner *p) {
     }
   }
   if (rc == 0 && p->group.n && (rc = close_group(p, s->t1)) < 0) rc = -1;
+  if (rc == 0 && dry_advance(p, s->t1) != 0) rc = -1;
   if (rc == 0) {
     uint64_t last = dry_bytes(p, 0);
     /* The last part ends at t1, unless the stream ended with a cut there. */

@@ -15,6 +15,7 @@
  * the stream in a spool (hub_reader.h), which the balanced pass and the
  * writer replay (size_cuts). */
 #include "cli/export.h"
+#include "cli/part_samples.h"
 
 #include <ftw.h>
 #include <getopt.h>
@@ -450,9 +451,15 @@ static uint64_t dir_bytes(const char *dir) {
 }
 
 static int end_part(run *ru) {
+  /* A part with CPU samples and no event (a window between calls) is
+   * written: the sink gives its samples when it ends. */
   if (!ru->begun) {
-    ru->parts_empty++;
-    return 0;
+    int has = tt_part_samples_any(ru->r, ru->o, &ru->part);
+    if (has < 0) return -1;
+    if (!has || ensure_begun(ru) != 0) {
+      if (!has) ru->parts_empty++;
+      return has ? -1 : 0;
+    }
   }
   /* db2summary's text goes out now: the progress line leaves first. */
   if (is_stdout(ru->path)) tt_progress_stdout_begins();
@@ -1247,7 +1254,8 @@ int tt_export_main(int argc, char **argv, const tt_exporter *ex) {
   if (rc == 0 && !o.list_categories && !o.count_parts) {
     tt_progress_finish("rows", ru.records);
     int bounded = o.start_text || o.end_text;
-    if (ru.events == 0 && has_event_filter(&o) && !bounded && o.part < 0) {
+    if (ru.events == 0 && tt_part_samples_written() == 0 && has_event_filter(&o) && !bounded &&
+        o.part < 0) {
       /* Category names differ by importer: an empty result is almost
        * always a misspelt filter, not what the user wanted. */
       tt_error("no event matched the --category/--exclude-category/--name%s%s filters; "

@@ -94,6 +94,12 @@ typedef struct tt_exporter {
   void *(*begin_part)(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                       tt_output *out);
   int (*event)(void *part_state, hub_reader *r, const hub_record *ev);
+  /* The stream has reached time t (no event to come starts before it):
+   * writes what the sink has due before t that is no event (its CPU
+   * samples, cli/part_samples.h), so part_bytes counts it. The size
+   * planner calls it before each part_bytes; NULL: nothing to write.
+   * 0, or -1 (said). */
+  int (*advance)(void *part_state, hub_reader *r, int64_t t);
   /* Finishes the part; returns 0 on success. Frees part_state. */
   int (*end_part)(void *part_state, hub_reader *r);
   /* --max-part-size: the bytes the part's output would hold if it ended

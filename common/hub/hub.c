@@ -7,7 +7,7 @@
 const char *hub_track_kind_name(hub_track_kind k) {
   static const char *const words[HUB_TRACK_KIND_COUNT] = {
       HUB_WORD_COUNTER, HUB_WORD_INSTANT,    HUB_WORD_MARKER,
-      HUB_WORD_NVTX,    HUB_WORD_CUDA_EVENT, HUB_WORD_FLOW};
+      HUB_WORD_NVTX,    HUB_WORD_CUDA_EVENT, HUB_WORD_FLOW, HUB_WORD_CPU_SAMPLE};
   return (unsigned)k < HUB_TRACK_KIND_COUNT ? words[k] : "";
 }
 

@@ -26,8 +26,28 @@
 #define HUB_WORD_NVTX "nvtx"
 #define HUB_WORD_CUDA_EVENT "cuda_event"
 #define HUB_WORD_FLOW "flow"
+#define HUB_WORD_CPU_SAMPLE "cpu_sample"
 #define HUB_WORD_GPU_LANE "gpu_lane"
 #define HUB_WORD_PROCESS_TRACKS "process_tracks"
+
+/* SQL: whether event alias E is one frame of a call-stack sample, as
+ * rocprof-sys writes them (hub_writer.h, hub_stack_sample): its call_stack
+ * is a frame object with a "name". Its region and sample rows are read as
+ * a sample (hub_samples.h), never as a slice or an instant; a call's own
+ * backtrace (an array) and '{}' are not frames. */
+#define HUB_SQL_IS_FRAME(E)                                                            \
+  "(" E ".call_stack GLOB '{*' AND length(" E ".call_stack) > 2 AND json_valid(" E \
+  ".call_stack) AND json_type(" E ".call_stack, '$.name') = 'text')"
+
+/* One frame of a call stack, as the source resolved it (the writer's
+ * and the sample reader's, hub_samples.h). */
+typedef struct hub_frame {
+  const char *name;   /* the function, or the address text the source shows */
+  const char *module; /* the binary or library; "" when none */
+  int64_t pc;         /* the instruction address; HUB_NULL when none */
+  int kernel;         /* a kernel-mode frame */
+  int unresolved;     /* the source could not name its function */
+} hub_frame;
 
 /* rocpd_metadata tag of a hub whose recorded flows never repeat a launch
  * link (the writer folded them, hub_writer_launch_flows.c): its launch
@@ -44,6 +64,7 @@ typedef enum hub_track_kind {
   HUB_TRACK_NVTX,       /* "nvtx": NVTX instant markers */
   HUB_TRACK_CUDA_EVENT, /* "cuda_event": CUDA event records */
   HUB_TRACK_FLOW,       /* "flow": recorded flow ends (Kineto's s/t/f) */
+  HUB_TRACK_CPU_SAMPLE, /* "cpu_sample": a thread's call-stack samples (hub_writer.h) */
   HUB_TRACK_KIND_COUNT
 } hub_track_kind;
 const char *hub_track_kind_name(hub_track_kind k);

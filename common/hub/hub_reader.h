@@ -334,8 +334,9 @@ const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t l
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id);
 
 /* Each category in the inputs with its number of events (intervals and
- * samples; flow ends left out) and the kinds that carry it ("region,
- * kernel"), sorted by category; filters are not applied. 0 on success. */
+ * samples; flow ends left out; a CPU sample once, as kind "cpu sample",
+ * its frames' rows not) and the kinds that carry it ("region, kernel"),
+ * sorted by category; filters are not applied. 0 on success. */
 typedef struct hub_category_count {
   char *category; /* "" when the events have none */
   int64_t count;
@@ -354,5 +355,7 @@ const char *hub_reader_metadata(hub_reader *r, int db, const char *tag);
 
 size_t hub_reader_ndbs(const hub_reader *r);
 const char *hub_reader_db_path(const hub_reader *r, int db);
+/* Its hub's table suffix in that file ("_<uuid>" or "", hub_catalog.h). */
+const char *hub_reader_db_suffix(const hub_reader *r, int db);
 
 #endif

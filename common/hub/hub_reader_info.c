@@ -338,6 +338,7 @@ const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t l
 
 size_t hub_reader_ndbs(const hub_reader *r) { return r->ndbs; }
 const char *hub_reader_db_path(const hub_reader *r, int db) { return r->dbs[db].path; }
+const char *hub_reader_db_suffix(const hub_reader *r, int db) { return r->dbs[db].suffix; }
 
 /* --- what a user asks about the inputs ---------------------------------- */
 
@@ -369,6 +370,19 @@ int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *
   return r->ops->category_counts(r, out, n);
 }
 
+/* The rows sql counts by category, added as `kind`. A CPU sample's frame
+ * rows (HUB_SQL_IS_FRAME) count once per sample, as "cpu sample", and its
+ * frame regions not at all: the exporters write them as samples. */
+static int count_categories(hub_db *d, const char *sql, const char *kind,
+                            hub_category_count **out, size_t *n, size_t *cap) {
+  sqlite3_stmt *st = hr_prep(d, sql);
+  if (!st) return -1;
+  while (sqlite3_step(st) == SQLITE_ROW)
+    add_category(out, n, cap, hr_col_text(st, 0), kind, sqlite3_column_int64(st, 1));
+  sqlite3_finalize(st);
+  return 0;
+}
+
 int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
   static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
   *out = NULL;
@@ -379,24 +393,34 @@ int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
       const char *S = d->suffix;
+      const char *not_frame = "NOT COALESCE(" HUB_SQL_IS_FRAME("e") ", 0)";
       char *sql =
           t == T_SAMPLE
               ? sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"rocpd_sample%w\" x "
                                 "JOIN \"rocpd_track%w\" k ON k.id = x.track_id LEFT JOIN "
                                 "\"rocpd_event%w\" e ON e.id = x.event_id LEFT JOIN "
                                 "\"rocpd_string%w\" c ON c.id = e.category_id WHERE "
-                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != '" HUB_WORD_FLOW "' GROUP BY 1",
-                                S, S, S, S)
+                                "COALESCE(" JX("k.extdata", "$.kind") ",'') != '" HUB_WORD_FLOW "' "
+                                "AND %s GROUP BY 1",
+                                S, S, S, S, not_frame)
               : sqlite3_mprintf("SELECT COALESCE(c.string,''), count(*) FROM \"%w%w\" x LEFT JOIN "
                                 "\"rocpd_event%w\" e ON e.id = x.event_id LEFT JOIN "
-                                "\"rocpd_string%w\" c ON c.id = e.category_id GROUP BY 1",
-                                hr_table_names[t], S, S, S);
-      sqlite3_stmt *st = hr_prep(d, sql);
+                                "\"rocpd_string%w\" c ON c.id = e.category_id%s GROUP BY 1",
+                                hr_table_names[t], S, S, S,
+                                t == T_REGION ? " WHERE NOT COALESCE(" HUB_SQL_IS_FRAME("e") ", 0)" : "");
+      int rc = count_categories(d, sql, kinds[t], out, n, &cap);
       sqlite3_free(sql);
-      if (!st) return -1;
-      while (sqlite3_step(st) == SQLITE_ROW)
-        add_category(out, n, &cap, hr_col_text(st, 0), kinds[t], sqlite3_column_int64(st, 1));
-      sqlite3_finalize(st);
+      if (rc == 0 && t == T_SAMPLE) {
+        sql = sqlite3_mprintf("SELECT cat, count(*) FROM (SELECT DISTINCT COALESCE(c.string,'') "
+                              "AS cat, x.track_id, x.timestamp FROM \"rocpd_sample%w\" x JOIN "
+                              "\"rocpd_event%w\" e ON e.id = x.event_id LEFT JOIN "
+                              "\"rocpd_string%w\" c ON c.id = e.category_id WHERE "
+                              HUB_SQL_IS_FRAME("e") ") GROUP BY 1",
+                              S, S, S);
+        rc = count_categories(d, sql, "cpu sample", out, n, &cap);
+        sqlite3_free(sql);
+      }
+      if (rc) return -1;
     }
   }
   if (*n) qsort(*out, *n, sizeof **out, cmp_category);

@@ -276,6 +276,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     put_select(&b, &s, C_LINK + 1);
     from_event_table(&b, d, "rocpd_region", "r", "rocpd_string", "n", "name_id");
     event_filters(&b, f, "r", "COALESCE(n.string,'')");
+    tt_buf_puts(&b, " AND NOT COALESCE(" HUB_SQL_IS_FRAME("e") ", 0)");
     if (f->gpu_only) gpu_only_regions(&b, d);
     event_order(&b, "r");
     break;
@@ -391,7 +392,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
                   hr_qt(d, "rocpd_event"), hr_qt(d, "rocpd_string"));
     /* Flow ends carry no name or category a user would filter on: they
      * follow the time range, the process and the slices they bind to. */
-    tt_buf_printf(&b, " WHERE 1");
+    tt_buf_printf(&b, " WHERE NOT COALESCE(" HUB_SQL_IS_FRAME("e") ", 0)");
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp >= %lld", (long long)f->start);
     pid_cond(&b, "t.pid", f);

@@ -205,7 +205,9 @@ hub_writer *hub_writer_create(const char *path) {
   table(w, ST_KSYM, "rocpd_info_kernel_symbol", "nid,pid,kernel_name,display_name", 4);
   table(w, ST_TRACK, "rocpd_track", "nid,pid,tid,name_id,extdata", 5);
   table(w, ST_EVENT, "rocpd_event",
-                            "category_id,stack_id,parent_stack_id,correlation_id,extdata", 5);
+                            "category_id,stack_id,parent_stack_id,correlation_id,call_stack,"
+                            "line_info,extdata",
+                            7);
   table(w, ST_ARG, "rocpd_arg", "event_id,position,type,name,value", 5);
   table(w, ST_REGION, "rocpd_region",
                              "nid,pid,tid,start,end,name_id,event_id,extdata", 8);
@@ -599,16 +601,29 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name,
   return track_row(w, pid, tid, name, kind, NULL);
 }
 
-int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
-                        int64_t stack_id, int64_t parent_stack_id, const char *extdata) {
+static int64_t event_row(hub_writer *w, const char *category, int64_t correlation_id,
+                         int64_t stack_id, int64_t parent_stack_id, const char *call_stack,
+                         const char *extdata) {
   int64_t cat = category ? hub_string(w, category) : HUB_NULL;
   hw_row st = hw_row_begin(&w->bs, ST_EVENT);
   bind_i64(st, 1, cat);
   bind_i64(st, 2, stack_id);
   bind_i64(st, 3, parent_stack_id);
   bind_i64(st, 4, correlation_id);
-  bind_json(st, 5, extdata);
+  bind_json(st, 5, call_stack);
+  bind_json(st, 6, NULL); /* line_info: no source records one */
+  bind_json(st, 7, extdata);
   return hw_row_commit(&w->bs, st);
+}
+
+int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
+                        int64_t stack_id, int64_t parent_stack_id, const char *extdata) {
+  return event_row(w, category, correlation_id, stack_id, parent_stack_id, NULL, extdata);
+}
+
+int64_t hub_event_call_stack(hub_writer *w, const char *category, int64_t correlation_id,
+                             const char *call_stack, const char *extdata) {
+  return event_row(w, category, correlation_id, correlation_id, HUB_NULL, call_stack, extdata);
 }
 
 int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id,

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/util.h" /* tt_buf */
 #include "hub/hub.h" /* HUB_NULL, HUB_TIME_LIMIT, the kinds and types rows take */
 
 typedef struct hub_writer hub_writer;
@@ -109,6 +110,32 @@ int64_t hub_track(hub_writer *w, int64_t pid, int64_t tid, const char *name, hub
 int64_t hub_event(hub_writer *w, const char *category, int64_t correlation_id, const char *extdata);
 int64_t hub_event_stack(hub_writer *w, const char *category, int64_t correlation_id,
                         int64_t stack_id, int64_t parent_stack_id, const char *extdata);
+
+/* An event whose rocpd_event.call_stack is `call_stack` (JSON text; NULL
+ * or "" for '{}'): a frame object of a call-stack sample, or the array of
+ * frames of a call's backtrace (hub_stack_sample, hub_call_stack_json). */
+int64_t hub_event_call_stack(hub_writer *w, const char *category, int64_t correlation_id,
+                             const char *call_stack, const char *extdata);
+
+/* Appends frame f as rocprof-sys's sampler writes a call_stack object
+ * (sampling.cpp's generate_call_stack_json: "name", "pc" as "0x..",
+ * "file" the module), with "kernel":true and "unresolved":true when set. */
+void hub_frame_json(tt_buf *b, const hub_frame *f);
+/* The call_stack of a call's backtrace: a JSON array of frame objects,
+ * outermost caller first (the order of a sample's frame rows). */
+void hub_call_stack_json(tt_buf *b, const hub_frame *frames, size_t n);
+
+/* A call-stack sample of thread (pid, tid) at ts, frames[0] the outermost
+ * caller .. frames[n-1] the leaf (the sampled instruction), written as
+ * rocprof-sys writes its timer samples (sampling.cpp,
+ * rocpd_post_process_timer_data): per frame one rocpd_event of category
+ * `category` ("timer_sampling") whose call_stack is the frame object, one
+ * zero-length rocpd_region named after the frame, and one rocpd_sample at
+ * ts on the thread's track "Thread TID (S)" (extdata {"kind":"cpu_sample"}),
+ * in frame order; sample_extdata (JSON object text: cpu, thread state,
+ * weight; NULL for none) on every frame's rocpd_sample. n > 0. */
+void hub_stack_sample(hub_writer *w, int64_t pid, int64_t tid, int64_t ts, const char *category,
+                    const hub_frame *frames, size_t n, const char *sample_extdata);
 
 /* rocpd_arg: the value as text, read as its type says (hub.h). */
 void hub_arg(hub_writer *w, int64_t event_id, int position, hub_arg_type type,

@@ -1,14 +1,19 @@
 /* db2json: hub databases -> Chrome trace-event JSON in Kineto's dialect
  * (X events with µs timestamps to three decimals relative to the file's
  * baseTimeNanoseconds, M metadata for names and sort order, s/f flows from
- * launch to GPU work, C counters), streamed. */
+ * launch to GPU work, C counters), streamed. CPU samples are the Trace
+ * Event Format's sample events (ph "P", "sf" naming their stack) with its
+ * stackFrames dictionary (an entry per callsite: name, category = the
+ * module, parent); a call's own backtrace is the "sf" of its X event. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/export.h"
+#include "cli/part_samples.h"
 #include "base/hashmap.h"
+#include "base/vec.h"
 #include "base/json_check.h"
 #include "cli/tracks.h"
 #include "base/util.h"
@@ -37,6 +42,14 @@ typedef struct json_part {
    * an f before its s: flow_end_without_start). */
   tt_buf held;
   int64_t held_until;
+  /* CPU samples: "P" events in traceEvents, their stacks in the
+   * stackFrames dictionary after it (one entry per callsite a sample of
+   * the part reaches, its bytes counted as it is first reached). */
+  tt_part_samples samples;
+  unsigned char *site_used;
+  size_t cap_sites;
+  uint64_t frames_bytes;
+  tt_buf frame_entry;
 } json_part;
 
 /* Appends of known length into the part's buffer: one capacity check,
@@ -248,6 +261,8 @@ static void write_kineto_top_level(json_part *jp, hub_reader *r) {
   free(info);
 }
 
+static int json_end(void *state, hub_reader *r);
+
 static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
                         tt_output *out) {
   json_part *jp = tt_calloc(1, sizeof *jp);
@@ -264,6 +279,10 @@ static void *json_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p
                 "{\n\"schemaVersion\": 1,\n\"displayTimeUnit\": \"ms\",\n");
   write_kineto_top_level(jp, r);
   PUT_LIT(&jp->buf, "\"traceEvents\": [");
+  if (tt_part_samples_open(&jp->samples, r, o, p) != 0) {
+    json_end(jp, r);
+    return NULL;
+  }
   return jp;
 }
 
@@ -366,8 +385,89 @@ static tt_buf *flow_end_buf(json_part *jp, int64_t ts, int64_t partner_ts) {
   return &jp->held;
 }
 
+/* stackFrames' entry of callsite id: "ID":{"name":..,"category":..,"parent":"P"}. */
+static void frame_entry(json_part *jp, int64_t id, tt_buf *b) {
+  hub_sample_reader *sr = tt_part_samples_stacks(&jp->samples);
+  const hub_callsite *cs = hub_samples_callsite(sr, id);
+  const hub_frame *f = hub_samples_frame(sr, cs->frame);
+  const char *slash = strrchr(f->module, '/');
+  tt_buf_printf(b, "%s\n  \"%lld\":{\"name\":", jp->frames_bytes ? "," : "", (long long)id);
+  put_str(b, f->name);
+  PUT_LIT(b, ",\"category\":");
+  put_str(b, slash ? slash + 1 : f->module);
+  if (cs->parent >= 0) tt_buf_printf(b, ",\"parent\":\"%lld\"", (long long)cs->parent);
+  put_c(b, '}');
+}
+
+/* Marks the stack of callsite id as written, counting its new entries. */
+static void use_stack(json_part *jp, int64_t id) {
+  hub_sample_reader *sr = tt_part_samples_stacks(&jp->samples);
+  tt_grow(jp->site_used, hub_samples_ncallsites(sr), jp->cap_sites);
+  for (; id >= 0 && !jp->site_used[id]; id = hub_samples_callsite(sr, id)->parent) {
+    jp->site_used[id] = 1;
+    tt_buf_clear(&jp->frame_entry);
+    frame_entry(jp, id, &jp->frame_entry);
+    jp->frames_bytes += jp->frame_entry.len;
+  }
+}
+
+static int put_sample(json_part *jp, hub_reader *r, const hub_cpu_sample *s) {
+  hub_record ev = {.kind = HUB_INSTANT, .db = s->db, .pid = s->pid, .tid = s->tid,
+                   .agent_id = HUB_NULL, .lane_id = HUB_NULL, .start = s->ts, .end = s->ts,
+                   .name = "cpu_sample", .kernel_name = "", .category = s->category,
+                   .event_id = HUB_NULL, .correlation_id = HUB_NULL, .link_ts = HUB_NULL};
+  json_place pl;
+  json_tracks_place(jp->tracks, r, &ev, &pl);
+  if (pl.new_group || pl.new_lane) write_names(jp, r, &ev, &pl);
+  tt_buf *b = &jp->buf;
+  begin_event(jp);
+  put_common(jp, &ev, &pl.t, 'P');
+  tt_buf_printf(b, ",\"sf\":\"%lld\"", (long long)s->callsite);
+  PUT_LIT(b, ",\"args\":{");
+  int n = 0;
+  if (s->cpu != HUB_NULL) n++, tt_buf_printf(b, "\"cpu\":%lld", (long long)s->cpu);
+  if (s->weight != HUB_NULL)
+    tt_buf_printf(b, "%s\"weight\":%lld", n++ ? "," : "", (long long)s->weight);
+  if (s->thread_state != HUB_NULL)
+    tt_buf_printf(b, "%s\"thread_state\":%lld", n++ ? "," : "", (long long)s->thread_state);
+  PUT_LIT(b, "}}");
+  use_stack(jp, s->callsite);
+  return flush_event(jp);
+}
+
+/* The part's samples before time t. */
+static int samples_before(json_part *jp, hub_reader *r, int64_t t) {
+  hub_cpu_sample s;
+  int rc;
+  while ((rc = tt_part_samples_before(&jp->samples, t, &s)) == 1)
+    if (put_sample(jp, r, &s) != 0) return -1;
+  return rc;
+}
+
+static int json_advance(void *state, hub_reader *r, int64_t t) {
+  return samples_before(state, r, t);
+}
+
+/* The stackFrames dictionary after traceEvents (nothing without samples). */
+static void put_stack_frames(json_part *jp) {
+  if (!jp->frames_bytes) return;
+  hub_sample_reader *sr = tt_part_samples_stacks(&jp->samples);
+  PUT_LIT(&jp->buf, "\n],\n\"stackFrames\": {");
+  uint64_t keep = jp->frames_bytes;
+  jp->frames_bytes = 0; /* frame_entry's comma: none before the first */
+  for (size_t id = 0; id < hub_samples_ncallsites(sr); id++) {
+    if (id >= jp->cap_sites || !jp->site_used[id]) continue;
+    frame_entry(jp, (int64_t)id, &jp->buf);
+    jp->frames_bytes = 1;
+    if (jp->buf.len >= JSON_CHUNK) write_buf(jp);
+  }
+  jp->frames_bytes = keep;
+  PUT_LIT(&jp->buf, "\n}");
+}
+
 static int json_event(void *state, hub_reader *r, const hub_record *ev) {
   json_part *jp = state;
+  if (samples_before(jp, r, ev->start) != 0) return -1;
   if (jp->held.len && ev->start > jp->held_until && release_held(jp)) return -1;
   json_place pl;
   json_tracks_place(jp->tracks, r, ev, &pl);
@@ -383,6 +483,15 @@ static int json_event(void *state, hub_reader *r, const hub_record *ev) {
     put_common(jp, ev, &t, 'X');
     PUT_LIT(b, ",\"dur\":");
     put_us(b, ev->end - ev->start);
+    if (ev->kind == HUB_REGION) {
+      /* a call's backtrace (nsys's OS runtime calls): its stack at start */
+      int64_t site = tt_part_region_stack(&jp->samples, ev);
+      if (site == -2) return -1;
+      if (site >= 0) {
+        tt_buf_printf(b, ",\"sf\":\"%lld\"", (long long)site);
+        use_stack(jp, site);
+      }
+    }
     put_args(jp, r, ev);
     put_c(b, '}');
     if (flush_event(jp)) return -1;
@@ -456,11 +565,21 @@ static int64_t written_base(const json_part *jp) {
   return jp->base == TT_TIME_BASE_FIRST_EVENT ? 0 : jp->base;
 }
 
+#define JSON_TAIL_AFTER_FRAMES ",\n\"baseTimeNanoseconds\": %lld\n}\n"
+/* "\n],\n\"stackFrames\": {" and "\n}" around the entries, the tail's "\n]"
+ * not written then */
+#define JSON_FRAMES_FRAME 20
+
 static int json_end(void *state, hub_reader *r) {
-  (void)r;
   json_part *jp = state;
-  int wrc = release_held(jp);
-  tt_buf_printf(&jp->buf, JSON_TAIL, (long long)written_base(jp));
+  int wrc = samples_before(jp, r, INT64_MAX) != 0 ? -1 : 0;
+  wrc |= release_held(jp);
+  if (jp->frames_bytes) {
+    put_stack_frames(jp);
+    tt_buf_printf(&jp->buf, JSON_TAIL_AFTER_FRAMES, (long long)written_base(jp));
+  } else {
+    tt_buf_printf(&jp->buf, JSON_TAIL, (long long)written_base(jp));
+  }
   wrc |= write_buf(jp);
   /* fflush here so a full disk is reported with its reason (errno). */
   int rc = wrc | (fflush(jp->fp) != 0) | ferror(jp->fp) ? -1 : 0;
@@ -468,6 +587,9 @@ static int json_end(void *state, hub_reader *r) {
   tt_buf_free(&jp->buf);
   tt_buf_free(&jp->held);
   json_tracks_free(jp->tracks);
+  tt_part_samples_close(&jp->samples);
+  free(jp->site_used);
+  tt_buf_free(&jp->frame_entry);
   free(jp);
   return rc;
 }
@@ -479,7 +601,8 @@ static uint64_t json_part_bytes(void *state) {
     jp->tail_base = jp->base;
     jp->tail_len = (uint64_t)snprintf(NULL, 0, JSON_TAIL, (long long)written_base(jp));
   }
-  return jp->bytes_out + jp->buf.len + jp->held.len + jp->tail_len;
+  return jp->bytes_out + jp->buf.len + jp->held.len + jp->tail_len +
+         (jp->frames_bytes ? jp->frames_bytes + JSON_FRAMES_FRAME : 0);
 }
 
 const tt_exporter *db2json_exporter(void) {
@@ -491,6 +614,7 @@ const tt_exporter *db2json_exporter(void) {
       .relative_times = 1,
       .begin_part = json_begin,
       .event = json_event,
+      .advance = json_advance,
       .end_part = json_end,
       .part_bytes = json_part_bytes,
       /* An end clipped: ,"clipped":"end" in its args (a shorter dur) */

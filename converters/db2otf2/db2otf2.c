@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/part_samples.h"
 #include "db2otf2.h"
 #include "base/util.h"
 #include "base/vec.h"
@@ -382,10 +383,29 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
   return a;
 }
 
+/* The part's CPU samples, which the archive leaves out: OTF2 holds a
+ * sample as a CallingContextSample, and its calling-context events are
+ * "mutually exclusive with the Enter/Leave events in a trace"
+ * (OTF2_EvtWriter.h); Score-P then writes every region as
+ * CallingContextEnter/Leave, which this exporter does not. Said, not
+ * dropped silently. */
+static void warn_samples_left_out(const o2_archive *a, hub_reader *r) {
+  tt_part_samples ps;
+  if (a->part->dry || tt_part_samples_open(&ps, r, a->o, a->part) != 0) return;
+  hub_cpu_sample s;
+  int64_t n = 0;
+  while (tt_part_samples_before(&ps, INT64_MAX, &s) == 1) n++;
+  tt_part_samples_close(&ps);
+  if (n)
+    tt_warn("%s: %lld CPU samples not written: OTF2 allows calling-context samples only in a "
+            "trace without Enter/Leave events (db2perfetto, db2json and db2summary show them)",
+            a->part->path, (long long)n);
+}
+
 static int o2_end(void *state, hub_reader *r) {
-  (void)r;
   o2_archive *a = state;
   int rc = a->failed ? -1 : 0;
+  if (rc == 0) warn_samples_left_out(a, r);
   for (size_t i = 0; i < a->nlocs && rc == 0; i++) rc = close_due(a, &a->locs[i], INT64_MAX);
   if (rc == 0) rc = o2_write_definitions(a);
   if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;

@@ -30,7 +30,8 @@ static void *pf_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p,
   /* The sequence starts with a packet that only clears its state: every
    * part (an empty window too) is then a valid trace of its own. */
   pf_packet start = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-  if (pf_writer_put(&c->w, &start, 0, 0) != 0 || pf_tracks_root(&c->w) != 0) {
+  if (pf_writer_put(&c->w, &start, 0, 0) != 0 || pf_tracks_root(&c->w) != 0 ||
+      tt_part_samples_open(&c->samples, r, o, p) != 0) {
     pf_end(c, r);
     return NULL;
   }
@@ -94,12 +95,17 @@ static int flow_end(pf_ctx *c, const hub_record *ev) {
 static int pf_event_cb(void *state, hub_reader *r, const hub_record *ev) {
   pf_ctx *c = state;
   (void)r;
-  if (pf_advance(c, ev->start) != 0) return -1;
+  if (pf_samples_before(c, ev->start) != 0 || pf_advance(c, ev->start) != 0) return -1;
   if (ev->kind == HUB_FLOW) return flow_end(c, ev);
   pf_place pl;
   if (pf_track_for(&c->tracks, &c->w, c->r, ev, &pl) != 0) return -1;
+  /* A call's backtrace (nsys's OS runtime calls): its stack interned now,
+   * so the part's size counts it; the slice refers to it. */
+  int64_t site = ev->kind == HUB_REGION ? tt_part_region_stack(&c->samples, ev) : -1;
+  if (site == -2 || (site >= 0 && pf_stack_send(c, site) != 0)) return -1;
   pf_held *h = pf_hold(c, ev, &pl);
   if (!h) return -1;
+  h->callsite = site;
   /* Arrows derived from correlation: launch -> GPU work, one per GPU
    * work the launch started in this part. */
   if (ev->link_ts != HUB_NULL && partner_in_part(c, ev)) {
@@ -113,10 +119,15 @@ static int pf_event_cb(void *state, hub_reader *r, const hub_record *ev) {
   return 0;
 }
 
+static int pf_advance_cb(void *state, hub_reader *r, int64_t t) {
+  (void)r;
+  return pf_samples_before(state, t);
+}
+
 static int pf_end(void *state, hub_reader *r) {
   (void)r;
   pf_ctx *c = state;
-  int rc = pf_finish(c);
+  int rc = pf_samples_before(c, INT64_MAX) != 0 ? -1 : pf_finish(c);
   if (rc == 0 && pf_writer_flush(&c->w) != 0) rc = -1;
   if (rc == 0 && fflush(c->w.fp) != 0) rc = -1;
   if (rc == 0 && ferror(c->w.fp)) {
@@ -132,6 +143,8 @@ static int pf_end(void *state, hub_reader *r) {
   pf_slices_free(&c->sl);
   pf_anns_free(&c->ann);
   free(c->flow_ids);
+  tt_part_samples_close(&c->samples);
+  pf_stacks_free(c->stacks);
   free(c);
   return rc;
 }
@@ -151,6 +164,7 @@ const tt_exporter *db2perfetto_exporter(void) {
       .binary = 1,
       .begin_part = pf_begin,
       .event = pf_event_cb,
+      .advance = pf_advance_cb,
       .end_part = pf_end,
       .part_bytes = pf_part_bytes,
       /* An end clipped: a "clipped" annotation on its BEGIN; once, the

@@ -8,6 +8,7 @@
  *                         events held back while their timestamp is current
  *                         so that recorded flow ends can join them
  *   db2perfetto_event.c   one held-back event -> one TrackEvent packet
+ *   db2perfetto_samples.c CPU samples -> PerfSample packets, stacks interned
  *   db2perfetto.c         the exporter callbacks
  *   db2perfetto_main.c    main(): the command line around them
  * Memory is bounded by open slices, distinct tracks and the interning bound,
@@ -18,6 +19,7 @@
 #include <stdio.h>
 
 #include "cli/export.h"
+#include "cli/part_samples.h"
 #include "base/hashmap.h"
 #include "hub/hub_reader.h"
 #include "cli/tracks.h"
@@ -193,6 +195,7 @@ typedef struct pf_held {
   /* A launch of many GPU works (a graph launch): its arrows 1..more_out
    * after flow_out's, ids hub_arrow_id(ev.link_id, k), made when written. */
   int64_t more_out;
+  int64_t callsite;     /* its backtrace's callsite (hub_samples.h), -1 none */
   uint8_t is_slice;     /* an interval: SLICE_BEGIN now, SLICE_END later */
   uint8_t flow_instant; /* an instant standing for a recorded flow end */
 } pf_held;
@@ -244,6 +247,8 @@ typedef struct pf_ctx {
   uint64_t *flow_ids; /* a held event's flow ids with its more_out (reused) */
   size_t cap_flow_ids;
   uint64_t flow_instants; /* recorded flow ends drawn on an instant */
+  tt_part_samples samples; /* the part's CPU samples (db2perfetto_samples.c) */
+  struct pf_stacks *stacks;
 } pf_ctx;
 
 void pf_slices_init(pf_slices *s);
@@ -271,6 +276,19 @@ int pf_write_held(pf_ctx *c, pf_held *h);
 /* Writes the SLICE_END of an open slice at its end time. */
 int pf_write_end(pf_ctx *c, const pf_open *o);
 void pf_anns_free(pf_anns *a);
+
+/* --- CPU samples (db2perfetto_samples.c) ----------------------------- */
+
+/* Writes the part's samples before time t (INT64_MAX: all that are left),
+ * each after what is due before it. 0, or -1 (said). */
+int pf_samples_before(pf_ctx *c, int64_t t);
+int pf_sample_write(pf_ctx *c, const hub_cpu_sample *s);
+/* Makes callsite `site`'s stack known on the sequence: an InternedData
+ * packet of what is not sent since the state was last cleared. */
+int pf_stack_send(pf_ctx *c, int64_t site);
+/* Whether site's stack is known on the sequence now. */
+int pf_stack_known(const pf_ctx *c, int64_t site);
+void pf_stacks_free(struct pf_stacks *k);
 
 /* --- the exporter (db2perfetto.c): what db2perfetto_main.c and the fuzz
  * harness run with tt_export_main ------------------------------------- */

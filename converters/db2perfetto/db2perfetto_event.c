@@ -155,6 +155,10 @@ static void track_event_packet(pf_packet *p, pf_event *te, int64_t ts, uint64_t 
 int pf_write_held(pf_ctx *c, pf_held *h) {
   const hub_record *ev = &h->ev;
   if (pf_intern_reset_if_full(&c->in)) c->w.clear_next = 1;
+  /* Its stack was sent when it was held; sent again when the state was
+   * cleared since (the resend takes the CLEARED flag). */
+  if (h->callsite >= 0 && !pf_stack_known(c, h->callsite) && pf_stack_send(c, h->callsite) != 0)
+    return -1;
   pf_packet p;
   pf_event te;
   track_event_packet(&p, &te, ev->start, c->tracks.v[h->track].uuid);
@@ -177,6 +181,10 @@ int pf_write_held(pf_ctx *c, pf_held *h) {
       cat_iid = pf_intern_strn(&c->in, PF_CATEGORIES, cat, cat_len);
       te.n_category_iids = 1;
       te.category_iids = &cat_iid;
+    }
+    if (h->callsite >= 0) {
+      te.callstack_field_case = PERFETTO__PROTOS__TRACK_EVENT__CALLSTACK_FIELD_CALLSTACK_IID;
+      te.callstack_iid = (uint64_t)h->callsite + 1;
     }
     if (ev->correlation_id != HUB_NULL && ev->correlation_id >= 0 && !h->flow_instant) {
       te.correlation_id_field_case = PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID;

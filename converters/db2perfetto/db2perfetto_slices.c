@@ -179,6 +179,7 @@ pf_held *pf_hold(pf_ctx *c, const hub_record *ev, const pf_place *pl) {
   h->nout = h->nin = 0;
   h->more_out = 0;
   h->flow_instant = 0;
+  h->callsite = -1;
   h->ev = *ev;
   h->name_off = s->text.len;
   h->name_len = strlen(ev->name);

@@ -223,6 +223,8 @@ static size_t event_size(const pf_packet *p) {
   if (te->correlation_id_field_case ==
       PERFETTO__PROTOS__TRACK_EVENT__CORRELATION_ID_FIELD_CORRELATION_ID)
     n += 2 + varint_size(te->correlation_id);
+  if (te->callstack_field_case == PERFETTO__PROTOS__TRACK_EVENT__CALLSTACK_FIELD_CALLSTACK_IID)
+    n += 2 + varint_size(te->callstack_iid);
   return n;
 }
 
@@ -281,6 +283,11 @@ static size_t pack_event(const pf_packet *p, size_t esize, uint8_t *out) {
     *q++ = 0xA0; /* field 52, varint: two tag bytes */
     *q++ = 0x03;
     q = put_varint(q, te->correlation_id);
+  }
+  if (te->callstack_field_case == PERFETTO__PROTOS__TRACK_EVENT__CALLSTACK_FIELD_CALLSTACK_IID) {
+    *q++ = 0xC0; /* field 56, varint */
+    *q++ = 0x03;
+    q = put_varint(q, te->callstack_iid);
   }
   if (p->interned_data) {
     *q++ = 12 << 3 | 2;

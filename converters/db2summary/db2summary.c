@@ -13,6 +13,7 @@
 
 #include "db2summary.h"
 #include "cli/export.h"
+#include "cli/part_samples.h"
 
 /* The options of the run (db2summary_exporter sets them to these defaults). */
 static const sm_options default_opts = {.format = SM_TEXT, .top = 20, .width = -1};
@@ -20,6 +21,7 @@ static sm_options opts;
 
 typedef struct summary_part {
   sm_summary s;
+  tt_part_samples samples;
   FILE *fp;
   const char *path;
   int to_stdout;
@@ -53,6 +55,11 @@ static void *summary_begin(hub_reader *r, const tt_export_opts *o, const tt_part
   }
   sp->fp = tt_output_fopen(out, "w");
   sp->path = p->path;
+  if (tt_part_samples_open(&sp->samples, r, o, p) != 0) {
+    sm_free(&sp->s);
+    free(sp);
+    return NULL;
+  }
   sp->to_stdout = tt_output_is_stdout(out);
   return sp;
 }
@@ -64,11 +71,22 @@ static int summary_event(void *state, hub_reader *r, const hub_record *ev) {
 
 static int summary_end(void *state, hub_reader *r) {
   summary_part *sp = state;
+  hub_cpu_sample smp;
+  int got;
+  while ((got = tt_part_samples_before(&sp->samples, INT64_MAX, &smp)) == 1)
+    sm_sample(&sp->s, tt_part_samples_stacks(&sp->samples), &smp);
+  if (got < 0) {
+    tt_part_samples_close(&sp->samples);
+    sm_free(&sp->s);
+    free(sp);
+    return -1;
+  }
   sm_finish(&sp->s);
   sm_warn_runs(&sp->s, r);
   opts.width = text_width(sp->to_stdout);
   int rc = sm_write(&sp->s, r, sp->fp, sp->to_stdout ? NULL : sp->path);
   if (rc == -1) tt_error("%s: write failed", sp->path);
+  tt_part_samples_close(&sp->samples);
   sm_free(&sp->s);
   free(sp);
   return rc;

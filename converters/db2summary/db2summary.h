@@ -4,6 +4,7 @@
  *                        variance; GPU busy time as the union of each
  *                        agent's intervals; a bounded latency histogram
  *   db2summary_executorch.c  ExecuTorch framework tax per iteration
+ *   db2summary_samples.c CPU samples: functions by self and total samples
  *   db2summary_activity.c  busy time over time: the unions of intervals
  *                        cut into fixed bins, per device and per process
  *   db2summary_tables.c  every figure as tables of cells, one code path
@@ -23,6 +24,7 @@
 #include "base/hashmap.h"
 #include "hub/hub_align.h"
 #include "hub/hub_reader.h"
+#include "hub/hub_samples.h"
 #include "base/util.h"
 #include "cli/exporter.h"
 
@@ -141,6 +143,16 @@ typedef struct sm_et_block {
   int64_t exec_total, kernel_total;
 } sm_et_block;
 
+/* CPU samples of one function (in one process with --by-process); a
+ * scope's row (no name) counts its samples in self. */
+typedef struct sm_fn {
+  int db;
+  int64_t pid; /* HUB_NULL unless --by-process */
+  char *name;
+  uint64_t self, total;
+  uint64_t last; /* the sample that counted it in total last */
+} sm_fn;
+
 typedef struct sm_summary {
   const sm_options *opt;
   sm_section *sections; size_t nsections, cap_sections;
@@ -164,6 +176,10 @@ typedef struct sm_summary {
   tt_i64map proc_ix;
   sm_et_block *et; size_t net, cap_et;
   tt_strmap et_ix;
+  sm_fn *fns; size_t nfns, cap_fns;
+  tt_strmap fn_ix;
+  sm_fn *scopes; size_t nscopes, cap_scopes;
+  uint64_t nsamples;
   tt_buf key, tmp;
 } sm_summary;
 
@@ -192,6 +208,12 @@ void sm_et_event(sm_summary *s, hub_reader *r, const hub_record *ev);
 void sm_et_finish(sm_summary *s);
 void sm_et_free(sm_summary *s);
 
+/* CPU samples (db2summary_samples.c): one sample with its stack from sr,
+ * and its tables (one per process with --by-process) after the row
+ * sections'. */
+void sm_sample(sm_summary *s, hub_sample_reader *sr, const hub_cpu_sample *smp);
+void sm_samples_free(sm_summary *s);
+
 /* --- tables (db2summary_tables.c) ------------------------------------ *
  * Every figure of every format comes from these cells, so the html report
  * and json give the same numbers. Durations are ns in the machine formats
@@ -209,6 +231,12 @@ typedef struct sm_table {
   sm_sec_kind kind; /* of a section table */
   int section;      /* a row section's index, -1 for the other tables */
 } sm_table;
+
+void sm_sample_tables(sm_summary *s, hub_reader *r, sm_table **out, size_t *nout, size_t *cap);
+/* What the table builders share: a row of t->ncols cells (taken), and a
+ * title with its process ("Kernels, pid 12 (app) on nodeA"). */
+void sm_table_add(sm_table *t, char **row);
+char *sm_scope_title(hub_reader *r, const char *title, int64_t pid, int db);
 
 /* Builds every table (the chart tables too when s->charts). */
 size_t sm_tables(sm_summary *s, hub_reader *r, sm_table **out);

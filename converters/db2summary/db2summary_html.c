@@ -902,6 +902,22 @@ void sm_write_html(const sm_summary *s, hub_reader *r, const sm_table *t, size_t
           fp);
   fputs("</section>\n", fp);
 
+  /* CPU samples */
+  any = 0;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(t[i].id, "cpu_samples") == 0 && t[i].pid == HUB_NULL) {
+      if (!any) {
+        fputs("<section>", fp);
+        heading(&w, "h2", "cpu_samples", "CPU samples");
+        fputs("<p class=\"note\">Functions by the samples they were running in (self) and "
+              "the samples they were on the stack of (total), heaviest first.</p>\n",
+              fp);
+      }
+      chart_with_table(&w, i, "self_samples", "#59a14f", "self samples");
+      any = 1;
+    }
+  if (any) fputs("</section>\n", fp);
+
   /* copies */
   fputs("<section>", fp);
   heading(&w, "h2", "copies", "Memory copies by direction");

@@ -328,6 +328,7 @@ void sm_add(sm_summary *s, hub_reader *r, const hub_record *ev) {
 }
 
 void sm_free(sm_summary *s) {
+  sm_samples_free(s);
   for (size_t i = 0; i < s->nsections; i++) {
     free(s->sections[i].key);
     free(s->sections[i].slug);

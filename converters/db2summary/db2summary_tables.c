@@ -18,7 +18,7 @@
  * column is the name in text output. */
 typedef sm_table table;
 
-static void table_add(table *t, char **row) {
+void sm_table_add(table *t, char **row) {
   tt_grow(t->cells, (t->nrows + 1) * t->ncols, t->cap_cells);
   memcpy(t->cells + t->nrows * t->ncols, row, t->ncols * sizeof *row);
   t->nrows++;
@@ -103,7 +103,7 @@ static const char *input_of(hub_reader *r, int db, char *buf, size_t cap) {
   return buf;
 }
 
-static char *scope_title(hub_reader *r, const char *title, int64_t pid, int db) {
+char *sm_scope_title(hub_reader *r, const char *title, int64_t pid, int db) {
   if (pid == HUB_NULL) return tt_strdup(title);
   char fbuf[512];
   const char *from = input_of(r, db, fbuf, sizeof fbuf);
@@ -168,7 +168,7 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
                                             "stddev", "percent", "name"};
     const char *const *cols = with_pid ? (bytes ? row_cols : pid_plain)
                                        : (bytes ? plain_bytes : plain);
-    *t = (table){.id = sec->key, .slug = sec->slug, .title = scope_title(r, sec->title, first->pid, first->db),
+    *t = (table){.id = sec->key, .slug = sec->slug, .title = sm_scope_title(r, sec->title, first->pid, first->db),
                  .cols = cols, .ncols = 8u + (size_t)bytes + 2u * (size_t)with_pid,
                  .pid = first->pid, .db = first->db, .kind = sec->kind,
                  .section = first->section};
@@ -213,7 +213,7 @@ static void section_tables(sm_summary *s, hub_reader *r, table **out, size_t *no
         cells[c++] = fmt("%s [%lld of %lld]", w->short_name, (long long)(nth ? *nth : 1),
                          (long long)*same);
       }
-      table_add(t, cells);
+      sm_table_add(t, cells);
     }
     tt_strmap_free(&shorts);
     tt_strmap_free(&seen);
@@ -260,7 +260,7 @@ static table busy_table(sm_summary *s, hub_reader *r) {
                       pct_cell(s, 100.0 * (double)a->u.busy / den), dur_cell(s, span - a->u.busy),
                       dur_cell(s, a->summed), pct_cell(s, 100.0 * (double)a->summed / den),
                       fmt("%" PRIu64, a->intervals), label};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -294,7 +294,7 @@ static table latency_table(sm_summary *s, hub_reader *r) {
                       pid == HUB_NULL ? tt_strdup("all processes")
                       : p && p->label[0] ? tt_strdup(p->label)
                                          : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -317,7 +317,7 @@ static table executorch_table(sm_summary *s, hub_reader *r) {
                       pct_cell(s, b->tax_max), dur_cell(s, b->exec_total),
                       dur_cell(s, b->kernel_total),
                       th && th->name[0] ? tt_strdup(th->name) : fmt("tid %lld", (long long)b->tid)};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -371,11 +371,11 @@ static table event_counts_table(sm_summary *s) {
   for (int k = 0; k < HUB_KIND_COUNT; k++) {
     if (s->kind_events[k]) {
       char *cells[2] = {fmt("%" PRIu64, s->kind_events[k]), tt_strdup(hub_kind_name((hub_kind)k))};
-      table_add(&t, cells);
+      sm_table_add(&t, cells);
     }
     if (k == HUB_KERNEL && s->memset_events) { /* counted apart from kernels */
       char *cells[2] = {fmt("%" PRIu64, s->memset_events), tt_strdup("memset")};
-      table_add(&t, cells);
+      sm_table_add(&t, cells);
     }
   }
   return t;
@@ -393,7 +393,7 @@ static table activity_table(sm_summary *s, hub_reader *r) {
     const hub_agent_view *v = hub_reader_find_agent(r, a->db, a->agent_id);
     char *cells[4] = {v ? fmt("%lld", (long long)v->pid) : tt_strdup(""), dur_cell(s, a->u.busy),
                       bins_cell(s, a->u.bins), agent_label(r, a)};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -449,7 +449,7 @@ static table processes_table(sm_summary *s, hub_reader *r) {
                        pct_cell(s, span ? 100.0 * (double)p->gpu.busy / (double)span : 0.0),
                        bins_cell(s, p->gpu.bins),
                        name[0] ? tt_strdup(name) : fmt("pid %lld", (long long)p->pid)};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -495,7 +495,7 @@ static table directions_table(sm_summary *s) {
                       dur_cell(s, d[k].total),
                       fmt("%.3f", d[k].total ? (double)d[k].bytes / (double)d[k].total : 0.0),
                       tt_strdup(d[k].name)};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   free(d);
   return t;
@@ -557,7 +557,7 @@ static table latency_hist_table(sm_summary *s, hub_reader *r) {
                         dur_cell(s, lo), dur_cell(s, hi), fmt("%" PRIu64, count[b]),
                         pid == HUB_NULL ? tt_strdup("all processes")
                                         : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
-      table_add(&t, cells);
+      sm_table_add(&t, cells);
     }
   }
   return t;
@@ -587,7 +587,7 @@ static table latency_pctl_table(sm_summary *s, hub_reader *r) {
                       pid == HUB_NULL ? tt_strdup("all processes")
                       : p && p->label[0] ? tt_strdup(p->label)
                                          : tt_strdup(sm_process_name(r, s->lat[i].db, pid))};
-    table_add(&t, cells);
+    sm_table_add(&t, cells);
   }
   return t;
 }
@@ -598,6 +598,7 @@ size_t sm_tables(sm_summary *s, hub_reader *r, table **out) {
   table *tables = NULL;
   size_t n = 0, cap = 0;
   section_tables(s, r, &tables, &n, &cap);
+  sm_sample_tables(s, r, &tables, &n, &cap);
   tt_grow(tables, n + 10, cap);
   if (sm_clocks_table(s, &tables[n])) n++;
   tables[n++] = busy_table(s, r); /* sorts the agents */

@@ -15,6 +15,7 @@ static const char HANDLED[] =
     "StringIds,ThreadNames,PROCESSES,TARGET_INFO_GPU,TARGET_INFO_CUDA_STREAM,"
     "TARGET_INFO_CUDA_NULL_STREAM,TARGET_INFO_SESSION_START_TIME,TARGET_INFO_SYSTEM_ENV,"
     "EXPORT_META_DATA,META_DATA_EXPORT,ANALYSIS_DETAILS,NVTX_EVENTS,OSRT_API,PROFILER_OVERHEAD,"
+    "COMPOSITE_EVENTS,SAMPLING_CALLCHAINS,OSRT_CALLCHAINS,UnwindMethodType,"
     "TARGET_INFO_CUDA_GPU,TARGET_INFO_NVTX_CUDA_STREAM,"
     "ENUM_*," NS_TABLE("RUNTIME") "," NS_TABLE("DRIVER") "," NS_TABLE("KERNEL") "," NS_TABLE(
         "MEMCPY") "," NS_TABLE("MEMSET") "," NS_TABLE("SYNCHRONIZATION") "," NS_TABLE("CUDA_EVENT") ","
@@ -25,11 +26,7 @@ static const char HANDLED[] =
  * table that comes to be imported joins HANDLED and leaves the report
  * (its note may stay). */
 static const nv_table_note NOT_IMPORTED[] = {
-    {"COMPOSITE_EVENTS", "CPU samples"},
-    {"SAMPLING_CALLCHAINS", "CPU samples"},
-    {"OSRT_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
-    {"CUDA_CALLCHAINS", "call stacks of OS runtime and CUDA calls"},
-    {"UnwindMethodType", "call stacks of OS runtime and CUDA calls"},
+    {"CUDA_CALLCHAINS", "call stacks of CUDA calls"},
     {"SCHED_EVENTS", "thread scheduling"},
     {"CUDA_GRAPH_EVENTS", "CUDA graphs"},
     {NS_TABLE("GRAPH_TRACE"), "CUDA graphs"},
@@ -351,10 +348,10 @@ int nsys2db_import(hub_writer *w, const tt_import_opts *opts, void *ctx) {
          read_streams(&c) || read_threads(&c) || ns_cuda_api(&c, NS_TABLE("RUNTIME")) ||
          ns_cuda_api(&c, NS_TABLE("DRIVER")) || ns_kernels(&c) || ns_memcpy(&c) ||
          ns_memset(&c) || ns_sync(&c) || ns_cuda_events(&c) ||
-         ns_cpu_ranges(&c, "OSRT_API", "OSRT_API") ||
-         ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD") ||
+         ns_cpu_ranges(&c, "OSRT_API", "OSRT_API", "OSRT_CALLCHAINS") ||
+         ns_cpu_ranges(&c, "PROFILER_OVERHEAD", "PROFILER_OVERHEAD", NULL) || ns_cpu_samples(&c) ||
          /* CUPTI's own overhead (2025 exports on), as nvvp2db's OVERHEAD rows */
-         ns_cpu_ranges(&c, NS_TABLE("OVERHEAD"), "PROFILER_OVERHEAD") || ns_nvtx(&c) ||
+         ns_cpu_ranges(&c, NS_TABLE("OVERHEAD"), "PROFILER_OVERHEAD", NULL) || ns_nvtx(&c) ||
          name_processes(&c) || nv_time_error(&c.b.src);
   if (!rc) nv_warn_unhandled(&c.b.src, HANDLED, NOT_IMPORTED);
   nv_src_close(&c.b.src);

@@ -1,5 +1,6 @@
 /* Nsight Systems' CPU-side tables: NVTX_EVENTS (ranges, marks, domain and
- * category names, thread names), OSRT_API and PROFILER_OVERHEAD. */
+ * category names, thread names), OSRT_API (with its backtraces) and
+ * PROFILER_OVERHEAD. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,25 +173,40 @@ done:
   return rc;
 }
 
-/* OS runtime calls and profiler overhead: named intervals on a thread. */
-int ns_cpu_ranges(ns *c, const char *table, const char *category) {
+/* OS runtime calls and profiler overhead: named intervals on a thread,
+ * OS runtime calls with their backtraces as their event's call_stack. */
+int ns_cpu_ranges(ns *c, const char *table, const char *category, const char *chains) {
   int usable = nv_table_usable(&c->b.src, table, "start,end,globalTid,nameId", 0);
   if (usable <= 0) return usable;
+  int with_chain = chains && nv_has_column(&c->b.src, table, "callchainId");
+  ns_stacks *stacks = with_chain ? ns_stacks_open(c, chains) : NULL;
+  if (with_chain && !stacks && nv_table_usable(&c->b.src, chains, "id,symbol,module,stackDepth", 0) < 0)
+    return -1;
   tt_buf_clear(&c->sql);
-  tt_buf_puts(&c->sql, "SELECT o.rowid, o.start, o.end, o.globalTid, o.nameId, s.value");
-  nv_rest_columns(&c->b.src, table, "o", "start,end,globalTid,nameId", &c->sql);
+  tt_buf_printf(&c->sql, "SELECT o.rowid, o.start, o.end, o.globalTid, o.nameId, s.value, %s",
+                stacks ? "o.callchainId" : "NULL");
+  nv_rest_columns(&c->b.src, table, "o",
+                  stacks ? "start,end,globalTid,nameId,callchainId" : "start,end,globalTid,nameId",
+                  &c->sql);
   tt_buf_printf(&c->sql, " FROM %s o LEFT JOIN StringIds s ON s.id = o.nameId", table);
   sqlite3_stmt *st = nv_prepare(&c->b.src, c->sql.data);
-  if (!st) return -1;
+  if (!st) {
+    ns_stacks_close(stacks);
+    return -1;
+  }
   int rc = 0, step;
   while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-    const char *name;
+    const char *name, *stack = NULL;
     if ((rc = ns_string(c, st, 4, table, sqlite3_column_int64(st, 0), &name))) break;
+    /* callchainId 0: no backtrace (no chain has id 0) */
+    if (stacks && sqlite3_column_int64(st, 6) != 0 &&
+        (rc = ns_stack_json(c, stacks, chains, sqlite3_column_int64(st, 6), &stack)))
+      break;
     int64_t g = sqlite3_column_int64(st, 3);
     int64_t end = cupti_time(&c->b, st, 2);
     nv_json_begin(&c->b.ext);
-    nv_rest_json(st, 6, &c->b.ext);
-    int64_t ev = hub_event(c->b.w, category, HUB_NULL, NULL);
+    nv_rest_json(st, 7, &c->b.ext);
+    int64_t ev = hub_event_call_stack(c->b.w, category, HUB_NULL, stack, NULL);
     hub_region(c->b.w, ns_seen(c, ns_pid(g)), ns_tid(g), cupti_time(&c->b, st, 1),
                end, name ? name : "", ev, nv_json_end(&c->b.ext));
     cupti_cover(&c->b, end);
@@ -198,5 +214,6 @@ int ns_cpu_ranges(ns *c, const char *table, const char *category) {
   }
   if (!rc && step != SQLITE_DONE) rc = nv_step_error(&c->b.src, table);
   sqlite3_finalize(st);
+  ns_stacks_close(stacks);
   return rc;
 }

@@ -44,6 +44,20 @@ int ns_memset(ns *c);
 int ns_sync(ns *c);
 int ns_cuda_events(ns *c);
 int ns_nvtx(ns *c);
-int ns_cpu_ranges(ns *c, const char *table, const char *category);
+/* OS runtime calls and profiler overhead; `chains` names the table of
+ * the calls' backtraces (OSRT_CALLCHAINS, by the callchainId column),
+ * NULL for none. */
+int ns_cpu_ranges(ns *c, const char *table, const char *category, const char *chains);
+
+/* nsys2db_samples.c: CPU samples with their call stacks. */
+int ns_cpu_samples(ns *c);
+/* Backtraces looked up by callchain id in table (OSRT_CALLCHAINS): NULL
+ * when the table is absent or unusable (said). ns_stack_json sets *json
+ * to the hub's call_stack of chain (hub_call_stack_json), NULL when it
+ * has no frames; valid until the next call. -1 on a bad string id. */
+typedef struct ns_stacks ns_stacks;
+ns_stacks *ns_stacks_open(ns *c, const char *table);
+int ns_stack_json(ns *c, ns_stacks *k, const char *table, int64_t chain, const char **json);
+void ns_stacks_close(ns_stacks *k);
 
 #endif

@@ -37,6 +37,14 @@ expect_fail() {
   if [[ "$err" =~ $pattern ]]; then pass "$desc"; else fail "$desc: message [$err] lacks /$pattern/"; fi
 }
 
+# A hub's regions and samples less the rows of CPU samples' frames, in SQL
+# (FROM $HUB_REGIONS r): a frame is a region and a sample row whose event's
+# call_stack is a frame object (rocprof-sys's layout, hub_writer.h's
+# hub_stack_sample); exporters write those as samples, never as slices.
+HUB_FRAME_EVENTS="(SELECT id FROM rocpd_event WHERE json_type(call_stack, '\$.name') = 'text')"
+HUB_REGIONS="(SELECT * FROM rocpd_region WHERE event_id NOT IN $HUB_FRAME_EVENTS)"
+HUB_SAMPLES="(SELECT * FROM rocpd_sample WHERE event_id NOT IN $HUB_FRAME_EVENTS)"
+
 # q DB SQL : one query, plain output
 q() { sqlite3 -batch -noheader "$1" "$2"; }
 # cat_count DB CATEGORY TABLE : rows of rocpd_TABLE whose event has that category

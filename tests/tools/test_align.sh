@@ -50,8 +50,10 @@ expect_eq "the inputs are not modified" "$sums" "$(sha256sum "${ROC[@]}" "${KIN[
 # collectives of each host's lowest rank (ranks 0, 2, 4). Many inputs are
 # read in passes (forced here by a small descriptor limit): each hub is
 # then opened alone for its order, the plan told then, and once more in
-# its group. The connections are counted by tests/tools/open_log.so,
-# which logs every file SQLite opens.
+# its group. The CPU-sample stream (hub_samples.h) opens each hub once
+# more, to see whether it holds samples or backtraces (none here: closed at
+# once). The connections are counted by tests/tools/open_log.so, which
+# logs every file SQLite opens.
 opens() { # LIMIT OUT: the connections to each hub, in rank order (LIMIT "": as it is)
   rm -f "$TMP/opens.log"
   sh -c '[ -z "$1" ] || ulimit -n "$1"; shift; exec "$@"' sh "$1" env OPEN_LOG="$TMP/opens.log" \
@@ -59,10 +61,10 @@ opens() { # LIMIT OUT: the connections to each hub, in rank order (LIMIT "": as 
     "$BIN/db2json" -q --align collectives "${ROC[@]}" -o "$2"
   for f in "${ROC[@]}"; do grep -cxF "$f" "$TMP/opens.log"; done | tr '\n' ' '
 }
-expect_eq "one connection per hub, and one more for each host's lowest rank's collectives" \
-  "2 1 2 1 2 1 " "$(opens "" "$TMP/opens.json")"
-expect_eq "read in passes: its order, its group, and each host's lowest rank's collectives" \
-  "3 2 3 2 3 2 " "$(opens 24 "$TMP/opens.passes.json")"
+expect_eq "one connection per hub and one for its samples, and one more for each host's lowest rank's collectives" \
+  "3 2 3 2 3 2 " "$(opens "" "$TMP/opens.json")"
+expect_eq "read in passes: its order, its group, its samples, and each host's lowest rank's collectives" \
+  "4 3 4 3 4 3 " "$(opens 24 "$TMP/opens.passes.json")"
 expect_ok "read in passes: the same aligned file" cmp "$TMP/rocprof.json" "$TMP/opens.passes.json"
 
 # Every exporter through the same reader: the pftrace and OTF2 too.

@@ -20,7 +20,7 @@ for src in "$FIX"/nvprof/* "$FIX"/nsys/*; do
   command -v "$tool" >/dev/null || { fail "$b: no $tool"; continue; }
   if ! $tool -q "$src" -o "$TMP/$b.db"; then fail "$b: $tool"; continue; fi
   expect_ok "$b: db2json" db2json -q "$TMP/$b.db" -o "$TMP/$b.json"
-  want=$(q "$TMP/$b.db" "SELECT (SELECT count(*) FROM rocpd_region)+(SELECT count(*) FROM rocpd_kernel_dispatch)+(SELECT count(*) FROM rocpd_memory_copy)+(SELECT count(*) FROM rocpd_memory_allocate)")
+  want=$(q "$TMP/$b.db" "SELECT (SELECT count(*) FROM $HUB_REGIONS)+(SELECT count(*) FROM rocpd_kernel_dispatch)+(SELECT count(*) FROM rocpd_memory_copy)+(SELECT count(*) FROM rocpd_memory_allocate)")
   expect_eq "$b: every interval row becomes an X event" "$want" \
     "$($PY "$ROOT/tests/checkers/json_stats.py" "$TMP/$b.json" | $PY "$ROOT/tests/checkers/json_field.py" - "d['ph'].get('X', 0)")"
   validate "$b: chrome-json-check" chrome-json-check "$TMP/$b.json"

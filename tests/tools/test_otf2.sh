@@ -33,25 +33,25 @@ js() {
 
 # The hub's interval rows: regions, kernels, copies, and instant samples
 # (written as zero-length regions). Flows are not records in OTF2.
-INSTANTS="SELECT count(*) FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id
+INSTANTS="SELECT count(*) FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') NOT IN ('flow','counter')"
 intervals() {
-  q "$1" "SELECT (SELECT count(*) FROM rocpd_region) + (SELECT count(*) FROM rocpd_kernel_dispatch)
+  q "$1" "SELECT (SELECT count(*) FROM $HUB_REGIONS) + (SELECT count(*) FROM rocpd_kernel_dispatch)
           + (SELECT count(*) FROM rocpd_memory_copy) + ($INSTANTS)"
 }
 # Interval rows whose event has a correlation id (the attribute on Enter).
 correlated() {
-  q "$1" "SELECT count(*) FROM (SELECT event_id FROM rocpd_region UNION ALL
+  q "$1" "SELECT count(*) FROM (SELECT event_id FROM $HUB_REGIONS UNION ALL
           SELECT event_id FROM rocpd_kernel_dispatch UNION ALL SELECT event_id FROM rocpd_memory_copy
-          UNION ALL SELECT s.event_id FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id
+          UNION ALL SELECT s.event_id FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') NOT IN ('flow','counter')) x
           JOIN rocpd_event e ON e.id = x.event_id WHERE e.correlation_id IS NOT NULL"
 }
 # Earliest start of anything written (the clock's global offset).
 first_ts() {
-  q "$1" "SELECT min(m) FROM (SELECT min(start) m FROM rocpd_region UNION ALL
+  q "$1" "SELECT min(m) FROM (SELECT min(start) m FROM $HUB_REGIONS UNION ALL
           SELECT min(start) FROM rocpd_kernel_dispatch UNION ALL SELECT min(start) FROM rocpd_memory_copy
-          UNION ALL SELECT min(s.timestamp) FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id
+          UNION ALL SELECT min(s.timestamp) FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') <> 'flow')"
 }
 # Stream locations Score-P would name: PREFIX[<device>:<stream>] per stream
@@ -159,7 +159,7 @@ expect_eq "gpu-only: HIP kernels are HIP functions" \
   "$(js "$st" 'd["regions"].get("HIP/FUNCTION", 0)')"
 st=$("$PY" "$STATS" "$TMP/nsys.otf2/traces.otf2")
 expect_eq "nsys: CUDA API calls are CUDA wrappers (distinct cuda* names)" \
-  "$(q "$TMP/nsys.db" "SELECT count(DISTINCT s.string) FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id
+  "$(q "$TMP/nsys.db" "SELECT count(DISTINCT s.string) FROM $HUB_REGIONS r JOIN rocpd_string s ON s.id = r.name_id
      WHERE s.string GLOB 'cuda*' OR s.string GLOB 'cu[A-Z]*'")" "$(js "$st" 'd["regions"].get("CUDA/WRAPPER", 0)')"
 expect_eq "nsys: copies are data transfers" 2 "$(js "$st" 'd["regions"].get("CUDA/DATA_TRANSFER", 0)')"
 expect_eq "nsys: archive's definition file names the stream" 1 \

@@ -51,7 +51,7 @@ print(d["slices"], d["instants"], d["counters"], d["flows"], d["dangling_flows"]
 hub_counts() {
   q "$1" "
 WITH iv(cat) AS (
-  SELECT COALESCE(NULLIF(c.string,''),'(none)') FROM rocpd_region r
+  SELECT COALESCE(NULLIF(c.string,''),'(none)') FROM $HUB_REGIONS r
     LEFT JOIN rocpd_event e ON e.id = r.event_id LEFT JOIN rocpd_string c ON c.id = e.category_id
   UNION ALL SELECT COALESCE(NULLIF(c.string,''),'kernel') FROM rocpd_kernel_dispatch k
     LEFT JOIN rocpd_event e ON e.id = k.event_id LEFT JOIN rocpd_string c ON c.id = e.category_id
@@ -62,7 +62,7 @@ WITH iv(cat) AS (
 smp(kind, cat, corr, ph) AS (
   SELECT COALESCE(json_extract(t.extdata,'\$.kind'),''), e.category_id, e.correlation_id,
          json_extract(e.extdata,'\$.ph')
-  FROM rocpd_sample s JOIN rocpd_track t ON t.id = s.track_id LEFT JOIN rocpd_event e ON e.id = s.event_id),
+  FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id LEFT JOIN rocpd_event e ON e.id = s.event_id),
 recorded(n) AS (SELECT count(*) FROM (SELECT 1 FROM smp WHERE kind = 'flow' AND corr IS NOT NULL
   GROUP BY cat, corr HAVING count(DISTINCT ph) >= 2)),
 gpu(pid, corr) AS (SELECT k.pid, e.correlation_id FROM rocpd_kernel_dispatch k

@@ -22,14 +22,14 @@ field() { $PY -c 'import json,sys; d=json.loads(sys.stdin.readline()); print("|"
 # input says ($2).
 hub_counts() {
   if [ $# -gt 1 ]; then hub_counts "$1" | sed "s/|[0-9]*\$/|$2/"; return; fi
-  q "$1" "WITH iv(s, e) AS (SELECT start, end FROM rocpd_region UNION ALL
+  q "$1" "WITH iv(s, e) AS (SELECT start, end FROM $HUB_REGIONS UNION ALL
             SELECT start, end FROM rocpd_kernel_dispatch UNION ALL
             SELECT start, end FROM rocpd_memory_copy UNION ALL
             SELECT start, end FROM rocpd_memory_allocate),
           gpu(event_id) AS (SELECT event_id FROM rocpd_kernel_dispatch UNION ALL
             SELECT event_id FROM rocpd_memory_copy)
    SELECT (SELECT count(*) FROM iv WHERE e > s) || '|' ||
-     ((SELECT count(*) FROM iv WHERE e = s) + (SELECT count(*) FROM rocpd_sample s
+     ((SELECT count(*) FROM iv WHERE e = s) + (SELECT count(*) FROM $HUB_SAMPLES s
         JOIN rocpd_track t ON t.id = s.track_id
         WHERE coalesce(json_extract(t.extdata, '\$.kind'), '') NOT IN ('flow', 'counter'))) || '|' ||
      (SELECT count(*) FROM gpu g JOIN rocpd_event ge ON ge.id = g.event_id
