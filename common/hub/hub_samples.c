@@ -1,6 +1,7 @@
 /* The CPU-sample stream (hub_samples.h): one cursor per input hub over its
  * frame rows in (time, track, id) order, a sample assembled from each run
  * of rows of one (time, track), and the inputs' samples merged by time. */
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@ enum { C_TS, C_TRACK, C_PID, C_TID, C_CPU, C_STATE, C_WEIGHT, C_CAT, C_NAME, C_P
        C_KERNEL, C_UNRESOLVED };
 
 typedef struct cursor {
-  sqlite3 *conn;
+  sqlite3 *conn;  /* in use: shared by the hubs of one file (a merged file's) */
+  sqlite3 *own;   /* the connection this cursor opened, closed with it */
   sqlite3_stmt *st;
   const char *path;
   const hub_time_map *map;
@@ -45,6 +47,7 @@ struct hub_sample_reader {
   tt_strmap frame_ids, site_ids;
   tt_buf key;      /* a frame's interning key */
   tt_buf category; /* the category of the sample handed out last */
+  tt_strmap conn_of; /* path -> the cursor whose connection it has open */
 };
 
 static int64_t int_or_null(sqlite3_stmt *st, int col) {
@@ -190,6 +193,34 @@ static int has_event(cursor *c, const char *sfx, const char *cond) {
   return found;
 }
 
+/* What each hub holds (HAS_FRAMES, HAS_CALLS), found once per process:
+ * a split opens a sample stream per part, and two scans of rocpd_event
+ * per part made a 2223-part split of a 20k-event hub take 56 s, not 0.8.
+ * Keyed by path and uuid suffix; parts may open on the planner's thread. */
+enum { HAS_FRAMES = 1, HAS_CALLS = 2, HAS_KNOWN = 4 };
+static tt_strmap holdings;
+static pthread_mutex_t holdings_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int holdings_of(const char *path, const char *sfx) {
+  tt_buf key = {0};
+  tt_buf_printf(&key, "%s\x1f%s", path, sfx);
+  pthread_mutex_lock(&holdings_lock);
+  int64_t *v = tt_strmap_get(&holdings, key.data);
+  int h = v ? (int)*v : 0;
+  pthread_mutex_unlock(&holdings_lock);
+  tt_buf_free(&key);
+  return h;
+}
+
+static void holdings_set(const char *path, const char *sfx, int h) {
+  tt_buf key = {0};
+  tt_buf_printf(&key, "%s\x1f%s", path, sfx);
+  pthread_mutex_lock(&holdings_lock);
+  tt_strmap_put(&holdings, key.data, h | HAS_KNOWN);
+  pthread_mutex_unlock(&holdings_lock);
+  tt_buf_free(&key);
+}
+
 hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
   hub_sample_reader *sr = tt_calloc(1, sizeof *sr);
   sr->r = r;
@@ -202,29 +233,56 @@ hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
     cursor *c = &sr->c[i];
     c->path = hub_reader_db_path(r, (int)i);
     c->map = maps ? hub_time_maps_find(maps, c->path) : NULL;
-    if (tt_sqlite_open_input(c->path, &c->conn) != SQLITE_OK) {
-      tt_error("%s: %s", c->path, sqlite3_errmsg(c->conn));
-      hub_samples_close(sr);
-      return NULL;
+    const char *sfx = hub_reader_db_suffix(r, (int)i);
+    int held = holdings_of(c->path, sfx);
+    if ((held & HAS_KNOWN) && !(held & (HAS_FRAMES | HAS_CALLS))) {
+      c->walk_state = 2; /* known to hold none: not even opened */
+      continue;
+    }
+    /* One connection a file: each would load the schema of a merged
+     * file's every hub (200 hubs: 12 s of a 13 s db2json). */
+    int64_t *owner = tt_strmap_get(&sr->conn_of, c->path);
+    if (owner && *owner >= 0) {
+      c->conn = sr->c[*owner].own;
+    } else {
+      int orc = tt_sqlite_open_input(c->path, &c->own);
+      c->conn = c->own;
+      if (orc != SQLITE_OK) {
+        tt_error("%s: %s", c->path, sqlite3_errmsg(c->conn));
+        hub_samples_close(sr);
+        return NULL;
+      }
+      tt_strmap_put(&sr->conn_of, c->path, (int64_t)i);
     }
     /* Most hubs have no call stacks: one scan of rocpd_event (no join, no
-     * sort) spares them the samples' and the backtraces' cursors. */
-    int frames = has_event(c, hub_reader_db_suffix(r, (int)i), HUB_SQL_IS_FRAME("e"));
-    int calls = has_event(c, hub_reader_db_suffix(r, (int)i), "e.call_stack GLOB '[[]?*'");
-    if (frames < 0 || calls < 0) {
-      hub_samples_close(sr);
-      return NULL;
+     * sort), once per hub, spares them the samples' and the backtraces'
+     * cursors. */
+    int frames = held & HAS_FRAMES, calls = held & HAS_CALLS;
+    if (!(held & HAS_KNOWN)) {
+      frames = has_event(c, sfx, HUB_SQL_IS_FRAME("e"));
+      calls = has_event(c, sfx, "e.call_stack GLOB '[[]?*'");
+      if (frames < 0 || calls < 0) {
+        hub_samples_close(sr);
+        return NULL;
+      }
+      holdings_set(c->path, sfx, (frames ? HAS_FRAMES : 0) | (calls ? HAS_CALLS : 0));
     }
     if (!calls) c->walk_state = 2;
     if (!frames && !calls) {
       /* nothing to read here: its descriptor back (a run of many inputs
-       * read in passes has few to spare) */
-      sqlite3_close(c->conn);
+       * read in passes has few to spare), unless the next input is a hub
+       * of the same file (a merged file's hubs come one after another) */
+      int next_same = i + 1 < sr->nc && strcmp(hub_reader_db_path(r, (int)i + 1), c->path) == 0;
+      if (c->own && !next_same) {
+        sqlite3_close(c->own);
+        tt_strmap_put(&sr->conn_of, c->path, -1);
+        c->own = NULL;
+      }
       c->conn = NULL;
       continue;
     }
     if (!frames) continue;
-    char *sql = cursor_sql(hub_reader_db_suffix(r, (int)i), f, c->map);
+    char *sql = cursor_sql(sfx, f, c->map);
     int rc = sqlite3_prepare_v2(c->conn, sql, -1, &c->st, NULL);
     free(sql);
     if (rc != SQLITE_OK) {
@@ -364,9 +422,12 @@ void hub_samples_close(hub_sample_reader *sr) {
     sqlite3_finalize(sr->c[i].st);
     sqlite3_finalize(sr->c[i].stack_st);
     sqlite3_finalize(sr->c[i].walk_st);
-    if (sr->c[i].conn) sqlite3_close(sr->c[i].conn);
     tt_buf_free(&sr->c[i].category);
   }
+  /* After every statement of a shared connection is finalized. */
+  for (size_t i = 0; i < sr->nc; i++)
+    if (sr->c[i].own) sqlite3_close(sr->c[i].own);
+  tt_strmap_free(&sr->conn_of);
   free(sr->c);
   for (size_t i = 0; i < sr->frames.n; i++) {
     free((char *)sr->frames.v[i].name);
