@@ -13,7 +13,7 @@ events=${BENCH_EVENTS:-1000000}
 K="$ROOT/fixtures/kineto"
 if [ "$events" -ge 100000 ]; then
   base_src="$K/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
-  cand_src="$K/kineto_tbplugin_resnet50_workers4_worker0.1623212756351.pt.trace.json.gz"
+  cand_src="$K/pairs/kineto_tbplugin_resnet50_workers4_worker0.1623212756351.pt.trace.json.gz"
   what="resnet50 loaders"
 else
   base_src="$K/tracelens_h100_bert-small-uncased.json.gz"

@@ -11,7 +11,7 @@ K="$FIX/kineto"
 H100="$K/tracelens_h100_bert-small-uncased.json.gz"
 MI300="$K/tracelens_mi300_bert-small-uncased.json.gz"
 R0="$K/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz"
-R4="$K/kineto_tbplugin_resnet50_workers4_worker0.1623212756351.pt.trace.json.gz"
+R4="$K/pairs/kineto_tbplugin_resnet50_workers4_worker0.1623212756351.pt.trace.json.gz"
 kineto2db -q "$H100" -o "$TMP/h100.db" & kineto2db -q "$MI300" -o "$TMP/mi300.db" &
 kineto2db -q "$R0" -o "$TMP/r0.db" & kineto2db -q "$R4" -o "$TMP/r4.db" &
 FACTS="$ROOT/tests/checkers/kineto_gpu_facts.py"

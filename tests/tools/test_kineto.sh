@@ -59,7 +59,7 @@ for f in "$FIX"/kineto/*.json "$FIX"/kineto/*.json.gz; do
   n=$((n + 1))
   import_and_check "$f"
 done
-expect_eq "Kineto fixtures found" 15 "$n"
+expect_eq "Kineto fixtures found" 14 "$n"
 
 # A few facts checked by hand against the files.
 db="$TMP/hta_cpu_only_rank-34.pt.trace.json.gz.db"
