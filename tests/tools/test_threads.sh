@@ -12,7 +12,7 @@ RES="$FIX/kineto/kineto_tbplugin_resnet50_worker0.1623143089861.pt.trace.json.gz
 if BUILD="$BUILD" bash scripts/fixture-dumps.sh "$TMP/t1" --threads 1 2>"$TMP/t1.err" &&
   BUILD="$BUILD" bash scripts/fixture-dumps.sh "$TMP/t2" --threads 2 2>"$TMP/t2.err"; then
   n=$(ls "$TMP/t1" | wc -l)
-  nfix=$(ls fixtures/*/* | grep -vc '\.md$')
+  nfix=$(find fixtures -mindepth 2 -maxdepth 2 -type f ! -name "*.md" | wc -l)
   expect_eq "a dump per fixture" "$nfix" "$n"
   if d=$(diff -r "$TMP/t1" "$TMP/t2"); then
     pass "every fixture: --threads 2 writes the hub --threads 1 writes ($n hubs)"
