@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hub/hub.h" /* HUB_NULL, hub_class, the hub's words */
+#include "base/util.h" /* tt_buf */
 
 typedef enum hub_kind {
   HUB_REGION,  /* CPU interval on a thread (API call, op, NVTX range) */
@@ -149,6 +150,11 @@ typedef struct hub_filter {
    * reader is open. NULL: read the inputs. */
   struct hub_spool *replay;
 } hub_filter;
+
+/* f's processes as SQL on column col: " AND col = PID", " AND col IN
+ * (...)" for a set, "" for any (appended to b). For readers of the hub
+ * beside this one that keep to the same filter (hub_samples.h). */
+void hub_filter_pid_sql(tt_buf *b, const char *col, const hub_filter *f);
 
 enum { HUB_INFO_PROCESSES = 1, HUB_INFO_ALL = 2 }; /* hub_filter.info_only */
 

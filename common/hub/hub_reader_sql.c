@@ -40,8 +40,7 @@ static void category_filter(tt_buf *b, const hub_filter *f, const char *cat_expr
   }
 }
 
-/* " AND col = PID", or " AND col IN (...)" for a set of processes. */
-static void pid_cond(tt_buf *b, const char *col, const hub_filter *f) {
+void hub_filter_pid_sql(tt_buf *b, const char *col, const hub_filter *f) {
   if (f->npids) {
     tt_buf_printf(b, " AND %s IN (", col);
     for (size_t i = 0; i < f->npids; i++)
@@ -64,7 +63,7 @@ static void common_filters(tt_buf *b, const hub_filter *f, const char *start, co
       tt_buf_printf(b, " AND (%s > %lld OR %s >= %lld)", end, (long long)f->start, start,
                     (long long)f->start);
   }
-  pid_cond(b, pid, f);
+  hub_filter_pid_sql(b, pid, f);
   if (!instant && f->min_duration > 0)
     tt_buf_printf(b, " AND %s - %s >= %lld", end, start, (long long)f->min_duration);
   if (cat) category_filter(b, f, cat);
@@ -100,7 +99,7 @@ static void gpu_work(tt_buf *b, const hub_filter *f, const hub_db *d, const char
                 hr_qt(d, jtable), ja, ja, x, jcol);
   char pid[16];
   snprintf(pid, sizeof pid, "%s.pid", x);
-  pid_cond(b, pid, f);
+  hub_filter_pid_sql(b, pid, f);
   if (f->min_duration > 0)
     tt_buf_printf(b, " AND %s.end - %s.start >= %lld", x, x, (long long)f->min_duration);
   category_filter(b, f, "COALESCE(c2.string,'')");
@@ -363,7 +362,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf pidjoin = {0}, pidcond = {0}, link = {0};
     if (f->pid != HUB_NULL || f->npids || has_event_filter(f))
       tt_buf_printf(&pidjoin, " JOIN %s t2 ON t2.id = s2.track_id", hr_qt(d, "rocpd_track"));
-    pid_cond(&pidcond, "t2.pid", f);
+    hub_filter_pid_sql(&pidcond, "t2.pid", f);
     if (has_event_filter(f)) {
       tt_buf_puts(&pidcond, " AND ");
       flow_anchor(&pidcond, d, f, "s2.timestamp", "t2");
@@ -395,7 +394,7 @@ char *hr_cursor_sql(const hub_db *d, table_id t, const hub_filter *f) {
     tt_buf_printf(&b, " WHERE NOT COALESCE(" HUB_SQL_IS_FRAME("e") ", 0)");
     if (f->end != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp < %lld", (long long)f->end);
     if (f->start != HUB_NULL) tt_buf_printf(&b, " AND s.timestamp >= %lld", (long long)f->start);
-    pid_cond(&b, "t.pid", f);
+    hub_filter_pid_sql(&b, "t.pid", f);
     if (has_event_filter(f)) {
       tt_buf b2 = {0};
       category_filter(&b2, f, "COALESCE(c.string,'')");

@@ -143,17 +143,6 @@ static int in_filter_host(hub_sample_reader *sr, const hub_cpu_sample *s) {
   return strcmp(hub_reader_host(sr->r, s->db, s->pid), sr->f->host) == 0;
 }
 
-/* " AND col = PID", or " AND col IN (...)" for a set of processes. */
-static void pid_cond(tt_buf *b, const char *col, const hub_filter *f) {
-  if (f->npids) {
-    tt_buf_printf(b, " AND %s IN (", col);
-    for (size_t i = 0; i < f->npids; i++)
-      tt_buf_printf(b, "%s%lld", i ? "," : "", (long long)f->pids[i]);
-    tt_buf_putc(b, ')');
-  } else if (f->pid != HUB_NULL) {
-    tt_buf_printf(b, " AND %s = %lld", col, (long long)f->pid);
-  }
-}
 
 static char *cursor_sql(const char *sfx, const hub_filter *f, const hub_time_map *map) {
   tt_buf b = {0};
@@ -174,7 +163,7 @@ static char *cursor_sql(const char *sfx, const hub_filter *f, const hub_time_map
     if (f->end != HUB_NULL)
       tt_buf_printf(&b, " AND s.timestamp < %lld",
                     (long long)(map ? hub_time_map_invert(map, f->end) : f->end));
-    pid_cond(&b, "t.pid", f);
+    hub_filter_pid_sql(&b, "t.pid", f);
   }
   tt_buf_puts(&b, " ORDER BY s.timestamp, s.track_id, s.id");
   return b.data;
@@ -383,7 +372,7 @@ static int walk_open(hub_sample_reader *sr, cursor *c, int db) {
   if (f && f->start != HUB_NULL)
     tt_buf_printf(&b, " AND r.start >= %lld",
                   (long long)(c->map ? hub_time_map_invert(c->map, f->start) : f->start));
-  if (f) pid_cond(&b, "r.pid", f);
+  if (f) hub_filter_pid_sql(&b, "r.pid", f);
   tt_buf_puts(&b, " ORDER BY r.start, r.\"end\" DESC, r.id");
   int rc = sqlite3_prepare_v2(c->conn, b.data, -1, &c->walk_st, NULL);
   tt_buf_free(&b);
