@@ -5,6 +5,8 @@ event of SOURCE with its category, name, start and duration to the ns, and
 every flow that had both ends (an arrow per end), and no other arrow but
 launch links (a call and GPU work with its correlation). Prints one line per check: PASS/FAIL."""
 import collections, gzip, json, sys
+
+import kineto_arrows
 from decimal import Decimal, ROUND_HALF_UP
 
 def load(path):
@@ -34,15 +36,6 @@ print('%s: %d X events kept with category, name, ts and dur to the ns%s' % (
     '' if ok else ' (missing %d e.g. %s; extra %d e.g. %s)' % (
         sum(missing.values()), list(missing)[:2], sum(extra.values()), list(extra)[:2])))
 
-gpu_cats = {'kernel', 'gpu_memcpy', 'gpu_memset', 'gpu_user_annotation',
-            'cuda_profiler_range', 'Kernel', 'Memcpy', 'Memset', 'mtia_ccp_events'}
-def corr(e):
-    return (e.get('args') or {}).get('correlation')
-def is_gpu(e):
-    a = e.get('args') or {}
-    return e.get('cat') in gpu_cats or (
-        'device' in a and 'stream' in a and str(e.get('pid')) == str(a['device']))
-
 def pairs(events, b):
     """Every arrow as (start time, end time): each "f" of a flow id with
     its "s" (one "s" with many ends is one arrow per end)."""
@@ -52,16 +45,12 @@ def pairs(events, b):
             ends[(e.get('cat'), str(e.get('id')))][e['ph']].append(b + ns(e['ts']))
     return collections.Counter((s, f) for v in ends.values() if v['s'] for s in v['s'][:1] for f in v['f'])
 
-xs = [e for e in sev if e.get('ph') == 'X' and corr(e) is not None]
-calls = {}
-for e in xs:
-    if not is_gpu(e):
-        calls.setdefault(corr(e), base + ns(e['ts']))
 # A launch link: a call and GPU work with its correlation (kept in the hub
-# as the arrow, whether or not the source recorded it as a flow).
-links = collections.Counter((calls[corr(e)], base + ns(e['ts'])) for e in xs
-                            if is_gpu(e) and e.get('cat') != 'gpu_user_annotation'
-                            and corr(e) in calls)
+# as the arrow, whether or not the source recorded it as a flow), as
+# kineto_arrows.py finds them.
+calls, gpu = kineto_arrows.launches(sev)
+links = collections.Counter((base + calls[kineto_arrows.corr(e)], base + kineto_arrows.ns(e))
+                            for e in gpu)
 sp, op = pairs(sev, base), pairs(oev, obase)
 if any(e.get('ph') in ('s', 'f', 't') for e in sev):
     # Every recorded arrow at its times; any other written arrow is a
