@@ -2,7 +2,9 @@
 # cmp_outputs.sh OLD_BIN NEW_BIN HUB...: runs every exporter of both builds
 # (e.g. main's build/bin and a branch's) on each hub with each option set
 # (plain, --no-args, window split, one window, process split, a time range,
-# category and name filters, size splits) and on all hubs at once, and compares the
+# category and name filters, size splits) and on all hubs at once (the
+# same, aligned or not, and read in passes under a small descriptor
+# limit), and compares the
 # outputs byte for byte (an OTF2 archive's anchor file, which records its
 # creation time, excepted). Prints each difference; exits 1 if any.
 # A speed change to the reader or an exporter must leave every output as it was.
@@ -17,13 +19,19 @@ run() { # TOOL TAG ARGS...
   local tool=$1 tag=$2 ext=.json
   shift 2
   case $tool in db2perfetto) ext=.pftrace ;; db2otf2) ext=.otf2 ;; db2summary) ext=.txt ;; esac
-  "$A/$tool" -q "$@" -o "$O/a/$tag$ext" >"$O/a/$tag.stdout" 2>"$O/a/$tag.err"; echo $? >>"$O/a/$tag.err"
-  "$B/$tool" -q "$@" -o "$O/b/$tag$ext" >"$O/b/$tag.stdout" 2>"$O/b/$tag.err"; echo $? >>"$O/b/$tag.err"
+  local bin
+  for bin in a b; do
+    local dir=$A
+    [ $bin = b ] && dir=$B
+    ( [ -z "${LIMIT:-}" ] || ulimit -n "$LIMIT"
+      exec "$dir/$tool" -q "$@" -o "$O/$bin/$tag$ext" ) >"$O/$bin/$tag.stdout" 2>"$O/$bin/$tag.err"
+    echo $? >>"$O/$bin/$tag.err"
+  done
   if diff -r -x traces.otf2 "$O/a" "$O/b" >/dev/null; then
     same=$((same + 1))
   else
     differ=$((differ + 1))
-    echo "DIFF $tool $*"
+    echo "DIFF $tool $*${LIMIT:+ (ulimit -n $LIMIT)}"
   fi
   rm -rf "$O"/a/* "$O"/b/*
 }
@@ -49,7 +57,19 @@ for tool in db2json db2perfetto db2summary db2otf2; do
       run $tool "$n" "$h" --max-part-size 8K --gpu
     fi
   done
-  [ $# -gt 1 ] && run $tool all "$@" --split window --windows 3
+  if [ $# -gt 1 ]; then
+    for LIMIT in "" 24; do # 24 descriptors: read in passes
+      run $tool all "$@"
+      run $tool all "$@" --align none
+      run $tool all "$@" --split window --windows 3
+      run $tool all "$@" --split process
+      if [ $tool != db2summary ]; then
+        run $tool all "$@" --max-part-size 64K
+        run $tool all "$@" --max-part-size 64K --threads 1
+      fi
+    done
+    LIMIT=
+  fi
 done
 echo "cmp_outputs: $same same, $differ differ"
 [ "$differ" = 0 ]

@@ -99,40 +99,22 @@ int tt_align_resolve(tt_align_opts *o, const char *const *inputs, size_t n) {
   return 0;
 }
 
-static int plan_input(void *ctx, const char *path, hub_reader *info) {
-  tt_align_opts *o = ctx;
-  if (!o->survey) o->survey = hub_align_survey_new();
-  return hub_align_survey_add(o->survey, path, info);
-}
-
-static int plan_ready(void *ctx, const hub_time_maps **maps) {
-  tt_align_opts *o = ctx;
-  if (!o->survey) o->survey = hub_align_survey_new(); /* no input */
-  int rc = hub_align_survey_plan(o->survey, o->mode, o->file, &o->result);
-  o->survey = NULL;
-  if (rc != 0) return -1;
+int tt_align_plan_inputs(tt_align_opts *o, hub_input_set *in) {
+  hub_align_survey *s = hub_input_set_take_survey(in);
+  if (o->mode == HUB_ALIGN_NONE) {
+    hub_align_survey_free(s);
+    return 0;
+  }
+  if (!s) s = hub_align_survey_new(); /* the inputs were opened without one: no input */
+  if (hub_align_survey_plan(s, o->mode, o->file, &o->result) != 0) return -1;
   state_plan(o);
-  *maps = tt_align_maps(o);
   return 0;
 }
 
-void tt_align_defer(tt_align_opts *o) {
-  if (o->mode == HUB_ALIGN_NONE || o->plan) return;
-  o->plan = tt_calloc(1, sizeof *o->plan);
-  *o->plan = (hub_time_plan){.input = plan_input, .ready = plan_ready, .ctx = o};
-}
-
-void tt_align_filter(const tt_align_opts *o, hub_filter *f) {
-  if (o->plan) f->time_plan = o->plan;
-  else f->time_maps = tt_align_maps(o);
-}
+void tt_align_filter(const tt_align_opts *o, hub_filter *f) { f->time_maps = tt_align_maps(o); }
 
 void tt_align_free(tt_align_opts *o) {
   hub_alignment_free(&o->result);
-  hub_align_survey_free(o->survey);
-  o->survey = NULL;
-  free(o->plan);
-  o->plan = NULL;
 }
 
 const hub_time_maps *tt_align_maps(const tt_align_opts *o) {

@@ -135,10 +135,6 @@ typedef struct hub_filter {
    * inputs are not changed. NULL: times as recorded. Kept by the caller
    * while the reader is open. */
   const struct hub_time_maps *time_maps;
-  /* --align's plan, made by the first reader opened with it (then done:
-   * later readers take its maps, as time_maps). Kept by the caller for
-   * every reader opened with it. NULL: none. */
-  struct hub_time_plan *time_plan;
   /* No rows: no cursor is prepared and hub_reader_next ends at once.
    * HUB_INFO_PROCESSES: the processes and metadata only (no threads,
    * agents or lanes): --align's look at each input's hosts and clocks.
@@ -190,25 +186,6 @@ int hub_spool_usable(hub_spool *s);
 /* Stops a filling thread, then frees s: after its readers are closed;
  * NULL is fine. */
 void hub_spool_free(hub_spool *s);
-
-/* A plan of the inputs' time maps made from the open that reads them
- * anyway (--align, hub_align.h): the first reader opened with it tells it
- * every input's info as it surveys the inputs (a reader of many inputs in
- * passes opens each one alone for its order first; a direct reader has
- * them all open), then asks for the maps before it reads any time. So
- * planning costs no open of its own. */
-typedef struct hub_time_plan {
-  /* path's info: `info` holds its processes and metadata (and, opened
-   * with other inputs, theirs too: the dbs whose hub_reader_db_path is
-   * path are its). 0, or -1 to fail the open (after saying why). */
-  int (*input)(void *ctx, const char *path, hub_reader *info);
-  /* After the last input: *maps (NULL: times as recorded), kept by ctx
-   * until every reader opened with the plan is closed. 0 or -1 (said). */
-  int (*ready)(void *ctx, const struct hub_time_maps **maps);
-  void *ctx;
-  int done; /* set by the reader once ready has answered */
-  const struct hub_time_maps *maps;
-} hub_time_plan;
 
 /* Opens every path read-only. On failure prints "PATH: reason" and
  * returns NULL (a non-SQLite file, a SQLite file that is not a rocpd hub). */

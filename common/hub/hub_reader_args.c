@@ -29,7 +29,7 @@
 #include "base/util.h"
 #include "base/vec.h"
 
-/* One arg of the event being read, its strings in r->args_text. */
+/* One arg of the event being read, its strings in r->args.text. */
 typedef struct hr_arg_row {
   int64_t pos, rowid;
   size_t name, type, value;
@@ -119,15 +119,15 @@ void hr_args_order_copy(hr_db_args *to, const hr_db_args *from) {
 /* --- the event's rows, copied ------------------------------------------- */
 
 static void copy_row(hub_reader *r, sqlite3_stmt *st) {
-  tt_grow(r->args_rows, r->args_nrows + 1, r->args_caprows);
-  hr_arg_row *a = &r->args_rows[r->args_nrows++];
+  tt_grow(r->args.rows, r->args.nrows + 1, r->args.caprows);
+  hr_arg_row *a = &r->args.rows[r->args.nrows++];
   a->rowid = sqlite3_column_int64(st, 0);
   a->pos = sqlite3_column_int64(st, 2);
   size_t at[3];
   for (int i = 0; i < 3; i++) {
     const char *t = hr_col_text(st, 3 + i);
-    at[i] = r->args_text.len;
-    tt_buf_append(&r->args_text, t, strlen(t) + 1);
+    at[i] = r->args.text.len;
+    tt_buf_append(&r->args.text, t, strlen(t) + 1);
   }
   a->name = at[0];
   a->type = at[1];
@@ -137,15 +137,15 @@ static void copy_row(hub_reader *r, sqlite3_stmt *st) {
 /* Rows from several runs in (position, rowid) order: a handful, so an
  * insertion sort. */
 static void sort_rows(hub_reader *r) {
-  for (size_t i = 1; i < r->args_nrows; i++) {
-    hr_arg_row x = r->args_rows[i];
+  for (size_t i = 1; i < r->args.nrows; i++) {
+    hr_arg_row x = r->args.rows[i];
     size_t j = i;
-    while (j > 0 && (r->args_rows[j - 1].pos > x.pos ||
-                     (r->args_rows[j - 1].pos == x.pos && r->args_rows[j - 1].rowid > x.rowid))) {
-      r->args_rows[j] = r->args_rows[j - 1];
+    while (j > 0 && (r->args.rows[j - 1].pos > x.pos ||
+                     (r->args.rows[j - 1].pos == x.pos && r->args.rows[j - 1].rowid > x.rowid))) {
+      r->args.rows[j] = r->args.rows[j - 1];
       j--;
     }
-    r->args_rows[j] = x;
+    r->args.rows[j] = x;
   }
 }
 
@@ -313,16 +313,16 @@ static hr_arg_scan *scan_new(const hub_db *d) {
 }
 
 /* Event e's args (c: the cursor it was just read from, NULL when read out
- * of stream order) into r->args_rows. */
+ * of stream order) into r->args.rows. */
 static void ordered_rows(hub_reader *r, hub_db *d, cursor *c, int64_t e) {
   hr_arg_scan **sp = c ? &c->scan : &d->args.orphans;
   if (!*sp) *sp = scan_new(d);
   hr_arg_scan *s = *sp;
-  tt_buf_clear(&r->args_text);
-  r->args_nrows = r->args_next = 0;
+  tt_buf_clear(&r->args.text);
+  r->args.nrows = r->args.next = 0;
   for (int k = 0; k < s->nruns; k++) run_rows(r, d, s, &s->f[k * HR_ARG_FINGERS], k, e);
   if (s->nruns > 1) sort_rows(r);
-  r->args_mode = HR_ARGS_COPIED;
+  r->args.mode = HR_ARGS_COPIED;
 }
 
 void hr_arg_scan_free(hr_arg_scan *s) {
@@ -365,7 +365,7 @@ static int args_on_current(const cursor *c) {
  * must be looked up by id instead. */
 static int args_merged_begin(hub_reader *r, cursor *c) {
   if (c->args_state == 0) {
-    hub_db *d = &r->dbs[c->db];
+    hub_db *d = &r->in.dbs[c->db];
     hub_filter df = hr_db_filter(d, &r->filter);
     char *sql = hr_args_sql(d, c->table, &df);
     c->args_st = hr_prep(d, sql);
@@ -379,9 +379,9 @@ static int args_merged_begin(hub_reader *r, cursor *c) {
   }
   while (c->args_state == 1 && args_behind(c)) args_advance(c);
   c->args_taken = 1;
-  r->args_mode = HR_ARGS_MERGED;
-  r->args_cur = c;
-  r->args_step = 0;
+  r->args.mode = HR_ARGS_MERGED;
+  r->args.cur = c;
+  r->args.step = 0;
   return 1;
 }
 
@@ -394,14 +394,14 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
 int hub_args_next(hub_reader *r, hub_arg_view *a) { return r->ops->args_next(r, a); }
 
 void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
-  r->args_mode = HR_ARGS_NONE;
-  r->args_cur = NULL;
-  r->args_iter = NULL;
-  hub_db *d = &r->dbs[db];
+  r->args.mode = HR_ARGS_NONE;
+  r->args.cur = NULL;
+  r->args.iter = NULL;
+  hub_db *d = &r->in.dbs[db];
   if (event_id == HUB_NULL || !d->args.present) return;
   hr_args_prepare(d);
   /* The cursor the event was just read from, when it is this event. */
-  cursor *c = r->to_advance;
+  cursor *c = r->merge.to_advance;
   if (c && (c->db != db || hr_col_i64_or_null(c->st, C_EVENT) != event_id)) c = NULL;
   if (d->args.ordered) {
     if (d->args.nruns && event_id >= d->args.min_ev && event_id <= d->args.max_ev)
@@ -416,45 +416,45 @@ void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
     d->args.st = hr_prep(d, sql);
     sqlite3_free(sql);
   }
-  r->args_iter = d->args.st;
-  if (!r->args_iter) return;
-  r->args_mode = HR_ARGS_LOOKUP;
-  sqlite3_reset(r->args_iter);
-  sqlite3_bind_int64(r->args_iter, 1, event_id);
+  r->args.iter = d->args.st;
+  if (!r->args.iter) return;
+  r->args.mode = HR_ARGS_LOOKUP;
+  sqlite3_reset(r->args.iter);
+  sqlite3_bind_int64(r->args.iter, 1, event_id);
 }
 
 int hr_direct_args_next(hub_reader *r, hub_arg_view *a) {
   sqlite3_stmt *st;
-  switch (r->args_mode) {
+  switch (r->args.mode) {
   case HR_ARGS_COPIED: {
-    if (r->args_next == r->args_nrows) {
-      r->args_mode = HR_ARGS_NONE;
+    if (r->args.next == r->args.nrows) {
+      r->args.mode = HR_ARGS_NONE;
       return 0;
     }
-    const hr_arg_row *x = &r->args_rows[r->args_next++];
-    a->name = r->args_text.data + x->name;
-    a->type = r->args_text.data + x->type;
-    a->value = r->args_text.data + x->value;
+    const hr_arg_row *x = &r->args.rows[r->args.next++];
+    a->name = r->args.text.data + x->name;
+    a->type = r->args.text.data + x->type;
+    a->value = r->args.text.data + x->value;
     return 1;
   }
   case HR_ARGS_MERGED: {
-    cursor *c = r->args_cur;
-    if (r->args_step) args_advance(c);
-    r->args_step = 1;
+    cursor *c = r->args.cur;
+    if (r->args.step) args_advance(c);
+    r->args.step = 1;
     if (!args_on_current(c)) {
-      r->args_cur = NULL;
-      r->args_mode = HR_ARGS_NONE;
+      r->args.cur = NULL;
+      r->args.mode = HR_ARGS_NONE;
       return 0;
     }
     st = c->args_st;
     return arg_at(a, st, 3);
   }
   case HR_ARGS_LOOKUP:
-    st = r->args_iter;
+    st = r->args.iter;
     if (sqlite3_step(st) != SQLITE_ROW) {
       sqlite3_reset(st);
-      r->args_iter = NULL;
-      r->args_mode = HR_ARGS_NONE;
+      r->args.iter = NULL;
+      r->args.mode = HR_ARGS_NONE;
       return 0;
     }
     return arg_at(a, st, 0);

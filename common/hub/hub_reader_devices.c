@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "base/util.h"
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_inputs.h"
 
 typedef struct device_key {
   size_t agent;
@@ -58,33 +58,33 @@ static char *owner_label(const hub_process_info *p, int db) {
 
 /* The process an agent belongs to: its pid's in its input, else (a GPU
  * under a device pid, Kineto's; nsys's none) its input's first process. */
-static const hub_process_info *owner_of(const hub_reader *r, const hub_agent_view *a,
+static const hub_process_info *owner_of(const hr_inputs *in, const hub_agent_view *a,
                                         const int64_t *first_process) {
-  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(a->db, a->pid, 0));
-  if (ix) return &r->processes[*ix];
+  int64_t *ix = tt_i64map_get(&in->process_ix, hr_key_db_id(a->db, a->pid, 0));
+  if (ix) return &in->processes[*ix];
   int64_t f = first_process[a->db];
-  return f >= 0 ? &r->processes[f] : NULL;
+  return f >= 0 ? &in->processes[f] : NULL;
 }
 
-void hr_name_devices(hub_reader *r) {
-  for (size_t i = 0; i < r->nagents; i++) {
-    free((char *)r->agents[i].owner_label);
-    r->agents[i].owner_label = tt_strdup("");
-    r->agents[i].gpu_view = 0;
+void hr_name_devices(hr_inputs *in, const char *part_host) {
+  for (size_t i = 0; i < in->nagents; i++) {
+    free((char *)in->agents[i].owner_label);
+    in->agents[i].owner_label = tt_strdup("");
+    in->agents[i].gpu_view = 0;
   }
-  if (r->filter.host || r->nagents < 2) return; /* a (host, pid) part: one process */
-  int64_t *first_process = tt_calloc(r->ndbs ? r->ndbs : 1, sizeof *first_process);
-  for (size_t d = 0; d < r->ndbs; d++) first_process[d] = -1;
-  for (size_t i = r->nprocesses; i-- > 0;)
-    if (r->processes[i].db >= 0 && (size_t)r->processes[i].db < r->ndbs)
-      first_process[r->processes[i].db] = (int64_t)i;
-  device_key *k = tt_calloc(r->nagents, sizeof *k);
-  const hub_process_info **owners = tt_calloc(r->nagents, sizeof *owners);
+  if (part_host || in->nagents < 2) return; /* a (host, pid) part: one process */
+  int64_t *first_process = tt_calloc(in->ndbs ? in->ndbs : 1, sizeof *first_process);
+  for (size_t d = 0; d < in->ndbs; d++) first_process[d] = -1;
+  for (size_t i = in->nprocesses; i-- > 0;)
+    if (in->processes[i].db >= 0 && (size_t)in->processes[i].db < in->ndbs)
+      first_process[in->processes[i].db] = (int64_t)i;
+  device_key *k = tt_calloc(in->nagents, sizeof *k);
+  const hub_process_info **owners = tt_calloc(in->nagents, sizeof *owners);
   size_t n = 0;
-  for (size_t i = 0; i < r->nagents; i++) {
-    const hub_agent_view *a = &r->agents[i];
+  for (size_t i = 0; i < in->nagents; i++) {
+    const hub_agent_view *a = &in->agents[i];
     if (strcasecmp(a->type, "CPU") == 0) continue;
-    const hub_process_info *p = owner_of(r, a, first_process);
+    const hub_process_info *p = owner_of(in, a, first_process);
     owners[i] = p;
     k[n++] = (device_key){.agent = i, .index = a->type_index, .host = p ? p->host : -1,
                           .process = p ? p->view_pid : -1 - a->db};
@@ -98,7 +98,7 @@ void hr_name_devices(hub_reader *r) {
     for (hi = lo + 1; hi < n && k[hi].index == k[lo].index; hi++) {}
     if (same_device(&k[lo], &k[hi - 1])) continue; /* one owner */
     for (size_t j = lo; j < hi; j++) {
-      hub_agent_view *a = &r->agents[k[j].agent];
+      hub_agent_view *a = &in->agents[k[j].agent];
       free((char *)a->owner_label);
       a->owner_label = owner_label(owners[k[j].agent], a->db);
       if (!same_device(&k[j], &k[lo])) others[nothers++] = k[j];
@@ -108,7 +108,7 @@ void hr_name_devices(hub_reader *r) {
   int64_t view = 0;
   for (size_t j = 0; j < nothers; j++) {
     if (j == 0 || !same_device(&others[j], &others[j - 1])) view++;
-    r->agents[others[j].agent].gpu_view = view;
+    in->agents[others[j].agent].gpu_view = view;
   }
   free(others);
   free(owners);

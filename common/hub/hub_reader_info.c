@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_inputs.h"
 #include "base/util.h"
 #include "base/vec.h"
 
@@ -85,14 +85,14 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 /* Each process's host ordinal (hostnames in name order) and label. */
-void hr_name_processes(hub_reader *r) {
-  const char **names = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *names);
-  for (size_t i = 0; i < r->nprocesses; i++) names[i] = r->processes[i].hostname;
-  qsort(names, r->nprocesses, sizeof *names, cmp_str);
-  for (size_t i = 0; i < r->nprocesses; i++) {
-    hub_process_info *p = &r->processes[i];
+void hr_name_processes(hr_inputs *in, const char *part_host) {
+  const char **names = tt_calloc(in->nprocesses ? in->nprocesses : 1, sizeof *names);
+  for (size_t i = 0; i < in->nprocesses; i++) names[i] = in->processes[i].hostname;
+  qsort(names, in->nprocesses, sizeof *names, cmp_str);
+  for (size_t i = 0; i < in->nprocesses; i++) {
+    hub_process_info *p = &in->processes[i];
     int ord = 0;
-    for (size_t j = 0; j < r->nprocesses && strcmp(names[j], p->hostname) < 0; j++)
+    for (size_t j = 0; j < in->nprocesses && strcmp(names[j], p->hostname) < 0; j++)
       if (j == 0 || strcmp(names[j], names[j - 1]) != 0) ord++;
     p->host = ord;
     free((char *)p->label);
@@ -102,26 +102,26 @@ void hr_name_processes(hub_reader *r) {
   /* A pid on several hosts: the first host's keeps it, the others get
    * view pids of their own (in process order: every run gives the same). */
   int64_t next_view = HUB_VIEW_PID_BASE;
-  for (size_t i = 0; i < r->nprocesses; i++) {
-    hub_process_info *p = &r->processes[i];
+  for (size_t i = 0; i < in->nprocesses; i++) {
+    hub_process_info *p = &in->processes[i];
     p->view_pid = p->pid;
-    if (r->filter.host) continue; /* a (host, pid) part: one process */
+    if (part_host) continue; /* a (host, pid) part: one process */
     int shadowed = 0;
-    for (size_t j = 0; j < r->nprocesses && !shadowed; j++)
-      shadowed = r->processes[j].pid == p->pid && r->processes[j].host < p->host;
+    for (size_t j = 0; j < in->nprocesses && !shadowed; j++)
+      shadowed = in->processes[j].pid == p->pid && in->processes[j].host < p->host;
     if (!shadowed) continue;
     p->view_pid = HUB_NULL;
     for (size_t j = 0; j < i && p->view_pid == HUB_NULL; j++) /* its host's other inputs */
-      if (r->processes[j].pid == p->pid && r->processes[j].host == p->host)
-        p->view_pid = r->processes[j].view_pid;
+      if (in->processes[j].pid == p->pid && in->processes[j].host == p->host)
+        p->view_pid = in->processes[j].view_pid;
     if (p->view_pid == HUB_NULL) p->view_pid = next_view++;
   }
-  hr_name_devices(r); /* devices are named by their process */
+  hr_name_devices(in, part_host); /* devices are named by their process */
 }
 
-void hr_load_info(hub_reader *r) {
-  for (size_t i = 0; i < r->ndbs; i++) {
-    hub_db *d = &r->dbs[i];
+void hr_load_info(hr_inputs *in, int info_only, const char *part_host) {
+  for (size_t i = 0; i < in->ndbs; i++) {
+    hub_db *d = &in->dbs[i];
     int env = has_column(d, "rocpd_info_process", "environment");
     sqlite3_stmt *st = info_query(
         d, "rocpd_info_process",
@@ -142,8 +142,8 @@ void hr_load_info(hub_reader *r) {
     }
     sqlite3_free(nodes);
     while (st && sqlite3_step(st) == SQLITE_ROW) {
-      tt_grow(r->processes, r->nprocesses + 1, r->cap_processes);
-      hub_process_info *p = &r->processes[r->nprocesses++];
+      tt_grow(in->processes, in->nprocesses + 1, in->cap_processes);
+      hub_process_info *p = &in->processes[in->nprocesses++];
       p->db = (int)i;
       p->pid = sqlite3_column_int64(st, 0);
       p->name = tt_strdup(hr_col_text(st, 1));
@@ -167,14 +167,14 @@ void hr_load_info(hub_reader *r) {
                       : p->clock == HUB_CLOCK_WALL                 ? 0
                                                                    : HUB_NULL;
       p->label = NULL;
-      if (!tt_i64map_get(&r->process_any_ix, p->pid))
-        tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
-      if (!tt_i64map_get(&r->process_ix, hr_key_db_id((int)i, p->pid, 0)))
-        tt_i64map_put(&r->process_ix, hr_key_db_id((int)i, p->pid, 0), (int64_t)r->nprocesses - 1);
+      if (!tt_i64map_get(&in->process_any_ix, p->pid))
+        tt_i64map_put(&in->process_any_ix, p->pid, (int64_t)in->nprocesses - 1);
+      if (!tt_i64map_get(&in->process_ix, hr_key_db_id((int)i, p->pid, 0)))
+        tt_i64map_put(&in->process_ix, hr_key_db_id((int)i, p->pid, 0), (int64_t)in->nprocesses - 1);
     }
     sqlite3_finalize(st);
     sqlite3_finalize(host_st);
-    if (r->filter.info_only == HUB_INFO_PROCESSES) continue; /* --align's look */
+    if (info_only == HUB_INFO_PROCESSES) continue; /* --align's look */
     st = info_query(d, "rocpd_info_thread",
                     "pid, tid, COALESCE(name,''), " JX("extdata", "$.sort_index") ", CASE WHEN "
                     JX("extdata", "$.kind") " = '" HUB_WORD_GPU_LANE "' THEN " JX("extdata", "$.agent_id")
@@ -193,8 +193,8 @@ void hr_load_info(hub_reader *r) {
       t.lane_id = hr_col_i64_or_null(st, 5);
       t.synthetic = sqlite3_column_int(st, 6);
       t.id = sqlite3_column_int64(st, 7);
-      if (t.agent_id != HUB_NULL) r->has_lane_threads = 1;
-      hr_add_thread(r, &t);
+      if (t.agent_id != HUB_NULL) in->has_lane_threads = 1;
+      hr_add_thread(in, &t);
     }
     sqlite3_finalize(st);
     st = info_query(d, "rocpd_info_agent",
@@ -210,7 +210,7 @@ void hr_load_info(hub_reader *r) {
                           .name = hr_col_text(st, 4),
                           .product_name = hr_col_text(st, 5),
                           .extdata = hr_col_text(st, 6)};
-      hr_add_agent(r, &a);
+      hr_add_agent(in, &a);
     }
     sqlite3_finalize(st);
     for (int q = 0; q < 2; q++) {
@@ -222,123 +222,69 @@ void hr_load_info(hub_reader *r) {
                            .pid = sqlite3_column_int64(st, 1),
                            .is_queue = q,
                            .name = hr_col_text(st, 2)};
-        hr_add_lane(r, &l);
+        hr_add_lane(in, &l);
       }
       sqlite3_finalize(st);
     }
   }
-  hr_name_processes(r);
+  hr_name_processes(in, part_host);
 }
 
-void hr_add_thread(hub_reader *r, const hub_thread_info *t) {
-  tt_grow(r->threads, r->nthreads + 1, r->cap_threads);
-  r->threads[r->nthreads] = *t;
-  r->threads[r->nthreads].name = tt_strdup(t->name);
-  tt_i64map_put(&r->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)r->nthreads++);
+void hr_add_thread(hr_inputs *in, const hub_thread_info *t) {
+  tt_grow(in->threads, in->nthreads + 1, in->cap_threads);
+  in->threads[in->nthreads] = *t;
+  in->threads[in->nthreads].name = tt_strdup(t->name);
+  tt_i64map_put(&in->thread_ix, hr_key_db_id(t->db, t->id, 0), (int64_t)in->nthreads++);
 }
 
-void hr_add_agent(hub_reader *r, const hub_agent_view *a) {
-  tt_grow(r->agents, r->nagents + 1, r->cap_agents);
-  r->agents[r->nagents] = *a;
-  hub_agent_view *own = &r->agents[r->nagents];
+void hr_add_agent(hr_inputs *in, const hub_agent_view *a) {
+  tt_grow(in->agents, in->nagents + 1, in->cap_agents);
+  in->agents[in->nagents] = *a;
+  hub_agent_view *own = &in->agents[in->nagents];
   own->type = tt_strdup(a->type);
   own->name = tt_strdup(a->name);
   own->product_name = tt_strdup(a->product_name);
   own->extdata = tt_strdup(a->extdata ? a->extdata : "");
   own->owner_label = tt_strdup(""); /* hr_name_devices, once all are in */
-  tt_i64map_put(&r->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)r->nagents++);
+  tt_i64map_put(&in->agent_ix, hr_key_db_id(a->db, a->id, 0), (int64_t)in->nagents++);
 }
 
-void hr_add_lane(hub_reader *r, const hub_lane_info *l) {
-  tt_grow(r->lanes, r->nlanes + 1, r->cap_lanes);
-  r->lanes[r->nlanes] = *l;
-  r->lanes[r->nlanes].name = tt_strdup(l->name);
-  tt_i64map_put(&r->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)r->nlanes++);
+void hr_add_lane(hr_inputs *in, const hub_lane_info *l) {
+  tt_grow(in->lanes, in->nlanes + 1, in->cap_lanes);
+  in->lanes[in->nlanes] = *l;
+  in->lanes[in->nlanes].name = tt_strdup(l->name);
+  tt_i64map_put(&in->lane_ix, hr_key_db_id(l->db, l->id, l->is_queue + 1), (int64_t)in->nlanes++);
 }
 
-const char *hub_reader_host(const hub_reader *r, int db, int64_t pid) {
-  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
-  if (ix) return r->processes[*ix].hostname;
-  for (size_t k = 0; k < r->nprocesses; k++)
-    if (r->processes[k].db == db) return r->processes[k].hostname;
+const char *hr_inputs_host(const hr_inputs *in, int db, int64_t pid) {
+  int64_t *ix = tt_i64map_get(&in->process_ix, hr_key_db_id(db, pid, 0));
+  if (ix) return in->processes[*ix].hostname;
+  for (size_t k = 0; k < in->nprocesses; k++)
+    if (in->processes[k].db == db) return in->processes[k].hostname;
   return "";
 }
 
-void hr_exclude_hosts(hub_reader *r) {
-  const hub_filter *f = &r->filter;
+const hub_thread_info *hr_inputs_find_thread(const hr_inputs *in, int db, int64_t thread_id) {
+  int64_t *ix = tt_i64map_get(&in->thread_ix, hr_key_db_id(db, thread_id, 0));
+  return ix ? &in->threads[*ix] : NULL;
+}
+
+const hub_agent_view *hr_inputs_find_agent(const hr_inputs *in, int db, int64_t agent_id) {
+  int64_t *ix = tt_i64map_get(&in->agent_ix, hr_key_db_id(db, agent_id, 0));
+  return ix ? &in->agents[*ix] : NULL;
+}
+
+void hr_exclude_hosts(hr_inputs *in, const hub_filter *f) {
   if (!f->host || (f->pid == HUB_NULL && !f->npids)) return;
   /* A pack (pids): a database is read when one of them is on the host. */
-  for (size_t i = 0; i < r->ndbs; i++) {
+  for (size_t i = 0; i < in->ndbs; i++) {
     int on_host = 0;
-    if (!f->npids) on_host = strcmp(hub_reader_host(r, (int)i, f->pid), f->host) == 0;
+    if (!f->npids) on_host = strcmp(hr_inputs_host(in, (int)i, f->pid), f->host) == 0;
     for (size_t k = 0; k < f->npids && !on_host; k++)
-      on_host = strcmp(hub_reader_host(r, (int)i, f->pids[k]), f->host) == 0;
-    r->dbs[i].excluded = !on_host;
+      on_host = strcmp(hr_inputs_host(in, (int)i, f->pids[k]), f->host) == 0;
+    in->dbs[i].excluded = !on_host;
   }
 }
-
-static int cmp_key(const void *pa, const void *pb) {
-  const hub_process_key *a = pa, *b = pb;
-  int c = strcmp(a->host, b->host);
-  if (c) return c;
-  return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
-size_t hub_reader_process_keys(hub_reader *r, hub_process_key **out) {
-  hub_process_key *k = tt_calloc(r->nprocesses ? r->nprocesses : 1, sizeof *k);
-  size_t n = 0;
-  for (size_t i = 0; i < r->nprocesses; i++)
-    k[n++] = (hub_process_key){r->processes[i].hostname, r->processes[i].pid, 0};
-  qsort(k, n, sizeof *k, cmp_key);
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (m && strcmp(k[m - 1].host, k[i].host) == 0 && k[m - 1].pid == k[i].pid) continue;
-    if (!hr_process_has_events(r, k[i].host, k[i].pid)) continue;
-    k[m++] = k[i];
-  }
-  for (size_t i = 0; i < m; i++)
-    for (size_t j = 0; j < m; j++)
-      if (i != j && k[i].pid == k[j].pid) k[i].ambiguous = 1;
-  *out = k;
-  return m;
-}
-
-size_t hub_reader_nprocesses(const hub_reader *r) { return r->nprocesses; }
-const hub_process_info *hub_reader_process(const hub_reader *r, size_t i) {
-  return &r->processes[i];
-}
-size_t hub_reader_nthreads(const hub_reader *r) { return r->nthreads; }
-const hub_thread_info *hub_reader_thread(const hub_reader *r, size_t i) { return &r->threads[i]; }
-size_t hub_reader_nagents(const hub_reader *r) { return r->nagents; }
-const hub_agent_view *hub_reader_agent(const hub_reader *r, size_t i) { return &r->agents[i]; }
-size_t hub_reader_nlanes(const hub_reader *r) { return r->nlanes; }
-const hub_lane_info *hub_reader_lane(const hub_reader *r, size_t i) { return &r->lanes[i]; }
-
-const hub_process_info *hub_reader_find_process(const hub_reader *r, int db, int64_t pid) {
-  int64_t *ix = tt_i64map_get(&r->process_ix, hr_key_db_id(db, pid, 0));
-  if (!ix) ix = tt_i64map_get(&r->process_any_ix, pid);
-  return ix ? &r->processes[*ix] : NULL;
-}
-
-const hub_thread_info *hub_reader_find_thread(const hub_reader *r, int db, int64_t thread_id) {
-  int64_t *ix = tt_i64map_get(&r->thread_ix, hr_key_db_id(db, thread_id, 0));
-  return ix ? &r->threads[*ix] : NULL;
-}
-
-const hub_agent_view *hub_reader_find_agent(const hub_reader *r, int db, int64_t agent_id) {
-  int64_t *ix = tt_i64map_get(&r->agent_ix, hr_key_db_id(db, agent_id, 0));
-  return ix ? &r->agents[*ix] : NULL;
-}
-
-const hub_lane_info *hub_reader_find_lane(const hub_reader *r, int db, int64_t lane_id,
-                                          int is_queue) {
-  int64_t *ix = tt_i64map_get(&r->lane_ix, hr_key_db_id(db, lane_id, is_queue ? 2 : 1));
-  return ix ? &r->lanes[*ix] : NULL;
-}
-
-size_t hub_reader_ndbs(const hub_reader *r) { return r->ndbs; }
-const char *hub_reader_db_path(const hub_reader *r, int db) { return r->dbs[db].path; }
-const char *hub_reader_db_suffix(const hub_reader *r, int db) { return r->dbs[db].suffix; }
 
 /* --- what a user asks about the inputs ---------------------------------- */
 
@@ -366,10 +312,6 @@ static int cmp_category(const void *a, const void *b) {
                 ((const hub_category_count *)b)->category);
 }
 
-int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return r->ops->category_counts(r, out, n);
-}
-
 /* The rows sql counts by category, added as `kind`. A CPU sample's frame
  * rows (HUB_SQL_IS_FRAME) count once per sample, as "cpu sample", and its
  * frame regions not at all: the exporters write them as samples. */
@@ -383,13 +325,13 @@ static int count_categories(hub_db *d, const char *sql, const char *kind,
   return 0;
 }
 
-int hr_direct_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
+int hr_direct_category_counts(hr_inputs *in, hub_category_count **out, size_t *n) {
   static const char *const kinds[T_COUNT] = {"region", "kernel", "copy", "alloc", "sample"};
   *out = NULL;
   *n = 0;
   size_t cap = 0;
-  for (size_t i = 0; i < r->ndbs; i++) {
-    hub_db *d = &r->dbs[i];
+  for (size_t i = 0; i < in->ndbs; i++) {
+    hub_db *d = &in->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
       const char *S = d->suffix;
@@ -435,12 +377,10 @@ void hub_category_counts_free(hub_category_count *c, size_t n) {
   free(c);
 }
 
-int64_t hub_reader_row_count(hub_reader *r) { return r->ops->row_count(r); }
-
-int64_t hr_direct_row_count(hub_reader *r) {
+int64_t hr_direct_row_count(hr_inputs *in) {
   int64_t total = 0;
-  for (size_t i = 0; i < r->ndbs; i++) {
-    hub_db *d = &r->dbs[i];
+  for (size_t i = 0; i < in->ndbs; i++) {
+    hub_db *d = &in->dbs[i];
     for (int t = 0; t < T_COUNT; t++) {
       if (!d->has_table[t]) continue;
       char *sql = sqlite3_mprintf("SELECT count(*) FROM \"%w%w\"", hr_table_names[t], d->suffix);
@@ -453,8 +393,8 @@ int64_t hr_direct_row_count(hub_reader *r) {
   return total;
 }
 
-void hr_keep_metadata(hub_db *to, hub_reader *g, int gdb) {
-  hub_db *d = &g->dbs[gdb];
+void hr_keep_metadata(hub_db *to, const hr_inputs *in, int gdb) {
+  hub_db *d = &in->dbs[gdb];
   if (!d->conn) { /* g read in passes itself (a file of many uuids) */
     if (d->metadata.len) tt_buf_append(&to->metadata, d->metadata.data, d->metadata.len);
     return;
@@ -480,34 +420,3 @@ void hr_keep_metadata(hub_db *to, hub_reader *g, int gdb) {
   sqlite3_finalize(st);
 }
 
-/* The first row of tag in metadata kept by hr_keep_metadata. */
-static const char *kept_metadata(const tt_buf *m, const char *tag) {
-  for (const char *at = m->data, *end = m->data + m->len; at && at < end;) {
-    const char *v = at + strlen(at) + 1;
-    if (strcmp(at, tag) == 0) return *v ? v + 1 : NULL;
-    at = v + strlen(v) + 1;
-  }
-  return NULL;
-}
-
-const char *hub_reader_metadata(hub_reader *r, int db, const char *tag) {
-  if (db < 0 || (size_t)db >= r->ndbs) return NULL;
-  hub_db *d = &r->dbs[db];
-  if (!d->conn) return kept_metadata(&d->metadata, tag);
-  char *t = hr_tname(d, "rocpd_metadata");
-  int exists = hr_table_exists(d, t);
-  sqlite3_free(t);
-  if (!exists) return NULL;
-  char *sql = sqlite3_mprintf("SELECT value FROM %s WHERE tag = ?1 LIMIT 1",
-                              hr_qt(d, "rocpd_metadata"));
-  sqlite3_stmt *st = hr_prep(d, sql);
-  sqlite3_free(sql);
-  if (!st) return NULL;
-  sqlite3_bind_text(st, 1, tag, -1, SQLITE_STATIC);
-  free(r->metadata_value);
-  r->metadata_value = NULL;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-    r->metadata_value = tt_strdup(hr_col_text(st, 0));
-  sqlite3_finalize(st);
-  return r->metadata_value;
-}

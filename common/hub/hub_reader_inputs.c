@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "hub/hub_catalog.h"
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_inputs.h"
 #include "base/input_check.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
@@ -195,7 +195,7 @@ static void setup_db(hub_db *d) {
 }
 
 /* Opens one file: every hub of it (hub_catalog.h), each checked. */
-int hr_open_file(hub_reader *r, const char *path) {
+int hr_open_file(hr_inputs *in, const char *path) {
   tt_sqlite_setup();
   if (tt_sqlite_check_header(path, NULL) != 0) return -1;
   sqlite3 *conn = NULL;
@@ -220,18 +220,17 @@ int hr_open_file(hub_reader *r, const char *path) {
     }
   }
   hr_schema *schema = hr_schema_load(conn);
-  size_t found = cat.n, first = r->ndbs;
+  size_t found = cat.n, first = in->ndbs;
   for (size_t i = 0; i < cat.n; i++) {
     /* A slice reader (hub_reader_passes.c) keeps its uuids only. */
-    if (r->slice_count && (i < r->slice_first || i >= r->slice_first + r->slice_count)) continue;
-    tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
-    hub_db *d = &r->dbs[r->ndbs++];
+    if (in->slice_count && (i < in->slice_first || i >= in->slice_first + in->slice_count)) continue;
+    tt_grow(in->dbs, in->ndbs + 1, in->cap_dbs);
+    hub_db *d = &in->dbs[in->ndbs++];
     memset(d, 0, sizeof *d);
     d->conn = conn;
-    d->owns_conn = r->ndbs - 1 == first;
+    d->owns_conn = in->ndbs - 1 == first;
     d->schema = schema;
     d->path = tt_strdup(path);
-    hr_db_map_times(d, r->filter.time_maps);
     d->suffix = cat.suffixes[i];
     cat.suffixes[i] = NULL;
   }
@@ -239,10 +238,10 @@ int hr_open_file(hub_reader *r, const char *path) {
   /* Hundreds of hubs on one connection: SQLite walks every open cursor of
    * a connection each time it opens one, so reading them all at once is
    * quadratic; the caller reads such a file in slices instead. */
-  if (!r->slice_count && found > HR_MAX_HUBS_PER_CONN)
-    r->crowded = 1;
+  if (!in->slice_count && found > HR_MAX_HUBS_PER_CONN)
+    in->crowded = 1;
   else
-    for (size_t i = first; i < r->ndbs; i++) setup_db(&r->dbs[i]);
+    for (size_t i = first; i < in->ndbs; i++) setup_db(&in->dbs[i]);
   /* From here on nothing may change, not even TEMP (link tables are made). */
   sqlite3_exec(conn, "PRAGMA query_only=1;", NULL, NULL, NULL);
   if (found == 0) {
@@ -281,8 +280,8 @@ static int cmp_db(const void *pa, const void *pb) {
   return hr_db_order(a->suffix, a->path, b->suffix, b->path);
 }
 
-void hr_order_dbs(hub_reader *r) {
-  if (r->ndbs > 1) qsort(r->dbs, r->ndbs, sizeof *r->dbs, cmp_db);
+void hr_order_dbs(hr_inputs *in) {
+  if (in->ndbs > 1) qsort(in->dbs, in->ndbs, sizeof *in->dbs, cmp_db);
 }
 
 char *hr_file_order_key(const char *path) {
@@ -308,7 +307,7 @@ static size_t arg_index(const tt_strmap *ix, const char *path) {
   return i ? (size_t)*i : SIZE_MAX;
 }
 
-int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t npaths) {
+int hr_refuse_duplicates(const hr_inputs *in, const char *const *paths, size_t npaths) {
   file_id *ids = tt_malloc((npaths ? npaths : 1) * sizeof *ids);
   size_t n = 0;
   for (size_t i = 0; i < npaths; i++) {
@@ -336,24 +335,66 @@ int hr_refuse_duplicates(const hub_reader *r, const char *const *paths, size_t n
   tt_strmap seen = {0}, args = {0};
   for (size_t i = npaths; i-- > 0;) tt_strmap_put(&args, paths[i], (int64_t)i);
   int rc = 0;
-  for (size_t i = 0; i < r->ndbs && rc == 0; i++) {
-    if (!r->dbs[i].suffix[0]) continue; /* no uuid in the table names */
-    int64_t *j = tt_strmap_get(&seen, r->dbs[i].suffix);
+  for (size_t i = 0; i < in->ndbs && rc == 0; i++) {
+    if (!in->dbs[i].suffix[0]) continue; /* no uuid in the table names */
+    int64_t *j = tt_strmap_get(&seen, in->dbs[i].suffix);
     if (j) {
       /* The copy is the later argument, whatever order the dbs are in. */
-      const char *a = r->dbs[*j].path, *b = r->dbs[i].path;
+      const char *a = in->dbs[*j].path, *b = in->dbs[i].path;
       if (arg_index(&args, b) < arg_index(&args, a)) {
         const char *t = a;
         a = b;
         b = t;
       }
-      tt_error("%s: the same hub as %s (uuid%s): give each hub once", b, a, r->dbs[i].suffix);
+      tt_error("%s: the same hub as %s (uuid%s): give each hub once", b, a, in->dbs[i].suffix);
       rc = -1;
     } else {
-      tt_strmap_put(&seen, r->dbs[i].suffix, (int64_t)i);
+      tt_strmap_put(&seen, in->dbs[i].suffix, (int64_t)i);
     }
   }
   tt_strmap_free(&seen);
   tt_strmap_free(&args);
   return rc;
+}
+
+void hr_inputs_free(hr_inputs *in) {
+  for (size_t i = 0; i < in->ndbs; i++) {
+    hub_db *d = &in->dbs[i];
+    if (d->owns_conn) {
+      hr_schema_free(d->schema);
+      sqlite3_close(d->conn);
+    }
+    free(d->path);
+    tt_buf_free(&d->metadata);
+    free(d->suffix);
+    hr_qnames_free(d);
+    sqlite3_free(d->flow_ev_src);
+    sqlite3_free(d->flow_sm_src);
+  }
+  for (size_t i = 0; i < in->nprocesses; i++) {
+    free((char *)in->processes[i].name);
+    free((char *)in->processes[i].labels);
+    free((char *)in->processes[i].hostname);
+    free((char *)in->processes[i].label);
+  }
+  for (size_t i = 0; i < in->nthreads; i++) free((char *)in->threads[i].name);
+  for (size_t i = 0; i < in->nagents; i++) {
+    free((char *)in->agents[i].type);
+    free((char *)in->agents[i].name);
+    free((char *)in->agents[i].product_name);
+    free((char *)in->agents[i].extdata);
+    free((char *)in->agents[i].owner_label);
+  }
+  for (size_t i = 0; i < in->nlanes; i++) free((char *)in->lanes[i].name);
+  free(in->processes);
+  free(in->threads);
+  free(in->agents);
+  free(in->lanes);
+  tt_i64map_free(&in->process_ix);
+  tt_i64map_free(&in->process_any_ix);
+  tt_i64map_free(&in->thread_ix);
+  tt_i64map_free(&in->agent_ix);
+  tt_i64map_free(&in->lane_ix);
+  free(in->dbs);
+  memset(in, 0, sizeof *in);
 }

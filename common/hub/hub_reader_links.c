@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "base/sqlite_setup.h"
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_links.h"
+#include "hub/hub_reader_sql.h"
 
 typedef struct link_entry {
   int64_t corr, pid, start, n, last;

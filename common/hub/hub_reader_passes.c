@@ -144,46 +144,46 @@ static int merge_open(struct hr_passes *p) {
 /* Copies the info tables and the inputs' names of a group's reader into
  * r, its db indexes moved by base, in the order a direct open reads them. */
 static void take_info(hub_reader *r, hub_reader *g, int base) {
-  for (size_t i = 0; i < g->ndbs; i++) {
-    tt_grow(r->dbs, r->ndbs + 1, r->cap_dbs);
-    hub_db *d = &r->dbs[r->ndbs++];
+  for (size_t i = 0; i < g->in.ndbs; i++) {
+    tt_grow(r->in.dbs, r->in.ndbs + 1, r->in.cap_dbs);
+    hub_db *d = &r->in.dbs[r->in.ndbs++];
     memset(d, 0, sizeof *d);
-    d->path = tt_strdup(g->dbs[i].path);
-    d->suffix = tt_strdup(g->dbs[i].suffix);
-    memcpy(d->has_table, g->dbs[i].has_table, sizeof d->has_table);
-    hr_keep_metadata(d, g, (int)i);
+    d->path = tt_strdup(g->in.dbs[i].path);
+    d->suffix = tt_strdup(g->in.dbs[i].suffix);
+    memcpy(d->has_table, g->in.dbs[i].has_table, sizeof d->has_table);
+    hr_keep_metadata(d, &g->in, (int)i);
   }
-  for (size_t i = 0; i < g->nprocesses; i++) {
-    tt_grow(r->processes, r->nprocesses + 1, r->cap_processes);
-    hub_process_info *p = &r->processes[r->nprocesses++];
-    *p = g->processes[i];
+  for (size_t i = 0; i < g->in.nprocesses; i++) {
+    tt_grow(r->in.processes, r->in.nprocesses + 1, r->in.cap_processes);
+    hub_process_info *p = &r->in.processes[r->in.nprocesses++];
+    *p = g->in.processes[i];
     p->db += base;
     p->name = tt_strdup(p->name);
     p->labels = tt_strdup(p->labels);
     p->hostname = tt_strdup(p->hostname);
     p->label = NULL; /* hr_name_processes, once all are in */
-    if (!tt_i64map_get(&r->process_any_ix, p->pid))
-      tt_i64map_put(&r->process_any_ix, p->pid, (int64_t)r->nprocesses - 1);
-    if (!tt_i64map_get(&r->process_ix, hr_key_db_id(p->db, p->pid, 0)))
-      tt_i64map_put(&r->process_ix, hr_key_db_id(p->db, p->pid, 0), (int64_t)r->nprocesses - 1);
+    if (!tt_i64map_get(&r->in.process_any_ix, p->pid))
+      tt_i64map_put(&r->in.process_any_ix, p->pid, (int64_t)r->in.nprocesses - 1);
+    if (!tt_i64map_get(&r->in.process_ix, hr_key_db_id(p->db, p->pid, 0)))
+      tt_i64map_put(&r->in.process_ix, hr_key_db_id(p->db, p->pid, 0), (int64_t)r->in.nprocesses - 1);
   }
   /* The group's tables, their input numbers moved past the ones before. */
-  for (size_t i = 0; i < g->nthreads; i++) {
-    hub_thread_info t = g->threads[i];
+  for (size_t i = 0; i < g->in.nthreads; i++) {
+    hub_thread_info t = g->in.threads[i];
     t.db += base;
-    hr_add_thread(r, &t);
+    hr_add_thread(&r->in, &t);
   }
-  for (size_t i = 0; i < g->nagents; i++) {
-    hub_agent_view a = g->agents[i];
+  for (size_t i = 0; i < g->in.nagents; i++) {
+    hub_agent_view a = g->in.agents[i];
     a.db += base;
-    hr_add_agent(r, &a);
+    hr_add_agent(&r->in, &a);
   }
-  for (size_t i = 0; i < g->nlanes; i++) {
-    hub_lane_info l = g->lanes[i];
+  for (size_t i = 0; i < g->in.nlanes; i++) {
+    hub_lane_info l = g->in.lanes[i];
     l.db += base;
-    hr_add_lane(r, &l);
+    hr_add_lane(&r->in, &l);
   }
-  r->has_lane_threads |= g->has_lane_threads;
+  r->in.has_lane_threads |= g->in.has_lane_threads;
 }
 
 static hub_reader *group_reader(hub_reader *r, size_t i) {
@@ -203,7 +203,7 @@ static hub_reader *group_reader(hub_reader *r, size_t i) {
  * itself read in passes, for a file of many uuids among many files), its
  * db moved by base. */
 static hr_merge_key last_key(const hub_reader *g, int base) {
-  hr_merge_key k = g->passes ? g->passes->current->rec.key : g->to_advance->key;
+  hr_merge_key k = g->passes ? g->passes->current->rec.key : g->merge.to_advance->key;
   k.db += base;
   return k;
 }
@@ -213,7 +213,7 @@ static int write_group(hub_reader *r, size_t gi) {
   struct hr_passes *p = r->passes;
   hub_reader *g = group_reader(r, gi);
   if (!g) return -1;
-  int base = (int)r->ndbs;
+  int base = (int)r->in.ndbs;
   take_info(r, g, base);
   int64_t lo, hi;
   if (hub_reader_time_span(g, &lo, &hi)) {
@@ -265,30 +265,19 @@ static int cmp_ordered_path(const void *pa, const void *pb) {
 }
 
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
-                           size_t group_size, const size_t *hubs_in) {
+                           size_t group_size, const size_t *hubs_in, char **keys) {
   hub_reader *r = tt_calloc(1, sizeof *r);
   r->ops = &hr_passes_ops;
   r->filter = *f;
-  hr_time_plan_take(&r->filter);
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
   p->paths = tt_calloc(npaths, sizeof *p->paths);
   ordered_path *op = tt_calloc(npaths ? npaths : 1, sizeof *op);
-  /* Each file opened alone for its order; a time plan to make is told
-   * each one's info from that open, and answers before any group is read. */
-  int planning = hr_time_plan_pending(&r->filter), failed = 0;
-  char **keys = tt_calloc(npaths ? npaths : 1, sizeof *keys);
-  if (planning) failed = hr_time_plan_survey(r, paths, npaths, keys) != 0;
+  /* Each file's order: given (the inputs' survey opened each alone), or
+   * read here. */
   for (size_t i = 0; i < npaths; i++)
-    op[i] = (ordered_path){paths[i], planning ? keys[i] : hr_file_order_key(paths[i]),
+    op[i] = (ordered_path){paths[i], keys ? keys[i] : hr_file_order_key(paths[i]),
                            hubs_in ? hubs_in[i] : 1, i};
   free(keys);
-  if (planning && !failed && hr_time_plan_ready(r) != 0) failed = 1;
-  if (failed) {
-    for (size_t i = 0; i < npaths; i++) free(op[i].key);
-    free(op);
-    hub_reader_close(r);
-    return NULL;
-  }
   qsort(op, npaths, sizeof *op, cmp_ordered_path);
   size_t *hubs = hubs_in ? tt_calloc(npaths, sizeof *hubs) : NULL;
   for (size_t i = 0; i < npaths; i++) {
@@ -321,14 +310,14 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   size_t budget = fd_budget();
   size_t max_open = budget > widest + 2 ? budget - widest : 2; /* streams beside a group's inputs */
   p->open = tt_calloc(p->ngroups + 1, sizeof *p->open);
-  int ok = hr_refuse_duplicates(r, paths, npaths) == 0;
+  int ok = hr_refuse_duplicates(&r->in, paths, npaths) == 0;
   for (size_t i = 0; ok && i < p->ngroups; i++) {
     if (p->nopen >= max_open && merge_open(p) != 0) ok = 0;
     if (ok && write_group(r, i) < 0) ok = 0;
   }
-  ok = ok && hr_refuse_duplicates(r, paths, npaths) == 0;
+  ok = ok && hr_refuse_duplicates(&r->in, paths, npaths) == 0;
   free(hubs);
-  if (ok) hr_name_processes(r);
+  if (ok) hr_name_processes(&r->in, r->filter.host);
   if (ok) {
     p->heap = tt_calloc(p->nopen, sizeof *p->heap);
     if (heap_init(p->open, p->nopen, p->heap, &p->heap_len) != 0) {
@@ -344,17 +333,22 @@ hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_fi
   return r;
 }
 
-hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths) {
-  size_t *hubs = tt_calloc(npaths, sizeof *hubs);
+size_t *hr_crowded_hubs(const hub_reader *r, const char *const *paths, size_t npaths) {
+  size_t *hubs = tt_calloc(npaths ? npaths : 1, sizeof *hubs);
   size_t d = 0;
   for (size_t i = 0; i < npaths; i++)
-    while (d < r->ndbs && strcmp(r->dbs[d].path, paths[i]) == 0) {
+    while (d < r->in.ndbs && strcmp(r->in.dbs[d].path, paths[i]) == 0) {
       hubs[i]++;
       d++;
     }
+  return hubs;
+}
+
+hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t npaths) {
+  size_t *hubs = hr_crowded_hubs(r, paths, npaths);
   hub_filter f = r->filter;
   hub_reader_close(r);
-  hub_reader *p = hr_passes_open(paths, npaths, &f, npaths, hubs);
+  hub_reader *p = hr_passes_open(paths, npaths, &f, npaths, hubs, NULL);
   free(hubs);
   return p;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_inputs.h"
 #include "base/util.h"
 
 struct hr_schema {

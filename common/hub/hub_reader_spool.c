@@ -174,10 +174,10 @@ static int spool_flush(hub_spool *s) {
  * bytes; a spool that fills the disk anyway is given up. */
 static int spool_fits(const hub_reader *r) {
   uint64_t inputs = 0;
-  for (size_t i = 0; i < r->ndbs; i++) {
+  for (size_t i = 0; i < r->in.ndbs; i++) {
     struct stat st;
-    if (i > 0 && strcmp(r->dbs[i].path, r->dbs[i - 1].path) == 0) continue; /* a merged file */
-    if (stat(r->dbs[i].path, &st) == 0) inputs += (uint64_t)st.st_size;
+    if (i > 0 && strcmp(r->in.dbs[i].path, r->in.dbs[i - 1].path) == 0) continue; /* a merged file */
+    if (stat(r->in.dbs[i].path, &st) == 0) inputs += (uint64_t)st.st_size;
   }
   struct statvfs vfs;
   if (statvfs(hr_temp_dir(), &vfs) != 0) return 1; /* making the file will say */
@@ -185,7 +185,7 @@ static int spool_fits(const hub_reader *r) {
 }
 
 int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
-  if (r->primed || r->tap || r->replay || s->tapped) return -1;
+  if (r->merge.primed || r->tap || r->replay || s->tapped) return -1;
   if (!spool_fits(r)) {
     tt_warn("%s: too little free space to keep the stream read (4x the inputs' bytes): reading "
             "it again instead", hr_temp_dir());
@@ -198,9 +198,9 @@ int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
     return -1;
   }
   s->tapped = 1;
-  s->ndbs = r->ndbs;
-  s->orders = tt_calloc(r->ndbs ? r->ndbs : 1, sizeof *s->orders);
-  s->ordered_known = tt_calloc(r->ndbs ? r->ndbs : 1, 1);
+  s->ndbs = r->in.ndbs;
+  s->orders = tt_calloc(r->in.ndbs ? r->in.ndbs : 1, sizeof *s->orders);
+  s->ordered_known = tt_calloc(r->in.ndbs ? r->in.ndbs : 1, 1);
   s->start = r->filter.start;
   s->end = r->filter.end;
   r->tap = tt_calloc(1, sizeof *r->tap);
@@ -275,7 +275,7 @@ static int tap_next(hub_reader *r, hub_record *ev) {
   if (rc > 0) {
     hr_rec_pack(r, t->inner, ev, &t->h.rec, &t->h.pay);
     t->h.current = 1;
-    hub_db *d = &r->dbs[ev->db];
+    hub_db *d = &r->in.dbs[ev->db];
     if (d->args.checked && !s->ordered_known[ev->db]) { /* the check its args needed */
       pthread_mutex_lock(&s->mu);
       hr_args_order_copy(&s->orders[ev->db], &d->args);
@@ -297,7 +297,7 @@ static int tap_next(hub_reader *r, hub_record *ev) {
 
 int hr_replay_start(hub_reader *r) {
   hub_spool *s = r->filter.replay;
-  if (!hub_spool_usable(s) || s->ndbs != r->ndbs || s->start != r->filter.start ||
+  if (!hub_spool_usable(s) || s->ndbs != r->in.ndbs || s->start != r->filter.start ||
       s->end != r->filter.end) {
     tt_error("replaying a stream read before: it is not this reader's (a bug, please report it)");
     return -1;
@@ -432,7 +432,7 @@ static void front_args_begin(hub_reader *r, int db, int64_t event_id) {
     hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
     return;
   }
-  hub_db *d = db >= 0 && (size_t)db < r->ndbs ? &r->dbs[db] : NULL;
+  hub_db *d = db >= 0 && (size_t)db < r->in.ndbs ? &r->in.dbs[db] : NULL;
   if (r->replay && d && d->conn && !d->args.checked) {
     /* Its tap checked rocpd_arg's order when it read the event. */
     hub_spool *s = r->replay->s;

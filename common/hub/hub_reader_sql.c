@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_sql.h"
 #include "base/util.h"
 
 /* Category and name globs match case-insensitively: importers spell the

@@ -217,7 +217,6 @@ hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f) {
   sr->nc = hub_reader_ndbs(r);
   sr->c = tt_calloc(sr->nc ? sr->nc : 1, sizeof *sr->c);
   const hub_time_maps *maps = f ? f->time_maps : NULL;
-  if (f && !maps && f->time_plan) maps = f->time_plan->maps;
   for (size_t i = 0; i < sr->nc; i++) {
     cursor *c = &sr->c[i];
     c->path = hub_reader_db_path(r, (int)i);

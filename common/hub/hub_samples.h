@@ -50,7 +50,7 @@ typedef struct hub_cpu_sample {
 } hub_cpu_sample;
 
 /* The samples of every input of r that pass f's time range and processes
- * (start, end, pid, pids, host; time_maps or time_plan's maps), whatever
+ * (start, end, pid, pids, host; time_maps), whatever
  * f's names, categories and durations say (they select slices). NULL on
  * error (said, naming the file). r stays open while this is. */
 hub_sample_reader *hub_samples_open(hub_reader *r, const hub_filter *f);

@@ -1,0 +1,67 @@
+/* Private to the hub reader's files: the merge's order, and records on
+ * disk as the merge in passes and a spool keep them
+ * (hub_reader_records.c). */
+#ifndef TT_HUB_READER_RECORDS_H
+#define TT_HUB_READER_RECORDS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/util.h"
+#include "hub/hub_reader.h"
+
+struct hr_ops;
+/* A row's place in the merge: the key of a cursor's current row, and of
+ * a record merged in passes (hub_reader_passes.c), so both merges order
+ * by the one comparator below. end is the row's own (a record's end is
+ * raised to its start when the row ends before it starts). */
+typedef struct hr_merge_key {
+  int64_t start, end, row_id;
+  int32_t table, db; /* table_id; index of the input (hub_db) */
+} hr_merge_key;
+
+/* Time order; at one start time a launch (region) before GPU work, since
+ * the GPU work finds its launch among the launches already read; within a
+ * table the enclosing interval first; samples (flow ends) last; then the
+ * inputs' order and the row id: no two rows tie. */
+static inline int hr_merge_less(const hr_merge_key *a, const hr_merge_key *b) {
+  if (a->start != b->start) return a->start < b->start;
+  if (a->table != b->table) return a->table < b->table;
+  if (a->end != b->end) return a->end > b->end;
+  if (a->db != b->db) return a->db < b->db;
+  return a->row_id < b->row_id;
+}
+
+/* hub_reader_records.c: a record on disk, as the merge in passes and a
+ * spool keep them: this fixed part, then `payload` bytes of
+ * NUL-terminated strings (name, kernel_name, category, track name, link
+ * starts, then name, type and value of each of its nargs args). */
+typedef struct hr_disk_rec {
+  hr_merge_key key; /* in passes: key.db the index in all inputs */
+  hub_record ev;    /* every field as read; the strings NULL (the payload) */
+  uint32_t nargs, payload;
+} hr_disk_rec;
+/* An unlinked temporary file in hr_temp_dir() (TMPDIR, else /tmp); NULL
+ * when none can be made (errno says why). */
+FILE *hr_temp_file(void);
+int hr_temp_fd(void); /* the same as a descriptor, -1 */
+const char *hr_temp_dir(void);
+/* d and pay from ev, the record g read last: its track name and args read
+ * through `ops` (g's own, or the ones a tap wraps). d->key is zero. */
+void hr_rec_pack(hub_reader *g, const struct hr_ops *ops, const hub_record *ev, hr_disk_rec *d,
+                 tt_buf *pay);
+int hr_rec_write(FILE *f, const hr_disk_rec *d, const tt_buf *pay); /* 1 ok, 0 error */
+int hr_rec_read(FILE *f, hr_disk_rec *d, tt_buf *pay); /* 1, 0 at the end, -1 error */
+/* ev from d, its strings pointing into payload. */
+void hr_rec_view(const hr_disk_rec *d, const char *payload, hub_record *ev);
+/* String k of a payload (0 name ... 3 track name, 4 link starts, 5 on: args). */
+const char *hr_rec_str(const char *payload, unsigned k);
+/* The args of a record on disk, one after the other. */
+typedef struct hr_rec_args {
+  const char *at;
+  uint32_t left;
+} hr_rec_args;
+void hr_rec_args_begin(hr_rec_args *it, const hr_disk_rec *d, const char *payload);
+int hr_rec_args_next(hr_rec_args *it, hub_arg_view *a);
+
+#endif
