@@ -11,7 +11,8 @@ with the profile, read with libotf2's own Python reader (python3-otf2):
   --modules  as the default, each frame "name@module" (the region's
              source file), and its address property when it has one
 
-Usage: otf2_samples.py [--calls|--modules] ARCHIVE/traces.otf2
+Usage: otf2_samples.py [--calls|--modules] ARCHIVE/traces.otf2...
+(several archives, e.g. a split's parts: their lines one after the other)
 """
 import sys
 
@@ -32,7 +33,11 @@ def frames(cc, label):
 
 def main(argv):
     mode = argv[0] if argv and argv[0].startswith("--") else ""
-    path = argv[-1]
+    for path in argv[1 if mode else 0:]:
+        print_archive(mode, path)
+
+
+def print_archive(mode, path):
     with otf2.reader.open(path) as tr:
         address = {}
         for p in tr.definitions.calling_context_properties:
