@@ -462,10 +462,17 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
   a->nesting = tt_nesting_new();
   /* Only a part that holds samples changes layout: the others stay
    * Enter/Leave, as Score-P writes a trace without unwinding. */
-  int any = tt_part_samples_any(r, o, p);
-  if (any == 1 && tt_part_samples_open(&a->samples, r, o, p) == 0) a->samples_open = 1;
-  a->use_contexts = a->samples_open;
-  if (any < 0 || (any == 1 && !a->samples_open)) a->failed = 1;
+  int any = -1;
+  if (tt_part_samples_open(&a->samples, r, o, p) == 0) {
+    a->samples_open = 1;
+    any = tt_part_samples_peek(&a->samples);
+  }
+  a->use_contexts = any == 1;
+  if (any < 0) a->failed = 1; /* said */
+  if (a->samples_open && !a->use_contexts) {
+    tt_part_samples_close(&a->samples);
+    a->samples_open = 0;
+  }
   return a;
 }
 
