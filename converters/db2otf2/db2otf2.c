@@ -6,7 +6,12 @@
  * later than its end, or when the part ends, so records are time-ordered
  * per location and strictly nested. Intervals that overlap without
  * nesting go to overflow locations ("CUDA[0:7] overlap 1"), placed by
- * common/cli/tracks.c as db2perfetto does, so none is dropped. */
+ * common/cli/tracks.c as db2perfetto does, so none is dropped.
+ *
+ * A part that holds CPU samples writes them as CallingContextSample
+ * records and, since OTF2 keeps calling-context events and Enter/Leave
+ * apart in a trace, its intervals as CallingContextEnter/Leave
+ * (db2otf2_context.c, docs/exporters.md "db2otf2: CPU samples"). */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>

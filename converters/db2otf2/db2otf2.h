@@ -2,9 +2,10 @@
  *
  * Events go to their location's event writer as they stream in; every
  * definition (strings, regions, system tree, locations with their event
- * counts, metrics, the RMA window) is collected on the way and written
- * once, at the end, as Score-P does. Memory: one OTF2 chunk per location,
- * the open intervals of each location, and the distinct names. */
+ * counts, metrics, the RMA window, calling contexts) is collected on the
+ * way and written once, at the end, as Score-P does. Memory: one OTF2
+ * chunk per location, the open intervals of each location, the distinct
+ * names and calling contexts. */
 #ifndef DB2OTF2_H
 #define DB2OTF2_H
 #include <otf2/otf2.h>
