@@ -71,21 +71,24 @@ int tt_part_samples_before(tt_part_samples *ps, int64_t t, hub_cpu_sample *s) {
   }
 }
 
+int tt_part_samples_peek(tt_part_samples *ps) {
+  if (!ps->sr) return 0;
+  for (;;) {
+    if (!ps->have) {
+      int rc = hub_samples_next(ps->sr, &ps->next);
+      if (rc <= 0) return rc;
+      ps->have = 1;
+    }
+    if (ps->next.ts >= ps->part->end) return 0;
+    if (category_kept(ps, ps->next.category)) return 1;
+    ps->have = 0;
+  }
+}
+
 int tt_part_samples_any(hub_reader *r, const tt_export_opts *o, const tt_part *p) {
   tt_part_samples ps;
   if (tt_part_samples_open(&ps, r, o, p) != 0) return -1;
-  int rc = 0;
-  if (ps.sr) {
-    /* peeked, not handed out: not counted as written */
-    for (;;) {
-      if ((rc = hub_samples_next(ps.sr, &ps.next)) <= 0) break;
-      if (ps.next.ts >= p->end) {
-        rc = 0;
-        break;
-      }
-      if (category_kept(&ps, ps.next.category)) break;
-    }
-  }
+  int rc = tt_part_samples_peek(&ps); /* peeked, not handed out: not counted as written */
   tt_part_samples_close(&ps);
   return rc;
 }

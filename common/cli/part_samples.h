@@ -33,6 +33,11 @@ static inline hub_sample_reader *tt_part_samples_stacks(const tt_part_samples *p
  * error (said). *s's strings are valid until the next call. */
 int tt_part_samples_before(tt_part_samples *ps, int64_t t, hub_cpu_sample *s);
 void tt_part_samples_close(tt_part_samples *ps);
+/* Whether the open part has a sample still to give: 1 (read ahead, handed
+ * out by the next tt_part_samples_before), 0, or -1 (said). An exporter
+ * that opens the part's samples anyway asks this rather than
+ * tt_part_samples_any, which opens (and sorts) them once more. */
+int tt_part_samples_peek(tt_part_samples *ps);
 /* Whether part p has a sample to give: 1, 0, or -1 (said). */
 int tt_part_samples_any(hub_reader *r, const tt_export_opts *o, const tt_part *p);
 /* Samples handed out to parts that are written (not a size plan's dry

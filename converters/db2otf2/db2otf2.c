@@ -6,7 +6,12 @@
  * later than its end, or when the part ends, so records are time-ordered
  * per location and strictly nested. Intervals that overlap without
  * nesting go to overflow locations ("CUDA[0:7] overlap 1"), placed by
- * common/cli/tracks.c as db2perfetto does, so none is dropped. */
+ * common/cli/tracks.c as db2perfetto does, so none is dropped.
+ *
+ * A part that holds CPU samples writes them as CallingContextSample
+ * records and, since OTF2 keeps calling-context events and Enter/Leave
+ * apart in a trace, its intervals as CallingContextEnter/Leave
+ * (db2otf2_context.c, docs/exporters.md "db2otf2: CPU samples"). */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -84,9 +89,15 @@ static int close_due(o2_archive *a, o2_loc *l, int64_t t) {
                                                         op->rma_id),
                 "writing a copy completion"))
       return -1;
-    if (otf2_ok(a, OTF2_EvtWriter_Leave(l->w, NULL, (OTF2_TimeStamp)ts, op->region),
-                "writing a leave"))
-      return -1;
+    OTF2_ErrorCode e;
+    if (a->use_contexts) {
+      o2_model_event(a, o2_cu(op->ctx));
+      e = OTF2_EvtWriter_CallingContextLeave(l->w, NULL, (OTF2_TimeStamp)ts, op->ctx);
+      l->ctx = o2_context_parent(a, op->ctx); /* the previous context from here on */
+    } else {
+      e = OTF2_EvtWriter_Leave(l->w, NULL, (OTF2_TimeStamp)ts, op->region);
+    }
+    if (otf2_ok(a, e, "writing a leave")) return -1;
     l->last_ts = ts;
   }
   return 0;
@@ -197,7 +208,9 @@ static int64_t rank_of(o2_archive *a, o2_loc *l) {
   return l->rank;
 }
 
-static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t) {
+/* site: the interval's backtrace (a callsite of the part's samples), or -1. */
+static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt_track_ref *t,
+                    int64_t site) {
   int64_t pid = ev->pid == HUB_NULL ? 0 : ev->pid;
   int64_t end = ev->end < ev->start ? ev->start : ev->end;
   uint32_t region = region_of(a, r, ev, t);
@@ -232,9 +245,22 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
   if (a->failed) return -1;
   o2_model_attrs_written(a);
   o2_model_event(a, o2_cu(region));
-  if (otf2_ok(a, OTF2_EvtWriter_Enter(l->w, a->attrs, (OTF2_TimeStamp)ev->start, region),
-              "writing an enter"))
-    return -1;
+  uint32_t ctx = O2_NO_CONTEXT;
+  OTF2_ErrorCode e;
+  if (a->use_contexts) {
+    /* Its context: under the innermost interval open here, and under its
+     * own backtrace's frames when it has one (nsys's OS runtime calls). */
+    ctx = l->depth ? l->open[l->depth - 1].ctx : O2_NO_CONTEXT;
+    if (site >= 0) ctx = o2_callsite_context(a, tt_part_samples_stacks(&a->samples), ctx, site);
+    ctx = o2_context(a, region, ctx, HUB_NULL);
+    uint32_t unwind = o2_unwind_distance(a, ctx, l->ctx);
+    o2_model_event(a, o2_cu(ctx) + o2_cu(unwind));
+    e = OTF2_EvtWriter_CallingContextEnter(l->w, a->attrs, (OTF2_TimeStamp)ev->start, ctx, unwind);
+    l->ctx = ctx;
+  } else {
+    e = OTF2_EvtWriter_Enter(l->w, a->attrs, (OTF2_TimeStamp)ev->start, region);
+  }
+  if (otf2_ok(a, e, "writing an enter")) return -1;
   l->last_ts = ev->start;
   uint64_t rma = 0;
   if (dir) {
@@ -249,7 +275,7 @@ static int interval(o2_archive *a, hub_reader *r, const hub_record *ev, const tt
     if (otf2_ok(a, e, "writing a copy")) return -1;
   }
   tt_grow(l->open, l->depth + 1, l->cap);
-  l->open[l->depth++] = (o2_open){.end = end, .region = region, .rma_id = rma};
+  l->open[l->depth++] = (o2_open){.end = end, .region = region, .rma_id = rma, .ctx = ctx};
   see_time(a, ev->start);
   see_time(a, end);
   return 0;
@@ -298,6 +324,57 @@ static const char *alloc_metric_name(o2_archive *a, hub_reader *r, const hub_rec
   return a->text.data;
 }
 
+/* A CPU sample on its thread's location: its frames under the innermost
+ * interval open there (OTF2: the regions entered with CallingContextEnter
+ * bound a sample's unwind distance), after the Leaves due by its time. */
+static int sample(o2_archive *a, hub_reader *r, const hub_cpu_sample *s) {
+  int64_t pid = s->pid == HUB_NULL ? 0 : s->pid;
+  o2_loc *l = o2_thread_location(a, r, s->db, pid, s->tid != HUB_NULL ? s->tid : pid);
+  if (close_due(a, l, s->ts)) return -1;
+  uint32_t under = l->depth ? l->open[l->depth - 1].ctx : O2_NO_CONTEXT;
+  uint32_t ctx = o2_callsite_context(a, tt_part_samples_stacks(&a->samples), under, s->callsite);
+  uint32_t unwind = o2_unwind_distance(a, ctx, l->ctx);
+  uint32_t gen = o2_interrupt_generator(a, s->category);
+  /* What the sample counts and the thread's state: attributes, as OTF2
+   * has no field for them (and Score-P's samples carry none). */
+  const struct {
+    uint32_t *ref;
+    const char *name;
+    int64_t v;
+  } at[3] = {{&a->attr_weight, "weight", s->weight},
+             {&a->attr_state, "thread_state", s->thread_state},
+             {&a->attr_cpu, "cpu", s->cpu}};
+  for (int i = 0; i < 3; i++) {
+    if (at[i].v == HUB_NULL) continue;
+    if (*at[i].ref == O2_NO_STRING) *at[i].ref = o2_attribute(a, at[i].name, OTF2_TYPE_INT64);
+    o2_model_attr(a, *at[i].ref, o2_cu((uint64_t)at[i].v));
+    if (otf2_ok(a, OTF2_AttributeList_AddInt64(a->attrs, *at[i].ref, at[i].v),
+                "adding an attribute"))
+      return -1;
+  }
+  o2_model_attrs_written(a);
+  int64_t ts = s->ts < l->last_ts ? l->last_ts : s->ts;
+  o2_model_event(a, o2_cu(ctx) + o2_cu(unwind) + o2_cu(gen));
+  if (otf2_ok(a, OTF2_EvtWriter_CallingContextSample(l->w, a->attrs, (OTF2_TimeStamp)ts, ctx,
+                                                     unwind, gen),
+              "writing a sample"))
+    return -1;
+  l->ctx = ctx;
+  l->last_ts = ts;
+  see_time(a, ts);
+  return 0;
+}
+
+/* The part's samples before time t (INT64_MAX: all that are left). */
+static int samples_before(o2_archive *a, hub_reader *r, int64_t t) {
+  hub_cpu_sample s;
+  int rc;
+  while ((rc = tt_part_samples_before(&a->samples, t, &s)) == 1)
+    if (sample(a, r, &s) != 0) return -1;
+  if (rc < 0) a->failed = 1;
+  return rc;
+}
+
 static int o2_event(void *state, hub_reader *r, const hub_record *ev) {
   o2_archive *a = state;
   if (a->failed) return -1;
@@ -307,15 +384,23 @@ static int o2_event(void *state, hub_reader *r, const hub_record *ev) {
     a->failed = 1;
     return -1;
   }
+  if (a->use_contexts && samples_before(a, r, ev->start) != 0) return -1;
   tt_track_ref t;
+  int64_t site = -1;
   switch (ev->kind) {
   case HUB_REGION:
   case HUB_KERNEL:
   case HUB_COPY:
   case HUB_INSTANT:
+    /* every region asked, in stream order (hub_samples_region_stack) */
+    if (a->use_contexts && ev->kind == HUB_REGION &&
+        (site = tt_part_region_stack(&a->samples, ev)) == -2) {
+      a->failed = 1;
+      return -1;
+    }
     tt_track_of(r, ev, &t);
     a->events++;
-    return interval(a, r, ev, &t);
+    return interval(a, r, ev, &t, site);
   case HUB_ALLOC: {
     char *name = tt_strdup(alloc_metric_name(a, r, ev));
     int rc = metric(a, r, ev, name, 1);
@@ -332,7 +417,6 @@ static int o2_event(void *state, hub_reader *r, const hub_record *ev) {
 }
 
 static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, tt_output *out) {
-  (void)r;
   static atomic_flag handler_set = ATOMIC_FLAG_INIT;
   if (!atomic_flag_test_and_set(&handler_set)) OTF2_Error_RegisterCallback(on_lib_error, NULL);
   o2_archive *a = tt_calloc(1, sizeof *a);
@@ -379,33 +463,29 @@ static void *o2_begin(hub_reader *r, const tt_export_opts *o, const tt_part *p, 
   a->attrs = OTF2_AttributeList_New();
   if (!a->attrs) tt_die(1, "%s: otf2: cannot allocate an attribute list", p->path);
   a->attr_corr = o2_attribute(a, "correlation", OTF2_TYPE_INT64);
+  a->attr_weight = a->attr_state = a->attr_cpu = O2_NO_STRING;
   a->nesting = tt_nesting_new();
+  /* Only a part that holds samples changes layout: the others stay
+   * Enter/Leave, as Score-P writes a trace without unwinding. */
+  int any = -1;
+  if (tt_part_samples_open(&a->samples, r, o, p) == 0) {
+    a->samples_open = 1;
+    any = tt_part_samples_peek(&a->samples);
+  }
+  a->use_contexts = any == 1;
+  if (any < 0) a->failed = 1; /* said */
+  if (a->samples_open && !a->use_contexts) {
+    tt_part_samples_close(&a->samples);
+    a->samples_open = 0;
+  }
   return a;
-}
-
-/* The part's CPU samples, which the archive leaves out: OTF2 holds a
- * sample as a CallingContextSample, and its calling-context events are
- * "mutually exclusive with the Enter/Leave events in a trace"
- * (OTF2_EvtWriter.h); Score-P then writes every region as
- * CallingContextEnter/Leave, which this exporter does not. Said, not
- * dropped silently. */
-static void warn_samples_left_out(const o2_archive *a, hub_reader *r) {
-  tt_part_samples ps;
-  if (a->part->dry || tt_part_samples_open(&ps, r, a->o, a->part) != 0) return;
-  hub_cpu_sample s;
-  int64_t n = 0;
-  while (tt_part_samples_before(&ps, INT64_MAX, &s) == 1) n++;
-  tt_part_samples_close(&ps);
-  if (n)
-    tt_warn("%s: %lld CPU samples not written: OTF2 allows calling-context samples only in a "
-            "trace without Enter/Leave events (db2perfetto, db2json and db2summary show them)",
-            a->part->path, (long long)n);
 }
 
 static int o2_end(void *state, hub_reader *r) {
   o2_archive *a = state;
   int rc = a->failed ? -1 : 0;
-  if (rc == 0) warn_samples_left_out(a, r);
+  if (rc == 0 && a->use_contexts && samples_before(a, r, INT64_MAX) != 0) rc = -1;
+  if (a->samples_open) tt_part_samples_close(&a->samples);
   for (size_t i = 0; i < a->nlocs && rc == 0; i++) rc = close_due(a, &a->locs[i], INT64_MAX);
   if (rc == 0) rc = o2_write_definitions(a);
   if (otf2_ok(a, OTF2_Archive_Close(a->ar), "closing the archive")) rc = -1;

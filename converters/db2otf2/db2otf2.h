@@ -2,15 +2,17 @@
  *
  * Events go to their location's event writer as they stream in; every
  * definition (strings, regions, system tree, locations with their event
- * counts, metrics, the RMA window) is collected on the way and written
- * once, at the end, as Score-P does. Memory: one OTF2 chunk per location,
- * the open intervals of each location, and the distinct names. */
+ * counts, metrics, the RMA window, calling contexts) is collected on the
+ * way and written once, at the end, as Score-P does. Memory: one OTF2
+ * chunk per location, the open intervals of each location, the distinct
+ * names and calling contexts. */
 #ifndef DB2OTF2_H
 #define DB2OTF2_H
 #include <otf2/otf2.h>
 #include <stdint.h>
 
 #include "cli/export.h"
+#include "cli/part_samples.h"
 #include "base/hashmap.h"
 #include "cli/tracks.h"
 #include "base/util.h"
@@ -25,6 +27,7 @@ typedef struct o2_open {
   int64_t end;
   uint32_t region;
   uint64_t rma_id; /* copy with RMA records: completes at end; 0 = none */
+  uint32_t ctx;    /* its calling context (a part with samples) */
 } o2_open;
 
 typedef struct o2_loc {
@@ -39,6 +42,7 @@ typedef struct o2_loc {
   int64_t last_ts;
   int64_t rank; /* index in the RMA communicator, -1 when not in it */
   int generic;  /* GPU of unknown vendor: named at the end (see o2_resolve) */
+  uint32_t ctx; /* the calling context of its last calling-context event */
 } o2_loc;
 
 typedef struct o2_group {
@@ -61,10 +65,22 @@ typedef struct o2_node {
 
 typedef struct o2_region {
   uint32_t name, canonical;
+  uint32_t file; /* source file (a sample frame's module), O2_NO_STRING: none */
   OTF2_RegionRole role;
   OTF2_Paradigm paradigm;
   int generic_gpu; /* GPU work of unknown vendor: paradigm set at the end */
 } o2_region_def;
+
+#define O2_NO_STRING UINT32_MAX
+#define O2_NO_CONTEXT UINT32_MAX
+
+/* A node of the calling-context tree (db2otf2_context.c). */
+typedef struct o2_context_def {
+  uint32_t region, parent, depth; /* parent O2_NO_CONTEXT: a root (depth 1) */
+  int64_t pc;                     /* a sample frame's address, HUB_NULL: none */
+  int64_t callsite;               /* the sample reader's callsite it stands for, -1 */
+  uint32_t under;                 /* ... under this context */
+} o2_context_def;
 
 typedef struct o2_attr {
   uint32_t name;
@@ -107,6 +123,18 @@ typedef struct o2_archive {
   o2_region_def *regions; size_t nregions, cap_regions;
   o2_attr *attrv; size_t nattrs, cap_attrs;
   o2_metric *metrics; size_t nmetrics, cap_metrics;
+  /* A part with CPU samples: calling-context events instead of
+   * Enter/Leave (db2otf2_context.c). */
+  int use_contexts;
+  tt_part_samples samples;
+  int samples_open;
+  tt_strmap context_index, generator_index;
+  tt_i64map callsite_contexts;
+  o2_context_def *contexts; size_t ncontexts, cap_contexts;
+  uint32_t *generators; size_t ngenerators, cap_generators; /* name refs */
+  size_t ncontext_props;
+  uint32_t s_address;
+  uint32_t attr_weight, attr_state, attr_cpu;
   int64_t nranks;   /* locations in the RMA communicator */
   int rma_paradigm; /* OTF2_Paradigm of the copies (CUDA or HIP) */
   int used_cuda, used_hip;
@@ -152,6 +180,26 @@ o2_metric *o2_metric_of(o2_archive *a, hub_reader *r, int db, int64_t pid, const
 /* Writes every global definition; returns 0 on success. */
 int o2_write_definitions(o2_archive *a);
 void o2_defs_free(o2_archive *a);
+
+/* Keeps the first error of the definition writes, said once at the end. */
+static inline void o2_note(OTF2_ErrorCode *st, OTF2_ErrorCode e) {
+  if (*st == OTF2_SUCCESS) *st = e;
+}
+
+/* --- the calling-context tree (db2otf2_context.c) --- */
+/* Context (region, parent, address), interned. */
+uint32_t o2_context(o2_archive *a, uint32_t region, uint32_t parent, int64_t pc);
+uint32_t o2_context_parent(const o2_archive *a, uint32_t ctx);
+/* The context of a sample reader's callsite (its frames, outermost
+ * first) under context `under` (O2_NO_CONTEXT: a root). */
+uint32_t o2_callsite_context(o2_archive *a, hub_sample_reader *sr, uint32_t under,
+                             int64_t callsite);
+/* The unwind distance of context `now` after `prev` (OTF2's CallingContext). */
+uint32_t o2_unwind_distance(const o2_archive *a, uint32_t now, uint32_t prev);
+/* The interrupt generator of samples of this category, defined once. */
+uint32_t o2_interrupt_generator(o2_archive *a, const char *category);
+void o2_write_contexts(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st);
+void o2_contexts_free(o2_archive *a);
 
 /* --- the output directory (db2otf2_dir.c) --- */
 /* Checks the final path and prepares the staging directory; 0 on success.

@@ -71,7 +71,8 @@ uint32_t o2_region(o2_archive *a, const char *name, const char *canonical, OTF2_
   /* Kernels: the display name as the name, the mangled one as the
    * canonical name (Score-P's CUDA adapter). */
   a->regions[a->nregions] = (o2_region_def){.name = n, .canonical = o2_string(a, canonical),
-                                        .role = role, .paradigm = paradigm};
+                                            .file = O2_NO_STRING, .role = role,
+                                            .paradigm = paradigm};
   if (paradigm == OTF2_PARADIGM_CUDA) a->used_cuda = 1;
   if (paradigm == OTF2_PARADIGM_HIP) a->used_hip = 1;
   return (uint32_t)a->nregions++;
@@ -392,18 +393,13 @@ static int ok(o2_archive *a, OTF2_ErrorCode e, const char *what) {
   return -1;
 }
 
-/* Keeps the first error of the definition writes, said once at the end. */
-static void note(OTF2_ErrorCode *st, OTF2_ErrorCode e) {
-  if (*st == OTF2_SUCCESS) *st = e;
-}
-
 static void write_strings(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st) {
   /* In ref order: readers may expect increasing references. */
   const char **byref = tt_calloc(a->nstrings ? a->nstrings : 1, sizeof *byref);
   for (size_t i = 0; i < a->strings.cap; i++)
     if (a->strings.slots[i].key) byref[a->strings.slots[i].val] = a->strings.slots[i].key;
   for (uint32_t i = 0; i < a->nstrings && *st == OTF2_SUCCESS; i++)
-    note(st, OTF2_GlobalDefWriter_WriteString(w, i, byref[i]));
+    o2_note(st, OTF2_GlobalDefWriter_WriteString(w, i, byref[i]));
   free(byref);
 }
 
@@ -415,16 +411,16 @@ static void write_rma(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode *st
   uint64_t *members = tt_calloc((size_t)a->nranks, sizeof *members);
   for (size_t i = 0; i < a->nlocs; i++)
     if (a->locs[i].rank >= 0) members[a->locs[i].rank] = i;
-  note(st, OTF2_GlobalDefWriter_WriteGroup(w, 0, o2_string(a, pn), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+  o2_note(st, OTF2_GlobalDefWriter_WriteGroup(w, 0, o2_string(a, pn), OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                            p, OTF2_GROUP_FLAG_NONE, (uint32_t)a->nranks, members));
   for (int64_t i = 0; i < a->nranks; i++) members[i] = (uint64_t)i;
-  note(st, OTF2_GlobalDefWriter_WriteGroup(w, 1, o2_string(a, fmt(a, "%s_GROUP", pn)),
+  o2_note(st, OTF2_GlobalDefWriter_WriteGroup(w, 1, o2_string(a, fmt(a, "%s_GROUP", pn)),
                                            OTF2_GROUP_TYPE_COMM_GROUP, p, OTF2_GROUP_FLAG_NONE,
                                            (uint32_t)a->nranks, members));
   free(members);
-  note(st, OTF2_GlobalDefWriter_WriteComm(w, 0, o2_string(a, ""), 1, OTF2_UNDEFINED_COMM,
+  o2_note(st, OTF2_GlobalDefWriter_WriteComm(w, 0, o2_string(a, ""), 1, OTF2_UNDEFINED_COMM,
                                           OTF2_COMM_FLAG_NONE));
-  note(st, OTF2_GlobalDefWriter_WriteRmaWin(w, 0, o2_string(a, fmt(a, "%s_WINDOW", pn)), 0,
+  o2_note(st, OTF2_GlobalDefWriter_WriteRmaWin(w, 0, o2_string(a, fmt(a, "%s_WINDOW", pn)), 0,
                                             OTF2_RMA_WIN_FLAG_NONE));
 }
 
@@ -433,7 +429,7 @@ static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode
    * metric references; events name the instance). */
   for (size_t i = 0; i < a->nmetrics; i++) {
     const o2_metric *m = &a->metrics[i];
-    note(st, OTF2_GlobalDefWriter_WriteMetricMember(
+    o2_note(st, OTF2_GlobalDefWriter_WriteMetricMember(
                  w, (OTF2_MetricMemberRef)i, m->name, m->name, OTF2_METRIC_TYPE_OTHER,
                  m->is_alloc ? OTF2_METRIC_ABSOLUTE_NEXT : OTF2_METRIC_ABSOLUTE_POINT,
                  m->is_alloc ? OTF2_TYPE_UINT64 : OTF2_TYPE_DOUBLE, OTF2_BASE_DECIMAL, 0, m->unit));
@@ -441,10 +437,10 @@ static void write_metrics(o2_archive *a, OTF2_GlobalDefWriter *w, OTF2_ErrorCode
   for (size_t i = 0; i < a->nmetrics; i++) {
     const o2_metric *m = &a->metrics[i];
     OTF2_MetricMemberRef member = (OTF2_MetricMemberRef)i;
-    note(st, OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
+    o2_note(st, OTF2_GlobalDefWriter_WriteMetricClass(w, (OTF2_MetricRef)(2 * i), 1, &member,
                                                    OTF2_METRIC_ASYNCHRONOUS,
                                                    OTF2_RECORDER_KIND_ABSTRACT));
-    note(st, OTF2_GlobalDefWriter_WriteMetricInstance(
+    o2_note(st, OTF2_GlobalDefWriter_WriteMetricInstance(
                  w, (OTF2_MetricRef)(2 * i + 1), (OTF2_MetricRef)(2 * i), (OTF2_LocationRef)m->loc,
                  OTF2_SCOPE_LOCATION_GROUP, m->group));
   }
@@ -542,40 +538,40 @@ int o2_write_definitions(o2_archive *a) {
   uint64_t realtime = offset >= 946684800000000000ULL && offset < 4102444800000000000ULL
                           ? offset
                           : OTF2_UNDEFINED_TIMESTAMP;
-  note(&st, OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime));
+  o2_note(&st, OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000, offset, length, realtime));
   write_strings(a, w, &st);
   if (a->used_cuda || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_CUDA))
-    note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
+    o2_note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_CUDA, s_cuda,
                                                  OTF2_PARADIGM_CLASS_ACCELERATOR));
   if (a->used_hip || (a->nranks && a->rma_paradigm == OTF2_PARADIGM_HIP))
-    note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_HIP, s_hip,
+    o2_note(&st, OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_HIP, s_hip,
                                                  OTF2_PARADIGM_CLASS_ACCELERATOR));
   for (size_t i = 0; i < a->nattrs; i++)
-    note(&st, OTF2_GlobalDefWriter_WriteAttribute(w, (OTF2_AttributeRef)i, a->attrv[i].name,
+    o2_note(&st, OTF2_GlobalDefWriter_WriteAttribute(w, (OTF2_AttributeRef)i, a->attrv[i].name,
                                                   a->attrv[i].name, a->attrv[i].type));
   for (size_t i = 0; i < a->nnodes; i++) {
     const o2_node *n = &a->nodes[i];
-    note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNode(
+    o2_note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNode(
                   w, (OTF2_SystemTreeNodeRef)i, n->name, n->class_name,
                   n->parent == O2_NONE ? OTF2_UNDEFINED_SYSTEM_TREE_NODE : n->parent));
-    note(&st,
+    o2_note(&st,
          OTF2_GlobalDefWriter_WriteSystemTreeNodeDomain(w, (OTF2_SystemTreeNodeRef)i, n->domain));
     if (n->prop_name != O2_NONE) {
       OTF2_AttributeValue v;
       v.stringRef = n->prop_value;
-      note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
+      o2_note(&st, OTF2_GlobalDefWriter_WriteSystemTreeNodeProperty(
                     w, (OTF2_SystemTreeNodeRef)i, n->prop_name, OTF2_TYPE_STRING, v));
     }
   }
   for (size_t i = 0; i < a->ngroups; i++) {
     const o2_group *g = &a->groups[i];
-    note(&st, OTF2_GlobalDefWriter_WriteLocationGroup(
+    o2_note(&st, OTF2_GlobalDefWriter_WriteLocationGroup(
                   w, (OTF2_LocationGroupRef)i, g->name, g->type, g->parent_node,
                   g->creator == O2_NONE ? OTF2_UNDEFINED_LOCATION_GROUP : g->creator));
   }
   for (size_t i = 0; i < a->nlocs; i++) {
     const o2_loc *l = &a->locs[i];
-    note(&st, OTF2_GlobalDefWriter_WriteLocation(
+    o2_note(&st, OTF2_GlobalDefWriter_WriteLocation(
                   w, (OTF2_LocationRef)i, l->name,
                   l->kind == O2_LOC_CPU   ? OTF2_LOCATION_TYPE_CPU_THREAD
                   : l->kind == O2_LOC_GPU ? OTF2_LOCATION_TYPE_ACCELERATOR_STREAM
@@ -584,10 +580,13 @@ int o2_write_definitions(o2_archive *a) {
   }
   for (size_t i = 0; i < a->nregions; i++) {
     const o2_region_def *g = &a->regions[i];
-    note(&st, OTF2_GlobalDefWriter_WriteRegion(w, (OTF2_RegionRef)i, g->name, g->canonical, 0,
+    o2_note(&st, OTF2_GlobalDefWriter_WriteRegion(w, (OTF2_RegionRef)i, g->name, g->canonical, 0,
                                                g->role, g->paradigm, OTF2_REGION_FLAG_NONE,
-                                               OTF2_UNDEFINED_STRING, 0, 0));
+                                               g->file == O2_NO_STRING ? OTF2_UNDEFINED_STRING
+                                                                       : g->file,
+                                               0, 0));
   }
+  o2_write_contexts(a, w, &st);
   write_rma(a, w, &st);
   write_metrics(a, w, &st);
   free(counts);
@@ -613,4 +612,5 @@ void o2_defs_free(o2_archive *a) {
   free(a->metrics);
   tt_buf_free(&a->text);
   tt_buf_free(&a->clean);
+  o2_contexts_free(a);
 }

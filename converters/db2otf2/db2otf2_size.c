@@ -46,7 +46,7 @@ uint64_t o2_part_bytes(void *state) {
   for (size_t i = 0; i < a->nlocs; i++)
     for (size_t d = 0; d < a->locs[i].depth; d++) {
       const o2_open *op = &a->locs[i].open[d];
-      b += O2_TS + O2_REC + o2_cu(op->region);
+      b += O2_TS + O2_REC + o2_cu(op->region) + (a->use_contexts ? o2_cu(op->ctx) : 0);
       if (op->rma_id) b += O2_TS + O2_REC + 1 + o2_cu(op->rma_id);
     }
   /* Chunks: one per location at least, one more each 4 MiB. */
@@ -61,6 +61,11 @@ uint64_t o2_part_bytes(void *state) {
   /* A location: its definition, its event and local definition files. */
   b += (uint64_t)a->nlocs * (O2_REC + 9 + 9 + 5 + 1 + 9 + 5 + 64);
   b += (uint64_t)a->nmetrics * 160;
+  /* Calling contexts: region, source code location, parent; an address
+   * property; an interrupt generator. A frame's region also names its
+   * module (in nregions above, with 5 bytes for the file). */
+  b += (uint64_t)a->ncontexts * (O2_REC + 4 * 5) + (uint64_t)a->ncontext_props * (O2_REC + 5 + 5 + 1 + 9);
+  b += (uint64_t)a->ngenerators * (O2_REC + 2 * 5 + 2 + 9 + 9);
   if (a->nranks) b += 256 + 2 * 9 * (uint64_t)a->nranks;
   /* The anchor file, creator and description, clock, paradigms, file
    * headers and the names given at the end. */

@@ -8,21 +8,29 @@ and checks what Vampir and Scalasca rely on:
 
   * the archive opens and every event reads to the end;
   * per location, timestamps never decrease;
-  * Enter/Leave nest strictly per location: a Leave matches the innermost
-    open Enter, none is left open at the end;
+  * Enter/Leave (or CallingContextEnter/Leave, by their context's region)
+    nest strictly per location: a Leave matches the innermost open Enter,
+    none is left open at the end; the two kinds are never mixed in one
+    trace (OTF2_EvtWriter.h);
   * every event lies within the ClockProperties range
     [global_offset, global_offset + trace_length];
   * each location's number_of_events equals the events read for it;
   * every ACCELERATOR location group has a creating PROCESS group, and
     every PROCESS group has a CPU_THREAD location.
 
-stdout: one JSON line of counts (locations, enter, leave, events, ts_min,
-ts_max, errors); -q leaves it out.  Problems go to stderr as
+stdout: one JSON line of counts (locations, enter, leave, samples
+(CallingContextSample), events, ts_min, ts_max, errors); -q leaves it out.  Problems go to stderr as
 "FILE: problem" (at most 20).  Exit 0 valid, 1 problems found, 2 cannot run.
 """
 import collections
 import json
 import sys
+
+
+def region_of(ev):
+    """An Enter's region, or a CallingContextEnter's (its context's)."""
+    cc = getattr(ev, "calling_context", None)
+    return cc.region if cc is not None else ev.region
 
 
 def check(path):
@@ -45,6 +53,7 @@ def check(path):
         cp = d.clock_properties
         lo, hi = cp.global_offset, cp.global_offset + cp.trace_length
         last, stacks, seen = {}, collections.defaultdict(list), collections.Counter()
+        contexts_used = enter_leave_used = False
         tmin = tmax = None
         for loc, ev in tr.events:
             seen[loc] += 1
@@ -57,16 +66,27 @@ def check(path):
             last[loc] = t
             if t < lo or t > hi:
                 problems.append("%s: event at %d outside the clock range [%d, %d]" % (loc.name, t, lo, hi))
-            if isinstance(ev, otf2.events.Enter):
+            if isinstance(ev, otf2.events.CallingContextSample):
+                counts["samples"] += 1
+                contexts_used = True
+            elif isinstance(ev, (otf2.events.Enter, otf2.events.CallingContextEnter)):
                 counts["enter"] += 1
-                stacks[loc].append(ev.region)
-            elif isinstance(ev, otf2.events.Leave):
+                stacks[loc].append(region_of(ev))
+                if isinstance(ev, otf2.events.Enter):
+                    enter_leave_used = True
+                else:
+                    contexts_used = True
+            elif isinstance(ev, (otf2.events.Leave, otf2.events.CallingContextLeave)):
                 counts["leave"] += 1
-                if not stacks[loc] or stacks[loc][-1] != ev.region:
+                if not stacks[loc] or stacks[loc][-1] != region_of(ev):
                     problems.append("%s: Leave of %s does not match the innermost Enter" %
-                                    (loc.name, ev.region.name))
+                                    (loc.name, region_of(ev).name))
                 else:
                     stacks[loc].pop()
+        if contexts_used and enter_leave_used:
+            # OTF2_EvtWriter.h: calling-context events "are mutually
+            # exclusive with the Enter/Leave events in a trace"
+            problems.append("calling-context events and Enter/Leave in one trace")
         for loc, st in stacks.items():
             if st:
                 problems.append("%s: %d regions left open" % (loc.name, len(st)))

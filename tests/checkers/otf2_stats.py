@@ -7,7 +7,9 @@ tests count:
 
   problems     check_otf2's problems, plus accelerator groups whose
                system-tree parent is not an ACCELERATOR_DEVICE node
-  enter/leave  Enter and Leave records
+  enter/leave  Enter and Leave records (CallingContextEnter/Leave counted
+               too; cc_enter: those alone)
+  samples      CallingContextSample records
   rma_get/rma_put/rma_complete, metric (records), other
   loc_types    locations per type; accel_names: ACCELERATOR_STREAM names
   group_types  location groups per type
@@ -67,13 +69,16 @@ def main(path):
             t = ev.time
             tmin = t if tmin is None else min(tmin, t)
             tmax = t if tmax is None else max(tmax, t)
-            if isinstance(ev, otf2.events.Enter):
+            if isinstance(ev, (otf2.events.Enter, otf2.events.CallingContextEnter)):
                 c["enter"] += 1
-                names[ev.region.name] += 1
+                c["cc_enter"] += isinstance(ev, otf2.events.CallingContextEnter)
+                names[check_otf2.region_of(ev).name] += 1
                 if any(a.name == "correlation" for a in (ev.attributes or {})):
                     c["corr_enters"] += 1
-            elif isinstance(ev, otf2.events.Leave):
+            elif isinstance(ev, (otf2.events.Leave, otf2.events.CallingContextLeave)):
                 c["leave"] += 1
+            elif isinstance(ev, otf2.events.CallingContextSample):
+                c["samples"] += 1
             elif isinstance(ev, otf2.events.RmaGet):
                 c["rma_get"] += 1
             elif isinstance(ev, otf2.events.RmaPut):
@@ -89,7 +94,7 @@ def main(path):
             else:
                 c["other"] += 1
         for k in ("enter", "leave", "rma_get", "rma_put", "rma_complete", "metric", "other",
-                  "corr_enters"):
+                  "corr_enters", "cc_enter", "samples"):
             out[k] = c[k]
         out["enter_names"] = dict(names)
         out["metric_names"] = dict(metric_names)

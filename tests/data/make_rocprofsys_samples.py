@@ -47,8 +47,12 @@ def main(db):
             strings[s] = ins("rocpd_string", string=s)
         return strings[s]
 
+    # rocpd's table SQL (rocprofiler-sdk, which rocprof-sys writes with)
+    # inserts ("uuid", "{{uuid}}") with the same {{uuid}} as the table
+    # names, "_" included: rocpd's readers take the tables' base names by
+    # cutting that value off (rocpd_region_<uuid> -> rocpd_region).
     con.execute(f'INSERT INTO "rocpd_metadata{sfx}" (tag, value) VALUES (?, ?), (?, ?), (?, ?)',
-                ("schema_version", "3", "uuid", sfx[1:], "guid", UUID))
+                ("schema_version", "3", "uuid", sfx, "guid", UUID))
     ins("rocpd_info_node", id=1, hash=1, machine_id="m1", hostname="nodeA")
     t0, step = 2_000_000_000, 1000
     ins("rocpd_info_process", id=PID, nid=1, ppid=1, pid=PID, init=t0, fini=t0 + 100 * step,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The project's own trace checkers (tests/checkers/check_pftrace.py,
+# The project's own trace checkers (tests/checkers/check_pftrace.py, check_otf2.py,
 # tests/checkers/check_chrome_json.py) accept a valid trace and reject each kind of
 # problem they claim to find, so a `validate` PASS elsewhere means something.
 source "$(dirname "$0")/lib.sh"
@@ -150,3 +150,31 @@ JSON
 expect_eq "json_flows: ends bind to the innermost enclosing slice, '-' to none" \
   "launch -;launch inner;launch short;" \
   "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/flows.json" | awk -F'\t' '{printf "%s %s;", $3, $6}')"
+
+# --- OTF2: calling-context events never beside Enter/Leave (OTF2_EvtWriter.h) --
+$PY - "$TMP" <<'PYEOF' || fail "building OTF2 cases"
+import sys
+import otf2
+
+
+def build(name, mix):
+    with otf2.writer.open(sys.argv[1] + "/" + name, timer_resolution=1000000000) as tr:
+        d = tr.definitions
+        group = d.location_group("proc", system_tree_parent=d.system_tree_node("machine"))
+        w = tr.event_writer_from_location(d.location("Master thread", group=group))
+        f = d.region("f")
+        generator = d.interrupt_generator("timer", period=0)
+        if mix:
+            w.enter(1, f)
+        w.calling_context_sample(2, d.calling_context(f, parent=None), 1, generator)
+        if mix:
+            w.leave(4, f)
+
+
+build("cc_good", False)
+build("cc_mixed", True)
+PYEOF
+expect_eq "check_otf2: an archive of calling-context samples alone is valid, its sample counted" 1 \
+  "$(check_trace otf2-check "$TMP/cc_good/traces.otf2" | $PY -c 'import json,sys; print(json.load(sys.stdin)["samples"])')"
+rejects "check_otf2: Enter/Leave beside calling-context events" otf2-check \
+  "calling-context events and Enter/Leave in one trace" "$TMP/cc_mixed/traces.otf2"

@@ -47,12 +47,14 @@ correlated() {
           WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') NOT IN ('flow','counter')) x
           JOIN rocpd_event e ON e.id = x.event_id WHERE e.correlation_id IS NOT NULL"
 }
-# Earliest start of anything written (the clock's global offset).
+# Earliest start of anything written (the clock's global offset), CPU
+# samples (their frame rows; CallingContextSample events) included.
 first_ts() {
   q "$1" "SELECT min(m) FROM (SELECT min(start) m FROM $HUB_REGIONS UNION ALL
           SELECT min(start) FROM rocpd_kernel_dispatch UNION ALL SELECT min(start) FROM rocpd_memory_copy
           UNION ALL SELECT min(s.timestamp) FROM $HUB_SAMPLES s JOIN rocpd_track t ON t.id = s.track_id
-          WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') <> 'flow')"
+          WHERE COALESCE(json_extract(t.extdata,'\$.kind'),'') <> 'flow'
+          UNION ALL SELECT min(timestamp) FROM rocpd_sample WHERE event_id IN $HUB_FRAME_EVENTS)"
 }
 # Stream locations Score-P would name: PREFIX[<device>:<stream>] per stream
 # with kernels or copies; "GPU <device> stream <n>" when the vendor is

@@ -5,7 +5,8 @@
 # Every expected value is read from the export (or the hub) with sqlite3,
 # never from the tools: sample counts, every sample's whole stack, the
 # OS-runtime calls' frames, the summary's self and total counts; a hub
-# written as rocprof-sys's own writer writes one exports the same way.
+# written as rocprof-sys's own writer writes one exports the same way, and
+# rocpd's own views read every hub made here.
 source "$(dirname "$0")/lib.sh"
 
 EX="$FIX/nsys/extrap_ex-gpu.s10.sqlite"          # 611 samples, 257 OSRT backtraces
@@ -61,11 +62,6 @@ q "$H" "SELECT n.string || ': ' || (SELECT group_concat(json_extract(j.value, '\
          WHERE json_type(e.call_stack) = 'array'" | sort >"$TMP/osrt.hub"
 expect_eq "hub: every OS-runtime call's frames, by name, as OSRT_CALLCHAINS has them" "" \
   "$(diff "$TMP/osrt.want" "$TMP/osrt.hub" | head -3)"
-if have_validator rocpd-views; then
-  expect_eq "rocpd's samples view reads every sample row" \
-    "$(q "$H" "SELECT count(*) FROM rocpd_sample")" \
-    "$("$SHARED_TOOLS/rocpd-views" "$H" | $PY -c "import json,sys; print(json.load(sys.stdin)['views']['samples'])")"
-fi
 
 # --- db2perfetto: PerfSample packets, stacks interned -------------------
 db2perfetto -q "$H" -o "$TMP/ex.pftrace"
@@ -213,8 +209,71 @@ expect_eq "rocprof-sys layout: self and total per function (worker, recursive, o
 expect_eq "rocprof-sys layout: its whole-span region stays a slice" "samples [rocprof-sys]" \
   "$(db2summary -q --format csv --table region:timer_sampling "$R" -o - 2>/dev/null | tail -n +2 | awk -F, '{print $NF}')"
 
-# --- db2otf2: samples said to be left out ----------------------------------
-db2otf2 "$H" -o "$TMP/ex.otf2" 2>"$TMP/o2.err"
-expect_eq "db2otf2: says how many CPU samples the archive leaves out (OTF2: calling-context events exclude Enter/Leave)" \
-  "$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS") CPU samples not written" \
-  "$(grep -o '[0-9]* CPU samples not written' "$TMP/o2.err")"
+# --- db2otf2: CallingContextSample, intervals as CallingContextEnter/Leave --
+OS="$ROOT/tests/checkers/otf2_samples.py"
+NS=$(q "$EX" "SELECT count(*) FROM COMPOSITE_EVENTS")
+db2otf2 -q "$H" -o "$TMP/ex.otf2"
+validate "db2otf2 with samples: a valid archive" otf2-check "$TMP/ex.otf2/traces.otf2"
+st=$($PY "$ROOT/tests/checkers/otf2_stats.py" "$TMP/ex.otf2/traces.otf2")
+expect_eq "db2otf2: one CallingContextSample per sample (COMPOSITE_EVENTS)" "$NS" \
+  "$(echo "$st" | $PY -c 'import json,sys; print(json.load(sys.stdin)["samples"])')"
+expect_eq "db2otf2: every interval a CallingContextEnter, no Enter beside them (OTF2 keeps the two apart)" \
+  "$(q "$H" "SELECT (SELECT count(*) FROM $HUB_REGIONS) + (SELECT count(*) FROM rocpd_kernel_dispatch)
+             + (SELECT count(*) FROM rocpd_memory_copy) + (SELECT count(*) FROM rocpd_memory_allocate)") 0" \
+  "$(echo "$st" | $PY -c 'import json,sys; d=json.load(sys.stdin); print(d["cc_enter"], d["enter"] - d["cc_enter"])')"
+$PY "$OS" "$TMP/ex.otf2/traces.otf2" | sort >"$TMP/stacks.o2"
+expect_eq "db2otf2: each sample's calling context is its whole stack, frames by name" "" \
+  "$(diff "$TMP/stacks.want" "$TMP/stacks.o2" | head -3)"
+expect_eq "db2otf2: leaf functions by name and count (SAMPLING_CALLCHAINS, stackDepth 0), heaviest five" \
+  "$(q "$EX" "SELECT y.value || ' ' || count(*) FROM SAMPLING_CALLCHAINS s JOIN StringIds y ON y.id = s.symbol
+              WHERE s.stackDepth = 0 GROUP BY y.value ORDER BY count(*) DESC, y.value LIMIT 5")" \
+  "$(sed 's/ < .*//' "$TMP/stacks.o2" | sort | uniq -c | awk '{print $2 " " $1}' | sort -k2,2nr -k1,1 | head -5)"
+q "$EX" "SELECT group_concat(v, ' < ') FROM (SELECT s.id, y.value || '@' || m.value ||
+         CASE WHEN s.originalIP IS NULL THEN '' ELSE printf(' 0x%x', s.originalIP) END AS v
+         FROM SAMPLING_CALLCHAINS s JOIN StringIds y ON y.id = s.symbol JOIN StringIds m ON m.id = s.module
+         ORDER BY s.id, s.stackDepth) GROUP BY id" | sort >"$TMP/mods.want"
+expect_eq "db2otf2: each frame's module (its region's source file) and address (a context property)" "" \
+  "$(diff "$TMP/mods.want" <($PY "$OS" --modules "$TMP/ex.otf2/traces.otf2" | sort) | head -3)"
+expect_eq "db2otf2: every OS-runtime call's context sits under its backtrace, frames as OSRT_CALLCHAINS has them" "" \
+  "$(diff "$TMP/osrt.want" <($PY "$OS" --calls "$TMP/ex.otf2/traces.otf2" | sort) | head -3)"
+db2otf2 -q --exclude-category timer_sampling "$H" -o "$TMP/nos.otf2"
+expect_eq "db2otf2: a part without samples keeps Enter/Leave (no calling-context event)" "0 0" \
+  "$($PY "$ROOT/tests/checkers/otf2_stats.py" "$TMP/nos.otf2/traces.otf2" | $PY -c 'import json,sys; d=json.load(sys.stdin); print(d["cc_enter"], d["samples"])')"
+db2otf2 -q --split window --windows 3 "$H" -o "$TMP/w.otf2"
+args=()
+for d in "$TMP"/w.w*.otf2; do args+=("db2otf2 --split window: $(basename "$d") valid" "$d/traces.otf2"); done
+validate_each otf2-check "${args[@]}"
+expect_eq "db2otf2 --split window: the parts hold every sample once" "$NS" \
+  "$($PY "$OS" "$TMP"/w.w*.otf2/traces.otf2 | wc -l)"
+db2otf2 -q --threads 2 --split window --windows 3 "$H" -o "$TMP/t2.otf2"
+same=0
+for d in "$TMP"/w.w*.otf2; do diff -rq -x traces.otf2 "$d" "$TMP/t2${d#"$TMP"/w}" >/dev/null && same=$((same + 1)); done
+expect_eq "db2otf2 --threads 2: the same parts as one thread writes" 3 "$same"
+db2otf2 -q --max-part-size 60KB "$H" -o "$TMP/sz.otf2" 2>"$TMP/szo.err"
+expect_eq "db2otf2 --max-part-size: every sample once, in more than one part" "$NS 1" \
+  "$($PY "$OS" "$TMP"/sz.*.otf2/traces.otf2 | wc -l) $(ls -d "$TMP"/sz.*.otf2 | wc -l | awk '{print ($1 > 1)}')"
+expect_eq "db2otf2 --max-part-size: no part over the size (samples counted as they are planned)" "" \
+  "$(grep -o 'more than --max-part-size' "$TMP/szo.err" | head -1)"
+db2otf2 -q --split process "$TMP/cl.db" -o "$TMP/pp.otf2"
+got=""
+for p in $(q "$CL" "SELECT DISTINCT (globalTid >> 24) & 16777215 FROM COMPOSITE_EVENTS ORDER BY 1"); do
+  got+="$p $($PY "$OS" "$TMP/pp.p$p.otf2/traces.otf2" | wc -l) "
+done
+expect_eq "db2otf2 --split process: each part holds its own process's samples" \
+  "$(q "$CL" "SELECT (globalTid >> 24) & 16777215, count(*) FROM COMPOSITE_EVENTS GROUP BY 1 ORDER BY 1" | tr '|\n' '  ')" \
+  "$got"
+db2otf2 -q "$R" -o "$TMP/r.otf2"
+validate "rocprof-sys layout: db2otf2 writes a valid archive" otf2-check "$TMP/r.otf2/traces.otf2"
+expect_eq "rocprof-sys layout: db2otf2, one CallingContextSample per (track, time), each with its whole stack" \
+  "$(cat "$TMP/r.want")" "$($PY "$OS" "$TMP/r.otf2/traces.otf2" | sort)"
+
+# --- rocpd's own views read every row of every hub made here --------------
+for db in "$H" "$TMP/cl.db" "$R"; do
+  expect_ok "rocpd's views (tests/checkers/rocpd_views.py) list every row of $(basename "$db")" \
+    $PY "$ROOT/tests/checkers/rocpd_views.py" "$db"
+  if have_validator rocpd-views; then
+    expect_eq "rocpd-views reads every sample row of $(basename "$db")" \
+      "$(q "$db" "SELECT count(*) FROM rocpd_sample") 0" \
+      "$("$SHARED_TOOLS/rocpd-views" "$db" | $PY -c "import json,sys; d=json.load(sys.stdin); print(d['views']['samples'], d['errors'])")"
+  fi
+done
