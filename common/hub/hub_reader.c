@@ -9,10 +9,13 @@
  *                    their rows merged by cursor, or a spool replayed
  *                    (hub_reader_spool.c), as the filter says.
  *
- * Each kind answers the reading calls through its hr_ops; a tap on a
- * reader (hub_reader_spool_into) copies what it reads into a spool. */
+ * A reader reads one record source (hr_source: merge, passes or replay),
+ * wrapped by a tap when it keeps its stream in a spool
+ * (hub_reader_spool_into); its questions about the inputs go to its kind
+ * (hr_query_ops). */
 #include <stdlib.h>
 
+#include "base/util.h"
 #include "hub/hub_reader_internal.h"
 
 hub_reader *hub_reader_open(const char *const *paths, size_t npaths, const hub_filter *f) {
@@ -49,21 +52,50 @@ int hr_start_stream(hub_reader *r, const hub_filter *f) {
   return f->replay ? hr_replay_start(r) : hr_direct_prepare(r);
 }
 
-int hub_reader_next(hub_reader *r, hub_record *ev) { return r->ops->next(r, ev); }
+/* The spool a replay read was given up (the disk filled): the reader
+ * reads its inputs instead, from the record after the last one the
+ * replay handed out (the same records, in the same order). Only a direct
+ * reader's replay: a filled spool, which a reader in passes never has
+ * (hub_spool_fill), is the one given up. */
+static int read_inputs_instead(hub_reader *r) {
+  uint64_t skip;
+  r->src = hr_replay_end(r, &skip);
+  if (r->passes) {
+    tt_error("the stream kept in a temporary file was given up while read in passes");
+    return -1;
+  }
+  if (hr_direct_prepare(r) != 0) return -1;
+  hub_record ev;
+  for (uint64_t i = 0; i < skip; i++)
+    if (r->src->ops->next(r->src, &ev) <= 0) {
+      if (!r->failed) tt_error("the inputs changed while they were read: the stream ends early");
+      return -1;
+    }
+  return 0;
+}
+
+int hub_reader_next(hub_reader *r, hub_record *ev) {
+  int rc = r->src->ops->next(r->src, ev);
+  if (rc != HR_SOURCE_GIVEN_UP) return rc;
+  if (read_inputs_instead(r) != 0) {
+    r->failed = 1;
+    return -1;
+  }
+  return r->src->ops->next(r->src, ev);
+}
 
 int hub_reader_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  return r->ops->time_span(r, min_start, max_end);
+  return r->query->time_span(r, min_start, max_end);
 }
 
 const char *hub_reader_track_name(hub_reader *r, int db, int64_t track_id) {
-  return r->ops->track_name(r, db, track_id);
+  return r->src->ops->track_name(r->src, db, track_id);
 }
 
 void hub_reader_close(hub_reader *r) {
   if (!r) return;
+  if (r->src) r->src->ops->free(r->src); /* a wrapper frees what it wraps */
   hr_passes_free(r);
-  hr_tap_free(r);
-  hr_replay_free(r);
   hr_merge_free(r); /* its statements before the inputs' connections close */
   hr_inputs_free(&r->in);
   free(r->metadata_value);

@@ -388,10 +388,10 @@ static int args_merged_begin(hub_reader *r, cursor *c) {
 /* --- the API -------------------------------------------------------------- */
 
 void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
-  r->ops->args_begin(r, db, event_id);
+  r->src->ops->args_begin(r->src, db, event_id);
 }
 
-int hub_args_next(hub_reader *r, hub_arg_view *a) { return r->ops->args_next(r, a); }
+int hub_args_next(hub_reader *r, hub_arg_view *a) { return r->src->ops->args_next(r->src, a); }
 
 void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
   r->args.mode = HR_ARGS_NONE;

@@ -37,31 +37,60 @@ typedef struct cursor {
   hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
 } cursor;
 
-/* The reader's two ways of reading behind one table: a direct merge of
- * the inputs' cursors (hr_direct_ops), or the merge in passes
- * (hr_passes_ops, hub_reader_passes.c). Each public function of
- * hub_reader.h that reads calls through r->ops. */
-typedef struct hr_ops {
-  int (*next)(hub_reader *r, hub_record *ev);
-  void (*args_begin)(hub_reader *r, int db, int64_t event_id);
-  int (*args_next)(hub_reader *r, hub_arg_view *a);
-  const char *(*track_name)(hub_reader *r, int db, int64_t track_id);
+/* A record source: the stream a reader reads, behind one interface, and
+ * what each record carries (its args, its track's name). Sources:
+ *   merge   the inputs' cursors merged directly (hub_reader_merge.c);
+ *   passes  the records of groups merged in passes (hub_reader_passes.c);
+ *   replay  a spool's records (hub_reader_spool.c);
+ * and a wrapper of the same interface:
+ *   tap     copies every record of its inner source into a spool.
+ * A wrapper and a replay answer the args and track name of the record read
+ * last from the record itself, and ask `inner` for anything else (an event
+ * held past its record). No source changes its kind: a replay whose spool
+ * is given up ends with HR_SOURCE_GIVEN_UP, and the reader then reads its
+ * inputs from that record on (hub_reader.c, the one place). */
+typedef struct hr_source hr_source;
+typedef struct hr_source_ops {
+  int (*next)(hr_source *s, hub_record *ev); /* 1, 0 at the end, -1, or HR_SOURCE_GIVEN_UP */
+  void (*args_begin)(hr_source *s, int db, int64_t event_id);
+  int (*args_next)(hr_source *s, hub_arg_view *a);
+  const char *(*track_name)(hr_source *s, int db, int64_t track_id);
+  void (*free)(hr_source *s); /* the source, and its inner one */
+} hr_source_ops;
+struct hr_source {
+  const hr_source_ops *ops;
+  hub_reader *r;     /* whose inputs it reads */
+  hr_source *inner;  /* a wrapper's (or a replay's lookups'); NULL */
+};
+#define HR_SOURCE_GIVEN_UP 2
+
+/* What a reader answers about its inputs as a whole, whatever source it
+ * reads: by SQL on open inputs (direct), or gathered group by group
+ * (passes). */
+typedef struct hr_query_ops {
   int (*time_span)(hub_reader *r, int64_t *min_start, int64_t *max_end);
   /* pid of host (NULL: any; in passes always any) has a row */
   int (*process_has_events)(hub_reader *r, const char *host, int64_t pid);
   int64_t (*row_count)(hub_reader *r);
   int (*category_counts)(hub_reader *r, hub_category_count **out, size_t *n);
-} hr_ops;
-extern const hr_ops hr_direct_ops, hr_passes_ops, hr_tap_ops, hr_replay_ops;
+} hr_query_ops;
+extern const hr_query_ops hr_direct_queries, hr_passes_queries;
+
+/* The sources (each malloc'ed; freed by its ops->free). */
+hr_source *hr_merge_source(hub_reader *r);
+hr_source *hr_passes_source(hub_reader *r);
 
 /* hub_reader_spool.c: a tap writes every record its reader reads into a
  * spool (hub_reader_spool_into); a replay reader reads a spool's records
  * instead of its inputs' rows (hub_filter.replay), its info read as usual. */
 struct hr_tap;
 struct hr_replay;
-int hr_replay_start(hub_reader *r); /* 0, or -1 (said) */
-void hr_tap_free(hub_reader *r);
-void hr_replay_free(hub_reader *r);
+/* r's source replays r->filter.replay's records (r->replay), its own
+ * source kept for what the records do not hold. 0, or -1 (said). */
+int hr_replay_start(hub_reader *r);
+/* Ends r's replay (its spool given up): its source is freed, the one it
+ * wrapped returned, *records the number it handed out. */
+hr_source *hr_replay_end(hub_reader *r, uint64_t *records);
 
 /* The direct merge (hub_reader.c): a cursor per (input, table) in a heap. */
 typedef struct hr_merge {
@@ -96,7 +125,8 @@ typedef struct hr_pending {
 /* A reader: its inputs, the filter, and the state of each part, each
  * part's own (the file named at its type). */
 struct hub_reader {
-  const hr_ops *ops;
+  hr_source *src;             /* the stream it reads */
+  const hr_query_ops *query;  /* its questions about the inputs */
   hr_inputs in;
   hub_filter filter;
   hr_merge merge;      /* reading directly */
@@ -121,7 +151,7 @@ int64_t hr_link_id(int db, const char *cat, int64_t id);
 
 /* Whether process pid of host (NULL: any) has a row in the inputs. */
 static inline int hr_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  return r->ops->process_has_events(r, host, pid);
+  return r->query->process_has_events(r, host, pid);
 }
 
 /* hub_reader_passes.c: more inputs than may be open at once (descriptors

@@ -82,10 +82,10 @@ const char *hub_reader_db_path(const hub_reader *r, int db) { return r->in.dbs[d
 const char *hub_reader_db_suffix(const hub_reader *r, int db) { return r->in.dbs[db].suffix; }
 
 int hub_reader_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return r->ops->category_counts(r, out, n);
+  return r->query->category_counts(r, out, n);
 }
 
-int64_t hub_reader_row_count(hub_reader *r) { return r->ops->row_count(r); }
+int64_t hub_reader_row_count(hub_reader *r) { return r->query->row_count(r); }
 
 /* The first row of tag in metadata kept by hr_keep_metadata. */
 static const char *kept_metadata(const tt_buf *m, const char *tag) {

@@ -102,7 +102,8 @@ hub_reader *hr_direct_inputs(const char *const *paths, size_t npaths, const hub_
   tt_sqlite_setup(); /* before the limit: that call initializes SQLite */
   sqlite3_soft_heap_limit64(4 << 20);
   hub_reader *r = tt_calloc(1, sizeof *r);
-  r->ops = &hr_direct_ops;
+  r->src = hr_merge_source(r);
+  r->query = &hr_direct_queries;
   r->filter = *f;
   r->in.slice_first = slice_first;
   r->in.slice_count = slice_count;
@@ -614,10 +615,30 @@ static int direct_category_counts(hub_reader *r, hub_category_count **out, size_
   return hr_direct_category_counts(&r->in, out, n);
 }
 
-/* In hr_ops's order (no two slots have one type: the compiler checks it). */
-const hr_ops hr_direct_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
-                              direct_track_name, direct_time_span, direct_process_has_events,
-                              direct_row_count, direct_category_counts};
+/* The merge as a source: its reader's cursors (the state is the
+ * reader's merge part, freed by hr_merge_free). */
+static int merge_next(hr_source *s, hub_record *ev) { return hr_direct_next(s->r, ev); }
+static void merge_args_begin(hr_source *s, int db, int64_t event_id) {
+  hr_direct_args_begin(s->r, db, event_id);
+}
+static int merge_args_next(hr_source *s, hub_arg_view *a) { return hr_direct_args_next(s->r, a); }
+static const char *merge_track_name(hr_source *s, int db, int64_t track_id) {
+  return direct_track_name(s->r, db, track_id);
+}
+static void merge_free(hr_source *s) { free(s); }
+
+static const hr_source_ops merge_ops = {merge_next, merge_args_begin, merge_args_next,
+                                        merge_track_name, merge_free};
+
+hr_source *hr_merge_source(hub_reader *r) {
+  hr_source *s = tt_calloc(1, sizeof *s);
+  *s = (hr_source){.ops = &merge_ops, .r = r};
+  return s;
+}
+
+/* In hr_query_ops's order (no two slots have one type: the compiler checks it). */
+const hr_query_ops hr_direct_queries = {direct_time_span, direct_process_has_events,
+                                        direct_row_count, direct_category_counts};
 
 void hr_merge_free(hub_reader *r) {
   for (size_t i = 0; i < r->in.ndbs; i++) {

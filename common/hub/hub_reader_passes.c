@@ -229,7 +229,7 @@ static int write_group(hub_reader *r, size_t gi) {
   tt_buf pay = {0};
   while (rc > 0 && (rc = hub_reader_next(g, &ev)) > 0) {
     hr_disk_rec d;
-    hr_rec_pack(g, g->ops, &ev, &d, &pay);
+    hr_rec_pack(g->src, &ev, &d, &pay);
     d.key = last_key(g, base);
     d.ev.db += base;
     /* The arrow's id hashes its input's index: the index in all inputs. */
@@ -267,7 +267,8 @@ static int cmp_ordered_path(const void *pa, const void *pb) {
 hub_reader *hr_passes_open(const char *const *paths, size_t npaths, const hub_filter *f,
                            size_t group_size, const size_t *hubs_in, char **keys) {
   hub_reader *r = tt_calloc(1, sizeof *r);
-  r->ops = &hr_passes_ops;
+  r->src = hr_passes_source(r);
+  r->query = &hr_passes_queries;
   r->filter = *f;
   struct hr_passes *p = r->passes = tt_calloc(1, sizeof *p);
   p->paths = tt_calloc(npaths, sizeof *p->paths);
@@ -476,10 +477,29 @@ static int passes_category_counts(hub_reader *r, hub_category_count **out, size_
   return 0;
 }
 
-/* In hr_ops's order (no two slots have one type: the compiler checks it). */
-const hr_ops hr_passes_ops = {passes_next, passes_args_begin, passes_args_next,
-                              passes_track_name, passes_time_span, passes_process_has_events,
-                              passes_row_count, passes_category_counts};
+/* The merge in passes as a source (its state is the reader's passes). */
+static int source_next(hr_source *s, hub_record *ev) { return passes_next(s->r, ev); }
+static void source_args_begin(hr_source *s, int db, int64_t event_id) {
+  passes_args_begin(s->r, db, event_id);
+}
+static int source_args_next(hr_source *s, hub_arg_view *a) { return passes_args_next(s->r, a); }
+static const char *source_track_name(hr_source *s, int db, int64_t track_id) {
+  return passes_track_name(s->r, db, track_id);
+}
+static void source_free(hr_source *s) { free(s); }
+
+static const hr_source_ops passes_source_ops = {source_next, source_args_begin, source_args_next,
+                                                source_track_name, source_free};
+
+hr_source *hr_passes_source(hub_reader *r) {
+  hr_source *s = tt_calloc(1, sizeof *s);
+  *s = (hr_source){.ops = &passes_source_ops, .r = r};
+  return s;
+}
+
+/* In hr_query_ops's order (no two slots have one type: the compiler checks it). */
+const hr_query_ops hr_passes_queries = {passes_time_span, passes_process_has_events,
+                                        passes_row_count, passes_category_counts};
 
 void hr_passes_free(hub_reader *r) {
   struct hr_passes *p = r->passes;

@@ -39,8 +39,7 @@ FILE *hr_temp_file(void) {
 
 static void put_str(tt_buf *b, const char *s) { tt_buf_append(b, s, strlen(s) + 1); }
 
-void hr_rec_pack(hub_reader *g, const hr_ops *ops, const hub_record *ev, hr_disk_rec *d,
-                 tt_buf *pay) {
+void hr_rec_pack(hr_source *src, const hub_record *ev, hr_disk_rec *d, tt_buf *pay) {
   memset(d, 0, sizeof *d); /* no stray padding bytes on disk */
   /* Bytes as the reader left them (it zeroes each record first). */
   memcpy(&d->ev, ev, sizeof *ev);
@@ -49,12 +48,12 @@ void hr_rec_pack(hub_reader *g, const hr_ops *ops, const hub_record *ev, hr_disk
   put_str(pay, ev->name);
   put_str(pay, ev->kernel_name);
   put_str(pay, ev->category);
-  put_str(pay, ev->track_id != HUB_NULL ? ops->track_name(g, ev->db, ev->track_id) : "");
+  put_str(pay, ev->track_id != HUB_NULL ? src->ops->track_name(src, ev->db, ev->track_id) : "");
   put_str(pay, ev->link_starts);
   if (ev->event_id != HUB_NULL) {
     hub_arg_view a;
-    ops->args_begin(g, ev->db, ev->event_id);
-    while (ops->args_next(g, &a)) {
+    src->ops->args_begin(src, ev->db, ev->event_id);
+    while (src->ops->args_next(src, &a)) {
       put_str(pay, a.name);
       put_str(pay, a.type);
       put_str(pay, a.value);

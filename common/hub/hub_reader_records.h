@@ -10,7 +10,7 @@
 #include "base/util.h"
 #include "hub/hub_reader.h"
 
-struct hr_ops;
+struct hr_source;
 /* A row's place in the merge: the key of a cursor's current row, and of
  * a record merged in passes (hub_reader_passes.c), so both merges order
  * by the one comparator below. end is the row's own (a record's end is
@@ -46,10 +46,9 @@ typedef struct hr_disk_rec {
 FILE *hr_temp_file(void);
 int hr_temp_fd(void); /* the same as a descriptor, -1 */
 const char *hr_temp_dir(void);
-/* d and pay from ev, the record g read last: its track name and args read
- * through `ops` (g's own, or the ones a tap wraps). d->key is zero. */
-void hr_rec_pack(hub_reader *g, const struct hr_ops *ops, const hub_record *ev, hr_disk_rec *d,
-                 tt_buf *pay);
+/* d and pay from ev, the record src read last: its track name and args
+ * read through src. d->key is zero. */
+void hr_rec_pack(struct hr_source *src, const hub_record *ev, hr_disk_rec *d, tt_buf *pay);
 int hr_rec_write(FILE *f, const hr_disk_rec *d, const tt_buf *pay); /* 1 ok, 0 error */
 int hr_rec_read(FILE *f, hr_disk_rec *d, tt_buf *pay); /* 1, 0 at the end, -1 error */
 /* ev from d, its strings pointing into payload. */

@@ -67,23 +67,28 @@ static int held_is(const held *h, int db, int64_t id, int by_track) {
   return by_track ? h->rec.ev.track_id == id : id != HUB_NULL && h->rec.ev.event_id == id;
 }
 
+/* A tap: a source wrapping the reader's own (base.inner), writing each
+ * record it reads into the spool. */
 struct hr_tap {
+  hr_source base;
   hub_spool *s;
-  const hr_ops *inner; /* the reader's own reading */
   held h;
 };
 
+/* A replay: a source of the spool's records; base.inner is the reader's
+ * own source, asked only what the records do not hold (a direct reader's
+ * lookups, or a reader in passes' groups). */
 struct hr_replay {
+  hr_source base;
   hub_spool *s;
-  /* What the reader answers beside the records: its inputs' (a direct
-   * reader's lookups, or a reader in passes' groups). */
-  const hr_ops *base;
   off_t off; /* of the next byte to read into buf */
   char *buf;
   size_t pos, len;
   uint64_t records; /* handed out: skipped when reading the inputs instead */
   held h;
 };
+
+static const hr_source_ops tap_ops, replay_ops;
 
 #define REPLAY_BUF (256u << 10)
 #define SPOOL_BUF (1u << 20)
@@ -203,10 +208,11 @@ int hub_reader_spool_into(hub_reader *r, hub_spool *s) {
   s->ordered_known = tt_calloc(r->in.ndbs ? r->in.ndbs : 1, 1);
   s->start = r->filter.start;
   s->end = r->filter.end;
-  r->tap = tt_calloc(1, sizeof *r->tap);
-  r->tap->s = s;
-  r->tap->inner = r->ops;
-  r->ops = &hr_tap_ops;
+  struct hr_tap *t = tt_calloc(1, sizeof *t);
+  t->base = (hr_source){.ops = &tap_ops, .r = r, .inner = r->src};
+  t->s = s;
+  r->tap = t;
+  r->src = &t->base; /* wraps the reader's source */
   return 0;
 }
 
@@ -255,25 +261,17 @@ int hub_spool_fill(hub_spool *s, hub_reader *r) {
   return 0;
 }
 
-void hr_tap_free(hub_reader *r) {
-  if (!r->tap) return;
-  /* A tap closed before the end of its stream leaves it incomplete. */
-  if (spool_state(r->tap->s) == SPOOL_OPEN) spool_give_up(r->tap->s, NULL);
-  tt_buf_free(&r->tap->h.pay);
-  free(r->tap);
-  r->tap = NULL;
-}
-
 /* --- the tap ----------------------------------------------------------- */
 
-static int tap_next(hub_reader *r, hub_record *ev) {
-  struct hr_tap *t = r->tap;
+static int tap_next(hr_source *src, hub_record *ev) {
+  struct hr_tap *t = (struct hr_tap *)src;
   hub_spool *s = t->s;
+  hub_reader *r = src->r;
   t->h.current = t->h.args_own = 0;
-  int rc = t->inner->next(r, ev);
+  int rc = src->inner->ops->next(src->inner, ev);
   if (spool_state(s) != SPOOL_OPEN) return rc;
   if (rc > 0) {
-    hr_rec_pack(r, t->inner, ev, &t->h.rec, &t->h.pay);
+    hr_rec_pack(src->inner, ev, &t->h.rec, &t->h.pay);
     t->h.current = 1;
     hub_db *d = &r->in.dbs[ev->db];
     if (d->args.checked && !s->ordered_known[ev->db]) { /* the check its args needed */
@@ -293,6 +291,16 @@ static int tap_next(hub_reader *r, hub_record *ev) {
   return rc;
 }
 
+/* A tap closed before the end of its stream leaves it incomplete. */
+static void tap_free(hr_source *src) {
+  struct hr_tap *t = (struct hr_tap *)src;
+  if (spool_state(t->s) == SPOOL_OPEN) spool_give_up(t->s, NULL);
+  tt_buf_free(&t->h.pay);
+  if (src->inner) src->inner->ops->free(src->inner);
+  if (src->r->tap == t) src->r->tap = NULL;
+  free(t);
+}
+
 /* --- the replay -------------------------------------------------------- */
 
 int hr_replay_start(hub_reader *r) {
@@ -302,20 +310,31 @@ int hr_replay_start(hub_reader *r) {
     tt_error("replaying a stream read before: it is not this reader's (a bug, please report it)");
     return -1;
   }
-  r->replay = tt_calloc(1, sizeof *r->replay);
-  r->replay->s = s;
-  r->replay->base = r->ops;
-  r->replay->buf = tt_malloc(REPLAY_BUF);
-  r->ops = &hr_replay_ops;
+  struct hr_replay *p = tt_calloc(1, sizeof *p);
+  p->base = (hr_source){.ops = &replay_ops, .r = r, .inner = r->src};
+  p->s = s;
+  p->buf = tt_malloc(REPLAY_BUF);
+  r->replay = p;
+  r->src = &p->base;
   return 0;
 }
 
-void hr_replay_free(hub_reader *r) {
-  if (!r->replay) return;
-  free(r->replay->buf);
-  tt_buf_free(&r->replay->h.pay);
-  free(r->replay);
-  r->replay = NULL;
+static void replay_free(hr_source *src) {
+  struct hr_replay *p = (struct hr_replay *)src;
+  free(p->buf);
+  tt_buf_free(&p->h.pay);
+  if (src->inner) src->inner->ops->free(src->inner);
+  if (src->r->replay == p) src->r->replay = NULL;
+  free(p);
+}
+
+hr_source *hr_replay_end(hub_reader *r, uint64_t *records) {
+  struct hr_replay *p = r->replay;
+  hr_source *inner = p->base.inner;
+  *records = p->records;
+  p->base.inner = NULL;
+  replay_free(&p->base);
+  return inner;
 }
 
 /* What replay_read found. */
@@ -361,29 +380,9 @@ static int replay_read(struct hr_replay *p, void *dst, size_t n) {
   return READ_OK;
 }
 
-/* The spool was given up: this reader reads its inputs from here on,
- * past the records it has handed out already (the same records, in the
- * same order). */
-static int replay_fall_back(hub_reader *r) {
-  if (r->replay->base != &hr_direct_ops) { /* never: only a filled spool is given up */
-    tt_error("the stream kept in a temporary file was given up while read in passes");
-    return -1;
-  }
-  uint64_t skip = r->replay->records;
-  hr_replay_free(r);
-  r->ops = &hr_direct_ops;
-  if (hr_direct_prepare(r) != 0) return -1;
-  hub_record ev;
-  for (uint64_t i = 0; i < skip; i++)
-    if (hr_direct_next(r, &ev) <= 0) {
-      if (!r->failed) tt_error("the inputs changed while they were read: the stream ends early");
-      return -1;
-    }
-  return 0;
-}
-
-static int replay_next(hub_reader *r, hub_record *ev) {
-  struct hr_replay *p = r->replay;
+static int replay_next(hr_source *src, hub_record *ev) {
+  struct hr_replay *p = (struct hr_replay *)src;
+  hub_reader *r = src->r;
   held *h = &p->h;
   h->current = h->args_own = 0;
   if (r->failed) return -1;
@@ -396,13 +395,7 @@ static int replay_next(hub_reader *r, hub_record *ev) {
     h->pay.len = h->rec.payload;
     h->pay.data[h->pay.len] = '\0';
   }
-  if (rc == READ_GIVEN_UP) {
-    if (replay_fall_back(r) != 0) {
-      r->failed = 1;
-      return -1;
-    }
-    return hr_direct_next(r, ev);
-  }
+  if (rc == READ_GIVEN_UP) return HR_SOURCE_GIVEN_UP; /* its reader reads its inputs instead */
   if (rc == READ_ERROR)
     tt_error("reading the stream kept in a temporary file: %s",
              errno ? strerror(errno) : "a record cut short");
@@ -419,59 +412,44 @@ static int replay_next(hub_reader *r, hub_record *ev) {
 
 /* --- what a tap and a replay answer beside the records ------------------ */
 
-/* The reading a tap or a replay stands in front of, and the record it
- * holds: an event's args and track name come from its record; anything
- * else (another event's args, held past its record) from that reading. */
-static const hr_ops *under(const hub_reader *r) { return r->tap ? r->tap->inner : r->replay->base; }
-static held *front_held(hub_reader *r) { return r->tap ? &r->tap->h : &r->replay->h; }
+/* The record a tap or a replay read last: an event's args and track name
+ * come from its record; anything else (another event's args, held past
+ * its record) from the source it wraps. */
+static held *front_held(hr_source *src) {
+  return src->ops == &tap_ops ? &((struct hr_tap *)src)->h : &((struct hr_replay *)src)->h;
+}
 
-static void front_args_begin(hub_reader *r, int db, int64_t event_id) {
-  held *h = front_held(r);
+static void front_args_begin(hr_source *src, int db, int64_t event_id) {
+  held *h = front_held(src);
+  hub_reader *r = src->r;
   h->args_own = held_is(h, db, event_id, 0);
   if (h->args_own) {
     hr_rec_args_begin(&h->args, &h->rec, h->pay.data);
     return;
   }
   hub_db *d = db >= 0 && (size_t)db < r->in.ndbs ? &r->in.dbs[db] : NULL;
-  if (r->replay && d && d->conn && !d->args.checked) {
+  if (src->ops == &replay_ops && d && d->conn && !d->args.checked) {
     /* Its tap checked rocpd_arg's order when it read the event. */
-    hub_spool *s = r->replay->s;
+    hub_spool *s = ((struct hr_replay *)src)->s;
     pthread_mutex_lock(&s->mu);
     if (s->ordered_known[db]) hr_args_order_copy(&d->args, &s->orders[db]);
     pthread_mutex_unlock(&s->mu);
   }
-  under(r)->args_begin(r, db, event_id);
+  src->inner->ops->args_begin(src->inner, db, event_id);
 }
 
-static int front_args_next(hub_reader *r, hub_arg_view *a) {
-  held *h = front_held(r);
-  return h->args_own ? hr_rec_args_next(&h->args, a) : under(r)->args_next(r, a);
+static int front_args_next(hr_source *src, hub_arg_view *a) {
+  held *h = front_held(src);
+  return h->args_own ? hr_rec_args_next(&h->args, a) : src->inner->ops->args_next(src->inner, a);
 }
 
-static const char *front_track_name(hub_reader *r, int db, int64_t track_id) {
-  held *h = front_held(r);
+static const char *front_track_name(hr_source *src, int db, int64_t track_id) {
+  held *h = front_held(src);
   if (held_is(h, db, track_id, 1)) return hr_rec_str(h->pay.data, 3);
-  return under(r)->track_name(r, db, track_id);
+  return src->inner->ops->track_name(src->inner, db, track_id);
 }
 
-static int front_time_span(hub_reader *r, int64_t *min_start, int64_t *max_end) {
-  return under(r)->time_span(r, min_start, max_end);
-}
-
-static int front_process_has_events(hub_reader *r, const char *host, int64_t pid) {
-  return under(r)->process_has_events(r, host, pid);
-}
-
-static int64_t front_row_count(hub_reader *r) { return under(r)->row_count(r); }
-
-static int front_category_counts(hub_reader *r, hub_category_count **out, size_t *n) {
-  return under(r)->category_counts(r, out, n);
-}
-
-/* In hr_ops's order (no two slots have one type: the compiler checks it). */
-const hr_ops hr_tap_ops = {tap_next,         front_args_begin,         front_args_next,
-                           front_track_name, front_time_span,          front_process_has_events,
-                           front_row_count,  front_category_counts};
-const hr_ops hr_replay_ops = {replay_next,      front_args_begin,         front_args_next,
-                              front_track_name, front_time_span,          front_process_has_events,
-                              front_row_count,  front_category_counts};
+static const hr_source_ops tap_ops = {tap_next, front_args_begin, front_args_next,
+                                      front_track_name, tap_free};
+static const hr_source_ops replay_ops = {replay_next, front_args_begin, front_args_next,
+                                         front_track_name, replay_free};
