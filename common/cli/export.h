@@ -14,16 +14,10 @@
  * refused before anything is written. */
 #ifndef TT_EXPORT_H
 #define TT_EXPORT_H
+#include "cli/export_options.h" /* tt_part_path, tt_parse_duration */
 #include "cli/exporter.h"
 
 /* Parses argv, runs every part, returns the exit status. */
 int tt_export_main(int argc, char **argv, const tt_exporter *ex);
-
-/* "t.json" + ".w003" -> "t.w003.json" (before the extension; ".json.gz"
- * counts as one). */
-char *tt_part_path(const char *output, const char *tag);
-
-/* Parses "250ms", "1.5s", "100us", "42ns", "42" (ns) into ns; -1 on error. */
-int tt_parse_duration(const char *s, int64_t *ns);
 
 #endif

@@ -12,7 +12,6 @@
 #include "base/util.h"
 #include "base/vec.h"
 #include "cli/cli.h"
-#include "cli/export.h"
 #include "cli/export_split.h"
 
 /* --- command line ----------------------------------------------------- */

@@ -15,6 +15,13 @@ void tt_export_parse(int argc, char **argv, const tt_exporter *ex, tt_export_opt
  * duration after lo, or a percentage of the span (dies when it is none). */
 int64_t tt_export_resolve_time(const char *opt, const char *s, int64_t lo, int64_t hi);
 
+/* "t.json" + ".w003" -> "t.w003.json" (before the extension; ".json.gz"
+ * counts as one). */
+char *tt_part_path(const char *output, const char *tag);
+
+/* Parses "250ms", "1.5s", "100us", "42ns", "42" (ns) into ns; -1 on error. */
+int tt_parse_duration(const char *s, int64_t *ns);
+
 /* What --max-part-size auto means for ex: its viewer's limit. */
 uint64_t tt_export_auto_limit(const tt_exporter *ex);
 

@@ -9,7 +9,7 @@
 #include "base/progress.h"
 #include "base/util.h"
 #include "cli/cli.h"
-#include "cli/export.h"
+#include "cli/export_options.h"
 #include "cli/export_split.h"
 #include "cli/part_samples.h"
 

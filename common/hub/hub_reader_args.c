@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_args.h"
 #include "base/util.h"
 #include "base/vec.h"
 

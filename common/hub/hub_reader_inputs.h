@@ -11,7 +11,7 @@
 
 #include "base/hashmap.h"
 #include "base/util.h"
-#include "hub/hub_reader.h"
+#include "hub/hub_record.h"
 #include "hub/hub_time_map.h"
 
 #define HR_ARG_MAX_RUNS 8 /* runs of an ordered rocpd_arg read by fingers */

@@ -12,10 +12,9 @@
 #include "base/hashmap.h"
 #include "base/util.h"
 #include "hub/hub_reader.h"
-#include "hub/hub_reader_args.h"
 #include "hub/hub_reader_inputs.h"
 #include "hub/hub_reader_links.h"
-#include "hub/hub_reader_records.h"
+#include "hub/hub_reader_order.h"
 #include "hub/hub_reader_sql.h"
 
 typedef struct cursor {
@@ -34,7 +33,7 @@ typedef struct cursor {
   int args_state;           /* 0 not prepared, 1 on a row, 2 done, 3 failed */
   int args_taken;           /* the current row's args were read */
   hr_merge_key a_key; /* key of the args row it is on (same table and db) */
-  hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
+  struct hr_arg_scan *scan; /* ordered rocpd_arg: its scan, made at its first args */
 } cursor;
 
 /* A record source: the stream a reader reads, behind one interface, and

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_args.h"
 #include "hub/hub_writer.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"

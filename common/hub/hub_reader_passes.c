@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_records.h"
 #include "base/util.h"
 #include "base/vec.h"
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_records.h"
 
 const char *hr_temp_dir(void) {
   const char *dir = getenv("TMPDIR");

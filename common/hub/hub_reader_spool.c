@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "hub/hub_reader_internal.h"
+#include "hub/hub_reader_args.h"
+#include "hub/hub_reader_records.h"
 
 /* The spool's state: written to, complete, given up (its disk freed:
  * replays read their inputs instead), or ended by its reader's error

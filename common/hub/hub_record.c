@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/util.h"
-#include "hub/hub_reader.h"
+#include "hub/hub_record.h"
 
 const char *hub_kind_name(hub_kind k) {
   static const char *const names[] = {"region", "kernel", "copy", "alloc",
