@@ -10,11 +10,19 @@ lines (stderr while it ran), then "FILE: exit N". Nothing for a file it
 passes. Exit 0 when every file passed, 1 when any did not, 2 when the
 validator cannot be loaded (then no file is vouched for).
 
-A validator without a main(argv) is run as a program, once per file."""
+A validator without a main(argv), or not in Python, is run as a program,
+once per file."""
 import contextlib, importlib.machinery, importlib.util, io, subprocess, sys, traceback
 
 
 def load(path):
+    """The validator as a module, or None to run it as a program: a script
+    of another language (its #! line names no python), or one without
+    main(argv)."""
+    with open(path, "rb") as f:
+        first = f.readline()
+    if first.startswith(b"#!") and b"python" not in first:
+        return None
     loader = importlib.machinery.SourceFileLoader("tt_validator", path)
     spec = importlib.util.spec_from_loader("tt_validator", loader)
     mod = importlib.util.module_from_spec(spec)

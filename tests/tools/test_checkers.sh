@@ -150,3 +150,47 @@ JSON
 expect_eq "json_flows: ends bind to the innermost enclosing slice, '-' to none" \
   "launch -;launch inner;launch short;" \
   "$($PY "$ROOT/tests/checkers/json_flows.py" "$TMP/flows.json" | awk -F'\t' '{printf "%s %s;", $3, $6}')"
+
+# tests/checkers/each_file.py (lib.sh's shared_each, shared_verdict): a
+# ../shared/tools validator run once over many files says which files it
+# did not pass, each by name, as a run per file would. Stand-in
+# validators here (SHARED_TOOLS is pointed at them), not the real ones.
+V="$TMP/validators"
+mkdir -p "$V/main" "$V/prog" "$V/broken"
+cat >"$V/main/pftrace-check" <<'PY'
+#!/usr/bin/python3
+import sys
+def main(argv):
+    path = argv[-1]
+    if "bad" in path:
+        sys.stderr.write("%s: packet 3: a problem\n" % path)
+        return 1
+    if "boom" in path:
+        raise RuntimeError("a bug in the validator")
+    return 0
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+PY
+printf '#!/bin/sh\ncase "$2" in *bad*) echo "$2: a problem"; exit 1 ;; esac\n' >"$V/prog/pftrace-check"
+printf '#!/usr/bin/python3\nthis is not python\n' >"$V/broken/pftrace-check"
+chmod +x "$V"/*/pftrace-check
+for f in good bad boom; do : >"$TMP/ef_$f.pftrace"; done
+verdicts() { # DIR: each file's verdict from one shared_each run, "file=verdict" joined by |
+  SHARED_TOOLS=$1
+  shared_each pftrace-check "$TMP/ef_good.pftrace" "$TMP/ef_bad.pftrace" "$TMP/ef_boom.pftrace"
+  local f v out=
+  for f in good bad boom; do
+    v=$(shared_verdict "$TMP/ef_$f.pftrace")
+    case $v in "") v=pass ;; *"a problem"*"exit 1") v="problem, exit 1" ;; *RuntimeError*"exit 2") v="traceback, exit 2" ;;
+      *"exit 2: each_file.py: cannot load"*) v="not loaded" ;; *) v="other: $v" ;; esac
+    out+="$f=$v|"
+  done
+  echo "$out"
+}
+expect_eq "each_file.py: a validator's main per file, each problem and exit named by its file" \
+  "good=pass|bad=problem, exit 1|boom=traceback, exit 2|" "$(verdicts "$V/main")"
+expect_eq "each_file.py: a validator without main(argv) runs as a program per file" \
+  "good=pass|bad=problem, exit 1|boom=pass|" "$(verdicts "$V/prog")"
+expect_eq "each_file.py: a validator that cannot be loaded passes no file" \
+  "good=not loaded|bad=not loaded|boom=not loaded|" "$(verdicts "$V/broken")"
+expect_eq "shared_each: no validator there, nothing to say" "good=pass|bad=pass|boom=pass|" "$(verdicts "$V/none")"
