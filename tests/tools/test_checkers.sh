@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's own trace checkers (tests/checkers/check_pftrace.py,
 # tests/checkers/check_chrome_json.py) accept a valid trace and reject each kind of
-# problem they claim to find, so a `validate` PASS elsewhere means something.
+# problem they claim to find, so a `validate` PASS elsewhere means something;
+# and the helpers under them (each_file.py, the PNG reader of
+# check_summary_html.py) give what they are given.
 source "$(dirname "$0")/lib.sh"
 
 # rejects DESC NAME PATTERN FILE: the checker exits 1 and says PATTERN.
@@ -194,3 +196,50 @@ expect_eq "each_file.py: a validator without main(argv) runs as a program per fi
 expect_eq "each_file.py: a validator that cannot be loaded passes no file" \
   "good=not loaded|bad=not loaded|boom=not loaded|" "$(verdicts "$V/broken")"
 expect_eq "shared_each: no validator there, nothing to say" "good=pass|bad=pass|boom=pass|" "$(verdicts "$V/none")"
+
+# check_summary_html.py png: every PNG row filter (None, Sub, Up, Average,
+# Paeth) decoded to the pixels that were encoded, RGB and RGBA. The PNGs
+# are written here, each row with its filter applied by hand (zlib only),
+# and the expected counts are the pixels written.
+for bpp in 3 4; do
+  want=$($PY - "$TMP/filters$bpp.png" "$bpp" <<'PY'
+import collections, random, struct, sys, zlib
+path, bpp = sys.argv[1], int(sys.argv[2])
+w, h = 37, 40
+rnd = random.Random(7)
+palette = [bytes(rnd.randrange(256) for _ in range(bpp)) for _ in range(5)]
+rows = []
+for y in range(h):
+    if y % 7 == 3 and rows:
+        rows.append(rows[-1])                     # a repeated row
+        continue
+    rows.append(b"".join(rnd.choice(palette) if rnd.random() < 0.8 else
+                         bytes(rnd.randrange(256) for _ in range(bpp)) for _ in range(w)))
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+raw, prev = bytearray(), bytes(w * bpp)
+for y, row in enumerate(rows):
+    ft = y % 5
+    raw.append(ft)
+    for i, x in enumerate(row):
+        a = row[i - bpp] if i >= bpp else 0
+        b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+        raw.append((x - (0, a, b, (a + b) >> 1, paeth(a, b, c))[ft]) & 255)
+    prev = row
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+with open(path, "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if bpp == 3 else 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b""))
+px = collections.Counter(r[i:i + 3] for r in rows for i in range(0, len(r), bpp))
+bg, c1 = palette[0][:3], palette[1][:3]
+print("%dx%d %.3f %.3f %d %d" % (w, h, 1 - px[bg] / (w * h), px[b"\xff\xff\xff"] / (w * h), len(px), px[c1]))
+print(bg.hex(), c1.hex())
+PY
+)
+  read -r bg c1 <<<"$(tail -1 <<<"$want")"
+  expect_eq "png: every row filter decoded ($((bpp * 8))-bit pixels)" "$(head -1 <<<"$want")" \
+    "$($PY "$ROOT/tests/checkers/check_summary_html.py" png "$TMP/filters$bpp.png" "$bg" "$c1")"
+done
