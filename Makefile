@@ -165,11 +165,12 @@ check: deps
 	  BUILD=$(BUILD) SANITIZE=$(SANITIZE) CHECK_FUZZ_RC=$$fuzz_rc bash tests/run.sh
 
 # Runs too long for make check, each with a smaller run in it: the flat
-# memory test at 3x the events (30k and 300k launches), the index-less
+# memory test at 3x the events (30k and 300k launches; db2otf2's at 600k
+# launches, 4x its small hub, where check's is 2x), the index-less
 # rocprofv3 database at 4x the calls (200k).
 check-long: deps
 	$(MAKE) all
-	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 bash tests/tools/test_memory.sh
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MEM_SMALL=30000 MEM_BIG=300000 MEM_OTF2_BIG=600000 bash tests/tools/test_memory.sh
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) ROCPROF_N=200000 bash tests/tools/test_rocprofv3_read.sh
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) HELGRIND_TOOLS="db2json db2perfetto db2otf2" bash tests/tools/test_align_verdict.sh
 

@@ -130,6 +130,7 @@ validate_each() {
   local stray=$out
   for file in "${files[@]}"; do stray=$(awk -v p="$file: " 'index($0, p) != 1' <<<"$stray"); done
   { [ "$rc" -gt 2 ] || { [ "$rc" -ne 0 ] && [ -z "$out" ]; }; } && stray="exit $rc: $stray"
+  shared_each "$tool" "${files[@]}"
   for i in "${!files[@]}"; do
     desc=${descs[$i]} file=${files[$i]}
     mine=$(awk -v p="$file: " 'index($0, p) == 1' <<<"$out")
@@ -137,9 +138,30 @@ validate_each() {
     if [ "$rc" -ne 0 ] && [ -n "$stray" ]; then
       fail "$desc: $(basename "$own") exited $rc: ${stray:0:800}"; continue
     fi
-    if have_validator "$tool" && ! mine=$("$SHARED_TOOLS/$tool" -q "$file" 2>&1); then
+    if mine=$(shared_verdict "$file"); [ -n "$mine" ]; then
       fail "$desc: ../shared/tools/$tool: ${mine:0:800}"; continue
     fi
     pass "$desc"
   done
+}
+
+# shared_each NAME FILE... : the independent validator ../shared/tools/NAME,
+# when it exists, on each FILE as `NAME -q FILE`, in one interpreter
+# (tests/checkers/each_file.py: its start and imports cost more than
+# checking a small file). shared_verdict FILE then prints what it found
+# wrong with FILE: nothing when it passed (or there is no validator).
+SHARED_NAME= SHARED_OUT= SHARED_RC=0
+shared_each() {
+  SHARED_NAME=$1 SHARED_OUT= SHARED_RC=0; shift
+  have_validator "$SHARED_NAME" || return 0
+  SHARED_OUT=$($PY "$ROOT/tests/checkers/each_file.py" "$SHARED_TOOLS/$SHARED_NAME" "$@" 2>&1)
+  SHARED_RC=$?
+}
+shared_verdict() {
+  have_validator "$SHARED_NAME" || return 0
+  local mine
+  mine=$(awk -v p="$1: " 'index($0, p) == 1' <<<"$SHARED_OUT")
+  # A run that could not check at all (exit 2, or killed) vouches for no file.
+  if [ -z "$mine" ] && [ "$SHARED_RC" -gt 1 ]; then mine="exit $SHARED_RC: $SHARED_OUT"; fi
+  printf '%s' "$mine"
 }

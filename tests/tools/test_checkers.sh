@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The project's own trace checkers (tests/checkers/check_pftrace.py, check_otf2.py,
 # tests/checkers/check_chrome_json.py) accept a valid trace and reject each kind of
-# problem they claim to find, so a `validate` PASS elsewhere means something.
+# problem they claim to find, so a `validate` PASS elsewhere means something;
+# and the helpers under them (each_file.py, the PNG reader of
+# check_summary_html.py) give what they are given.
 source "$(dirname "$0")/lib.sh"
 
 # rejects DESC NAME PATTERN FILE: the checker exits 1 and says PATTERN.
@@ -178,3 +180,94 @@ expect_eq "check_otf2: an archive of calling-context samples alone is valid, its
   "$(check_trace otf2-check "$TMP/cc_good/traces.otf2" | $PY -c 'import json,sys; print(json.load(sys.stdin)["samples"])')"
 rejects "check_otf2: Enter/Leave beside calling-context events" otf2-check \
   "calling-context events and Enter/Leave in one trace" "$TMP/cc_mixed/traces.otf2"
+
+# tests/checkers/each_file.py (lib.sh's shared_each, shared_verdict): a
+# ../shared/tools validator run once over many files says which files it
+# did not pass, each by name, as a run per file would. Stand-in
+# validators here (SHARED_TOOLS is pointed at them), not the real ones.
+V="$TMP/validators"
+mkdir -p "$V/main" "$V/prog" "$V/broken"
+cat >"$V/main/pftrace-check" <<'PY'
+#!/usr/bin/python3
+import sys
+def main(argv):
+    path = argv[-1]
+    if "bad" in path:
+        sys.stderr.write("%s: packet 3: a problem\n" % path)
+        return 1
+    if "boom" in path:
+        raise RuntimeError("a bug in the validator")
+    return 0
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
+PY
+printf '#!/bin/sh\ncase "$2" in *bad*) echo "$2: a problem"; exit 1 ;; esac\n' >"$V/prog/pftrace-check"
+printf '#!/usr/bin/python3\nthis is not python\n' >"$V/broken/pftrace-check"
+chmod +x "$V"/*/pftrace-check
+for f in good bad boom; do : >"$TMP/ef_$f.pftrace"; done
+verdicts() { # DIR: each file's verdict from one shared_each run, "file=verdict" joined by |
+  SHARED_TOOLS=$1
+  shared_each pftrace-check "$TMP/ef_good.pftrace" "$TMP/ef_bad.pftrace" "$TMP/ef_boom.pftrace"
+  local f v out=
+  for f in good bad boom; do
+    v=$(shared_verdict "$TMP/ef_$f.pftrace")
+    case $v in "") v=pass ;; *"a problem"*"exit 1") v="problem, exit 1" ;; *RuntimeError*"exit 2") v="traceback, exit 2" ;;
+      *"exit 2: each_file.py: cannot load"*) v="not loaded" ;; *) v="other: $v" ;; esac
+    out+="$f=$v|"
+  done
+  echo "$out"
+}
+expect_eq "each_file.py: a validator's main per file, each problem and exit named by its file" \
+  "good=pass|bad=problem, exit 1|boom=traceback, exit 2|" "$(verdicts "$V/main")"
+expect_eq "each_file.py: a validator without main(argv) runs as a program per file" \
+  "good=pass|bad=problem, exit 1|boom=pass|" "$(verdicts "$V/prog")"
+expect_eq "each_file.py: a validator that cannot be loaded passes no file" \
+  "good=not loaded|bad=not loaded|boom=not loaded|" "$(verdicts "$V/broken")"
+expect_eq "shared_each: no validator there, nothing to say" "good=pass|bad=pass|boom=pass|" "$(verdicts "$V/none")"
+
+# check_summary_html.py png: every PNG row filter (None, Sub, Up, Average,
+# Paeth) decoded to the pixels that were encoded, RGB and RGBA. The PNGs
+# are written here, each row with its filter applied by hand (zlib only),
+# and the expected counts are the pixels written.
+for bpp in 3 4; do
+  want=$($PY - "$TMP/filters$bpp.png" "$bpp" <<'PY'
+import collections, random, struct, sys, zlib
+path, bpp = sys.argv[1], int(sys.argv[2])
+w, h = 37, 40
+rnd = random.Random(7)
+palette = [bytes(rnd.randrange(256) for _ in range(bpp)) for _ in range(5)]
+rows = []
+for y in range(h):
+    if y % 7 == 3 and rows:
+        rows.append(rows[-1])                     # a repeated row
+        continue
+    rows.append(b"".join(rnd.choice(palette) if rnd.random() < 0.8 else
+                         bytes(rnd.randrange(256) for _ in range(bpp)) for _ in range(w)))
+def paeth(a, b, c):
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    return a if pa <= pb and pa <= pc else b if pb <= pc else c
+raw, prev = bytearray(), bytes(w * bpp)
+for y, row in enumerate(rows):
+    ft = y % 5
+    raw.append(ft)
+    for i, x in enumerate(row):
+        a = row[i - bpp] if i >= bpp else 0
+        b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
+        raw.append((x - (0, a, b, (a + b) >> 1, paeth(a, b, c))[ft]) & 255)
+    prev = row
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+with open(path, "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if bpp == 3 else 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b""))
+px = collections.Counter(r[i:i + 3] for r in rows for i in range(0, len(r), bpp))
+bg, c1 = palette[0][:3], palette[1][:3]
+print("%dx%d %.3f %.3f %d %d" % (w, h, 1 - px[bg] / (w * h), px[b"\xff\xff\xff"] / (w * h), len(px), px[c1]))
+print(bg.hex(), c1.hex())
+PY
+)
+  read -r bg c1 <<<"$(tail -1 <<<"$want")"
+  expect_eq "png: every row filter decoded ($((bpp * 8))-bit pixels)" "$(head -1 <<<"$want")" \
+    "$($PY "$ROOT/tests/checkers/check_summary_html.py" png "$TMP/filters$bpp.png" "$bg" "$c1")"
+done

@@ -3,14 +3,17 @@
 # and timestamp to the ns, every flow that had both ends; the independent
 # validator reports no error. Then db2json on the NVIDIA imports.
 source "$(dirname "$0")/lib.sh"
+# Every JSON is validated at the end, by one checker run for them all
+# (validate_each: a checker's start cost more than checking most files).
+each=()
 for src in "$FIX"/kineto/*.json "$FIX"/kineto/*.json.gz; do
   [ -f "$src" ] || continue
   b=$(basename "$src"); b=${b%.gz}; b=${b%.json}
   if ! kineto2db -q "$src" -o "$TMP/$b.db"; then fail "$b: kineto2db"; continue; fi
   if ! db2json -q "$TMP/$b.db" -o "$TMP/$b.json"; then fail "$b: db2json"; continue; fi
   $PY "$ROOT/tests/checkers/kineto_roundtrip.py" "$src" "$TMP/$b.json" | sed "s/^\(PASS\|FAIL\): /\1: $b: /"
-  validate "$b: chrome-json-check" chrome-json-check "$TMP/$b.json"
-  rm -f "$TMP/$b.db" "$TMP/$b.json"
+  each+=("$b: chrome-json-check" "$TMP/$b.json")
+  rm -f "$TMP/$b.db"
 done
 for src in "$FIX"/nvprof/* "$FIX"/nsys/*; do
   [ -f "$src" ] || continue
@@ -23,8 +26,10 @@ for src in "$FIX"/nvprof/* "$FIX"/nsys/*; do
   want=$(q "$TMP/$b.db" "SELECT (SELECT count(*) FROM $HUB_REGIONS)+(SELECT count(*) FROM rocpd_kernel_dispatch)+(SELECT count(*) FROM rocpd_memory_copy)+(SELECT count(*) FROM rocpd_memory_allocate)")
   expect_eq "$b: every interval row becomes an X event" "$want" \
     "$($PY "$ROOT/tests/checkers/json_stats.py" "$TMP/$b.json" | $PY "$ROOT/tests/checkers/json_field.py" - "d['ph'].get('X', 0)")"
-  validate "$b: chrome-json-check" chrome-json-check "$TMP/$b.json"
+  each+=("$b: chrome-json-check" "$TMP/$b.json")
 done
+validate_each chrome-json-check "${each[@]}"
+for ((i = 1; i < ${#each[@]}; i += 2)); do rm -f "${each[$i]}"; done
 
 # Hostile strings survive as valid JSON: control characters, quotes,
 # backslashes, invalid UTF-8, in names and args.

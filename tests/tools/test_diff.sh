@@ -18,7 +18,20 @@ FACTS="$ROOT/tests/checkers/kineto_gpu_facts.py"
 $PY "$FACTS" "$H100" > "$TMP/h100.facts" & $PY "$FACTS" "$MI300" > "$TMP/mi300.facts" &
 $PY "$FACTS" --totals "$R0" > "$TMP/r0.facts" & $PY "$FACTS" --totals "$R4" > "$TMP/r4.facts" &
 wait
-jf() { $PY "$ROOT/tests/checkers/json_field.py" "$@"; }
+# jf FILE EXPR: json_field.py's answer, from one json_field.py --serve for
+# the whole test (a python3 start per answer was most of its checks' time);
+# FILE -, an EXPR of more than one line, or a pipeline (bash closes a
+# coprocess's descriptors in its parts) runs json_field.py itself.
+coproc JF { "$PY" -u "$ROOT/tests/checkers/json_field.py" --serve; }
+jf() {
+  if [ "$1" = - ] || [[ "$2" == *$'\n'* ]] || ! { : >&"${JF[1]:-}"; } 2>/dev/null; then
+    $PY "$ROOT/tests/checkers/json_field.py" "$@"; return
+  fi
+  local line out=
+  printf '%s\n%s\n' "$1" "$2" >&"${JF[1]}"
+  while IFS= read -r line <&"${JF[0]}" && [ "$line" != $'\x1e' ]; do out+=$line$'\n'; done
+  printf '%s' "$out"
+}
 
 # --- a run against itself: every change zero, neutral, exit 0 ----------
 db2diff "$TMP/h100.db" "$TMP/h100.db" --format json -o "$TMP/self.json"; rc=$?

@@ -46,14 +46,15 @@ lo=$(for i in 0 1 2; do q "$TMP/g$i.db" "SELECT min(start) FROM rocpd_region"; d
 hi=$(for i in 0 1 2; do q "$TMP/g$i.db" "SELECT max(\"end\") FROM rocpd_kernel_dispatch"; done | sort -n | tail -1)
 hi=$((hi + 1)); n=4; size=$(( (hi - lo + n - 1) / n ))
 expect_ok "split into 4 windows" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split window --windows 4 -o "$TMP/w.json"
-total=0
+total=0 each=()
 for k in 0 1 2 3; do
   a=$((lo + k*size)); b=$((a + size)); want=0
   for i in 0 1 2; do want=$((want + $(overlap "$TMP/g$i.db" $a $b))); done
   got=$(nx "$TMP/w.w00$k.json"); total=$((total + got))
   expect_eq "window $k holds every event overlapping it" "$want" "$got"
-  validate "window $k valid alone" chrome-json-check "$TMP/w.w00$k.json"
+  each+=("window $k valid alone" "$TMP/w.w00$k.json")
 done
+validate_each chrome-json-check "${each[@]}" # one checker run for the parts
 expect_ok "--part 2 alone" db2json -q "$TMP/g0.db" "$TMP/g1.db" "$TMP/g2.db" --split window --windows 4 --part 2 -o "$TMP/p.json"
 expect_eq "--part 2 equals window 2 of the full split" "$(stats "$TMP/w.w002.json")" "$(stats "$TMP/p.w002.json")"
 expect_eq "--part writes only its part" "" "$(ls "$TMP"/p.w00[013].json 2>/dev/null)"
@@ -165,11 +166,13 @@ if command -v kineto2db >/dev/null; then
   a=$(span "${R[0]}" | cut -d'|' -f1); b=$(( $(span "${R[0]}" | cut -d'|' -f2) + 1 ))
   n=5; size=$(( (b - a + n - 1) / n ))
   expect_ok "real: alexnet in 5 windows" db2json -q "${R[0]}" --split window --windows $n -o "$TMP/ax.json"
+  each=()
   for k in 0 1 2 3 4; do
     ws=$((a + k*size)); we=$((ws + size))
     expect_eq "real: alexnet window $k holds the events overlapping it" "$(overlap "${R[0]}" $ws $we)" "$(nx "$TMP/ax.w00$k.json")"
-    validate "real: alexnet window $k valid alone" chrome-json-check "$TMP/ax.w00$k.json"
+    each+=("real: alexnet window $k valid alone" "$TMP/ax.w00$k.json")
   done
+  validate_each chrome-json-check "${each[@]}"
   clipped=0; for k in 0 1 2 3 4; do clipped=$((clipped + $(stats "$TMP/ax.w00$k.json" | field "d['clipped']"))); done
   # every (event, window) piece of an event that sticks out of the window
   pieces=$(for k in 0 1 2 3 4; do ws=$((a + k*size)); we=$((ws + size));
@@ -182,6 +185,7 @@ if command -v kineto2db >/dev/null; then
   expect_ok "real: three profiles split by process" db2json -q "${R[@]}" --split process -o "$TMP/rp.json"
   # a pid present in several hubs (Kineto's synthetic "Spans" process)
   # gathers its events from all of them
+  each=()
   for pid in $(for db in "${R[@]}"; do q "$db" "SELECT pid FROM rocpd_info_process"; done | sort -un); do
     want=0
     for db in "${R[@]}"; do
@@ -197,8 +201,9 @@ if command -v kineto2db >/dev/null; then
     fi
     [ -f "$TMP/rp.p$pid.json" ] || { fail "real: no part for pid $pid"; continue; }
     expect_eq "real: process $pid part holds its $want events" "$want" "$(nx "$TMP/rp.p$pid.json")"
-    validate "real: process $pid part valid (no dangling flow)" chrome-json-check "$TMP/rp.p$pid.json"
+    each+=("real: process $pid part valid (no dangling flow)" "$TMP/rp.p$pid.json")
   done
+  [ ${#each[@]} -eq 0 ] || validate_each chrome-json-check "${each[@]}"
   lo=$(for db in "${R[@]}"; do span "$db" | cut -d'|' -f1; done | sort -n | head -1)
   hi=$(( $(for db in "${R[@]}"; do span "$db" | cut -d'|' -f2; done | sort -n | tail -1) + 1 ))
   s25=$(( lo + (hi - lo) / 4 )); s75=$(( lo + (hi - lo) * 3 / 4 ))

@@ -36,15 +36,18 @@ done
 # to the location's file: memory grows with the locations until each has
 # written a chunk (4 MiB), then not with the events. Hubs of one thread
 # (2 locations: the thread, the GPU stream) whose locations are past their
-# chunk at the small size (about 4.8 MB of events each), and 4x that.
+# chunk at the small size (150k launches, about 4.8 MB of events each), and
+# 2x that (MEM_OTF2_BIG: 300k launches, so a per-event leak of about 14
+# bytes shows; make check-long runs 4x, 600k, for one of about 5).
+otf2_small=150000 otf2_big=${MEM_OTF2_BIG:-300000}
 if [ -x "$BIN/db2otf2" ]; then
-  "$GEN" "$TMP/o_small.db" 150000 1 && "$GEN" "$TMP/o_big.db" 600000 1 || fail "gen_hub, one thread"
+  "$GEN" "$TMP/o_small.db" $otf2_small 1 && "$GEN" "$TMP/o_big.db" "$otf2_big" 1 || fail "gen_hub, one thread"
   rs=$($PY "$ROOT/tests/checkers/peak_rss.py" db2otf2 -q "$TMP/o_small.db" -o "$TMP/s.otf2")
   expect_eq "db2otf2: 2 locations" 2 "$(ls "$TMP/s.otf2/traces" | grep -c '\.evt$')"
   small_evt=$(find "$TMP/s.otf2/traces" -name '*.evt' -size -4097k | wc -l)
   expect_eq "db2otf2: every location past 4 MiB of events at the small size" 0 "$small_evt"
   rb=$($PY "$ROOT/tests/checkers/peak_rss.py" db2otf2 -q "$TMP/o_big.db" -o "$TMP/b.otf2")
-  echo "db2otf2: peak RSS ${rs} KiB at 300000 events, ${rb} KiB at 1200000 events (2 locations)"
+  echo "db2otf2: peak RSS ${rs} KiB at $((2 * otf2_small)) events, ${rb} KiB at $((2 * otf2_big)) events (2 locations)"
   if [ "$rb" -le $(( rs + rs / 10 + slack )) ]; then pass "db2otf2: flat memory past one chunk per location: $rs KiB vs $rb KiB"
   else fail "db2otf2: memory grows with events: $rs KiB vs $rb KiB"; fi
   rm -rf "$TMP/s.otf2" "$TMP/b.otf2"
@@ -52,7 +55,8 @@ fi
 # dbmerge streams rows through SQLite's page cache: 64 KiB of cache per
 # input (at least 8 MiB) for the schema scans of many inputs, not a flat
 # 64 MiB that the rows of one big hub filled (108 MB at 600k events before);
-# on db2otf2's big hub (600k launches, 1.2M events) when it was made.
+# on db2otf2's big hub (300k launches, 600k events, 136 MB: over 64 MiB,
+# so such a cache would fill) when it was made.
 if [ -x "$BIN/dbmerge" ]; then
   bound=$((32 * 1024)); [ "${SANITIZE:-0}" = 1 ] && bound=$((64 * 1024))
   mdb=$TMP/o_big.db; [ -f "$mdb" ] || mdb=$TMP/big.db

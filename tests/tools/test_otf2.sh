@@ -4,31 +4,55 @@
 # otf2-print), its counts compared with the hub's rows counted by sqlite3.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 O="$BIN/db2otf2"
-STATS="$ROOT/tests/checkers/otf2_stats.py"
 
 # js JSON EXPR: a value from the stats line (EXPR in Python, d = the dict),
 # printed as print() prints it. One python3 for the whole test evaluates
 # them all (a python3 start per value was a third of the test's time): it
 # reads EXPR and JSON as two lines and answers the value's lines, then a
-# line holding only \x1e.
+# line holding only \x1e. The same python3 runs otf2_stats.py (below).
 coproc JS { "$PY" -u -c '
-import json, sys
+import contextlib, io, json, sys, traceback
+sys.path.insert(0, sys.argv[1])
 while True:
     expr, text = sys.stdin.readline(), sys.stdin.readline()
     if not text:
         break
+    if expr == "\x1fstats\n":
+        # otf2_stats.py on the archive TEXT names: "0" (or "1" and the
+        # traceback when it failed), then what it printed
+        try:
+            import otf2_stats
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                otf2_stats.main(text.rstrip("\n"))
+            sys.stdout.write("0\n" + buf.getvalue())
+        except Exception:
+            sys.stdout.write("1\n" + traceback.format_exc())
+        sys.stdout.write("\x1e\n")
+        continue
     try:
         d = json.loads(text)
         sys.stdout.write(str(eval(expr)) + "\n")
     except Exception as e:
         sys.stderr.write("js: %s: %r\n" % (expr.strip(), e))
     sys.stdout.write("\x1e\n")
-'; }
+' "$ROOT/tests/checkers"; }
 js() {
   local line out=
   printf '%s\n%s\n' "$2" "${1//$'\n'/ }" >&"${JS[1]}"
   while IFS= read -r line <&"${JS[0]}" && [ "$line" != $'\x1e' ]; do out+=$line$'\n'; done
   printf '%s' "$out"
+}
+# stats ARCHIVE: tests/checkers/otf2_stats.py's line for ARCHIVE (its
+# traceback, and a non-zero status, when it failed), from the one python3
+# above: its start and import of otf2 cost more than reading an archive.
+stats() {
+  local line status out=
+  printf '\x1fstats\n%s\n' "$1" >&"${JS[1]}"
+  IFS= read -r status <&"${JS[0]}" || { echo "stats: the python3 of this test is gone"; return 2; }
+  while IFS= read -r line <&"${JS[0]}" && [ "$line" != $'\x1e' ]; do out+=$line$'\n'; done
+  printf '%s' "$out"
+  [ "$status" = 0 ]
 }
 
 # The hub's interval rows: regions, kernels, copies, and instant samples
@@ -92,7 +116,7 @@ check() {
     fail "$name: archive layout (traces.otf2, traces.def, traces/)"; return
   fi
   pass "$name: archive layout"
-  st=$("$PY" "$STATS" "$out/traces.otf2" 2>&1) || { fail "$name: python3-otf2 reads it: $st"; return; }
+  st=$(stats "$out/traces.otf2" 2>&1) || { fail "$name: python3-otf2 reads it: $st"; return; }
   # tests/checkers/check_otf2.py's checks (order, nesting, counts, clock range,
   # process and accelerator groups) and accelerator groups under devices.
   expect_eq "$name: order, nesting, counts, clock range, groups, system tree" "[]" \
@@ -153,13 +177,13 @@ validate_each otf2-check "${otf2_checks[@]}"
 
 # ---- specifics ----
 expect_eq "unnamed GPU, CUDA API calls: CUDA stream names" "CUDA[0:7]" \
-  "$(js "$("$PY" "$STATS" "$TMP/hta_backward_thread.otf2/traces.otf2")" '",".join(d["accel_names"])')"
-st=$("$PY" "$STATS" "$TMP/tracelens_mi210_gpu_only_trace_gpu_only_trace.otf2/traces.otf2")
+  "$(js "$(stats "$TMP/hta_backward_thread.otf2/traces.otf2")" '",".join(d["accel_names"])')"
+st=$(stats "$TMP/tracelens_mi210_gpu_only_trace_gpu_only_trace.otf2/traces.otf2")
 expect_eq "gpu-only: HIP kernels are HIP functions" \
   "$(q "$TMP/tracelens_mi210_gpu_only_trace_gpu_only_trace.db" "SELECT count(DISTINCT ks.display_name)
      FROM rocpd_kernel_dispatch k JOIN rocpd_info_kernel_symbol ks ON ks.id = k.kernel_id")" \
   "$(js "$st" 'd["regions"].get("HIP/FUNCTION", 0)')"
-st=$("$PY" "$STATS" "$TMP/nsys.otf2/traces.otf2")
+st=$(stats "$TMP/nsys.otf2/traces.otf2")
 expect_eq "nsys: CUDA API calls are CUDA wrappers (distinct cuda* names)" \
   "$(q "$TMP/nsys.db" "SELECT count(DISTINCT s.string) FROM $HUB_REGIONS r JOIN rocpd_string s ON s.id = r.name_id
      WHERE s.string GLOB 'cuda*' OR s.string GLOB 'cu[A-Z]*'")" "$(js "$st" 'd["regions"].get("CUDA/WRAPPER", 0)')"
@@ -171,7 +195,7 @@ expect_eq "nsys: CUDA_WINDOW over a communicator" 1 \
 
 # Overlapping intervals that do not nest go to overflow locations.
 db="$TMP/nvvp.db"
-st=$("$PY" "$STATS" "$TMP/nvvp.otf2/traces.otf2")
+st=$(stats "$TMP/nvvp.otf2/traces.otf2")
 expect_eq "nvvp: no interval dropped (overflow locations carry the overlaps)" "$(intervals "$db")" \
   "$(js "$st" 'd["enter"]')"
 
@@ -189,7 +213,7 @@ q "$TMP/c.db" "INSERT INTO \"$T\"(guid,nid,pid,tid,type,level,start,\"end\",size
   ('$G',1,5,6,'ALLOC','REAL',12000,12000,100), ('$G',1,5,6,'ALLOC','REAL',13000,13000,50),
   ('$G',1,5,6,'FREE','REAL',14000,14000,100)"
 expect_ok "metrics: db2otf2" "$O" -q "$TMP/c.db" -o "$TMP/c.otf2"
-st=$("$PY" "$STATS" "$TMP/c.otf2/traces.otf2")
+st=$(stats "$TMP/c.otf2/traces.otf2")
 expect_eq "metrics: no problems" "[]" "$(js "$st" 'd["problems"]')"
 expect_eq "metrics: one sample per counter value and allocation" \
   "$(( $(q "$TMP/c.db" "SELECT count(*) FROM rocpd_sample") + 3 ))" "$(js "$st" 'd["metric"]')"
@@ -206,7 +230,7 @@ expect_ok "split window: 3 parts" "$O" -q "$db" --split window --windows 3 -o "$
 total=0
 for i in 0 1 2; do
   p="$TMP/w.w00$i.otf2"
-  st=$("$PY" "$STATS" "$p/traces.otf2" 2>&1) || { fail "split window part $i reads: $st"; continue; }
+  st=$(stats "$p/traces.otf2" 2>&1) || { fail "split window part $i reads: $st"; continue; }
   expect_eq "split window part $i: complete and nested" "[]" "$(js "$st" 'd["problems"]')"
   total=$((total + $(js "$st" 'd["enter"]')))
 done
@@ -244,7 +268,7 @@ expect_eq "split process: one archive per process" "$pids" \
   "$(cd "$TMP" && ls -d p.p*.otf2 | sed 's/^p\.p//; s/\.otf2$//' | sort -n | paste -sd,)"
 sum=0
 for p in "$TMP"/p.p*.otf2; do
-  st=$("$PY" "$STATS" "$p/traces.otf2")
+  st=$(stats "$p/traces.otf2")
   expect_eq "split process $(basename "$p"): complete" "[]" "$(js "$st" 'd["problems"]')"
   sum=$((sum + $(js "$st" 'd["enter"]')))
 done
@@ -253,24 +277,24 @@ expect_ok "--part" "$O" -q "$db" --split window --windows 3 --part 1 -o "$TMP/on
 [ -d "$TMP/one.w001.otf2" ] && [ ! -e "$TMP/one.w000.otf2" ] && pass "--part writes only that part" ||
   fail "--part writes only that part"
 expect_ok "--name filter" "$O" -q "$db" --name 'cuda*' -o "$TMP/n.otf2"
-st=$("$PY" "$STATS" "$TMP/n.otf2/traces.otf2")
+st=$(stats "$TMP/n.otf2/traces.otf2")
 expect_eq "--name: only matching intervals" \
   "$(q "$db" "SELECT count(*) FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id WHERE s.string GLOB 'cuda*'")" \
   "$(js "$st" 'd["enter"]')"
 expect_ok "--category filter" "$O" -q "$db" --category kernel -o "$TMP/k.otf2"
-st=$("$PY" "$STATS" "$TMP/k.otf2/traces.otf2")
+st=$(stats "$TMP/k.otf2/traces.otf2")
 expect_eq "--category kernel: only kernels" \
   "$(q "$db" "SELECT count(*) FROM rocpd_kernel_dispatch k JOIN rocpd_event e ON e.id = k.event_id
               JOIN rocpd_string c ON c.id = e.category_id WHERE c.string = 'kernel'")" "$(js "$st" 'd["enter"]')"
 expect_ok "--no-args" "$O" -q "$db" --no-args -o "$TMP/na.otf2"
 expect_eq "--no-args: only the correlation attribute is defined" 1 \
   "$(otf2-print -G "$TMP/na.otf2/traces.otf2" | grep -c '^ATTRIBUTE ')"
-st=$("$PY" "$STATS" "$TMP/na.otf2/traces.otf2")
+st=$(stats "$TMP/na.otf2/traces.otf2")
 expect_eq "--no-args: correlation kept" "$(correlated "$db")" "$(js "$st" 'd["corr_enters"]')"
 # Distinct string argument values are bounded (TT_OTF2_STRING_LIMIT lowers
 # the 32 MB bound): past it, new values become a placeholder.
 TT_OTF2_STRING_LIMIT=1 "$O" -q "$db" -o "$TMP/lim.otf2"
-st=$("$PY" "$STATS" "$TMP/lim.otf2/traces.otf2")
+st=$(stats "$TMP/lim.otf2/traces.otf2")
 expect_eq "string bound: archive complete" "[]" "$(js "$st" 'd["problems"]')"
 strings() { "$PY" -c "import otf2,sys
 with otf2.reader.open(sys.argv[1]) as t: print('\n'.join(sorted(x.name for x in t.definitions.strings)))" "$1"; }
@@ -282,7 +306,7 @@ expect_eq "string bound: strings are the --no-args ones, argument names and the 
   pass "string bound: placeholder written" || fail "string bound: placeholder written"
 expect_eq "-q: silent" "" "$("$O" -q "$db" -o "$TMP/quiet.otf2" 2>&1)"
 expect_ok "an existing archive is replaced" "$O" -q "$TMP/nsys.db" -o "$TMP/quiet.otf2"
-st=$("$PY" "$STATS" "$TMP/quiet.otf2/traces.otf2")
+st=$(stats "$TMP/quiet.otf2/traces.otf2")
 expect_eq "replaced archive holds the new trace" "$(intervals "$TMP/nsys.db")" "$(js "$st" 'd["enter"]')"
 expect_eq "no staging directories left" "" "$(cd "$TMP" && ls -d *.tmp* *.old* 2>/dev/null)"
 
@@ -351,7 +375,7 @@ expect_ok "limit 32 KiB: written" limited 32 "$O" -q "$TMP/hta_alexnet_trace.db"
 expect_eq "limit 32 KiB: otf2-print reads it" "" "$(otf2-print "$TMP/lim32.otf2/traces.otf2" 2>&1 >/dev/null)"
 expect_fail "a failed write keeps the archive it would replace" "incomplete|otf2" \
   limited 128 "$O" -q "$TMP/names.db" -o "$TMP/lim32.otf2"
-st=$("$PY" "$STATS" "$TMP/lim32.otf2/traces.otf2")
+st=$(stats "$TMP/lim32.otf2/traces.otf2")
 expect_eq "the old archive is intact" "$(intervals "$TMP/hta_alexnet_trace.db")" "$(js "$st" 'd["enter"]')"
 
 # ---- a hub without events: an empty but valid archive, as db2json writes an empty trace
@@ -360,7 +384,7 @@ echo '{"traceEvents": []}' >"$TMP/empty.json"
 expect_eq "empty hub: it holds no event" 0 "$(intervals "$TMP/empty.db")"
 expect_ok "empty hub: db2otf2" "$O" -q "$TMP/empty.db" -o "$TMP/empty.otf2"
 expect_eq "empty hub: otf2-print reads it" "" "$(otf2-print "$TMP/empty.otf2/traces.otf2" 2>&1 >/dev/null)"
-st=$("$PY" "$STATS" "$TMP/empty.otf2/traces.otf2" 2>&1)
+st=$(stats "$TMP/empty.otf2/traces.otf2" 2>&1)
 expect_eq "empty hub: no problem, no event, one process with its thread" \
   '[] 0 0 {"PROCESS": 1} {"CPU_THREAD": 1}' \
   "$(js "$st" '" ".join([str(d["problems"]), str(d["enter"]), str(d["metric"]), json.dumps(d["group_types"]), json.dumps(d["loc_types"])])')"
@@ -380,7 +404,7 @@ if [ -d "$TMP/intr.otf2.tmp$pid" ]; then
   kill -TERM "$pid"; wait "$pid"; rc=$?
   expect_eq "SIGTERM: killed by the signal" 143 "$rc"
   expect_eq "SIGTERM: no staging directory left" "" "$(ls -d "$TMP"/intr.otf2.* 2>/dev/null)"
-  st=$("$PY" "$STATS" "$TMP/intr.otf2/traces.otf2")
+  st=$(stats "$TMP/intr.otf2/traces.otf2")
   expect_eq "SIGTERM: the previous archive is intact" "$(intervals "$TMP/nsys.db")" "$(js "$st" 'd["enter"]')"
 else
   wait "$pid"
@@ -443,7 +467,7 @@ expect_eq "the system-tree node is named after the hub's host" "1" \
 # pattern caught (no RMA records were written for them).
 $PY "$ROOT/tests/data/make_rocprof_hub.py" "$TMP/v3.db" "0000ab00-aaaa-4bbb-8ccc-dddddddddddd" 77 7 60
 expect_ok "rocprofv3 shape: db2otf2" "$O" -q "$TMP/v3.db" -o "$TMP/v3.otf2"
-st=$("$PY" "$STATS" "$TMP/v3.otf2/traces.otf2")
+st=$(stats "$TMP/v3.otf2/traces.otf2")
 v3q() { q "$TMP/v3.db" "$(sed 's/__/_0000ab00_aaaa_4bbb_8ccc_dddddddddddd/g' <<<"$1")"; }
 expect_eq "rocprofv3 shape: RmaGet per CPU -> GPU copy (by agent types)" \
   "$(v3q "SELECT count(*) FROM rocpd_memory_copy__ m JOIN rocpd_info_agent__ s ON s.id = m.src_agent_id
@@ -465,7 +489,7 @@ api_named() { # CATEGORY NAME: the first region of CATEGORY renamed NAME
 api_named CUDA_RUNTIME_API __cudaPushCallConfiguration
 api_named NVTX cudaLooksLikeAnApiCall
 expect_ok "nsys, renamed calls: db2otf2" "$O" -q "$TMP/nsys_names.db" -o "$TMP/nsys_names.otf2"
-st=$("$PY" "$STATS" "$TMP/nsys_names.otf2/traces.otf2")
+st=$(stats "$TMP/nsys_names.otf2/traces.otf2")
 expect_eq "CUDA wrappers = distinct names of CUDA_*_API regions" \
   "$(q "$TMP/nsys_names.db" "SELECT count(DISTINCT s.string) FROM rocpd_region r JOIN rocpd_string s ON s.id = r.name_id
      JOIN rocpd_event e ON e.id = r.event_id JOIN rocpd_string c ON c.id = e.category_id WHERE c.string GLOB 'CUDA_*_API'")" \

@@ -112,6 +112,8 @@ stray=$err
 for f in "${args[@]}"; do stray=$(awk -v p="$f: " 'index($0, p) != 1' <<<"$stray"); done
 # A run that failed otherwise than by naming problems vouches for no file.
 if [ "$rc" -gt 1 ]; then stray=" (exit $rc) $stray"; elif [ "$rc" -eq 0 ]; then stray=; fi
+# The independent validator, where present, on the same files (one run too).
+shared_each pftrace-check "${args[@]}"
 i=0
 while read -r line; do
   [ "$i" -lt "${#checks[@]}" ] && echo "$line" >"$TMP/${checks[$i]}.pftrace.counts"
@@ -120,7 +122,7 @@ done <"$TMP/fixtures.counts"
 for b in "${checks[@]}"; do
   out="$(named "$TMP/$b.pftrace")$stray"
   if [ -n "$out" ]; then fail "$b: pftrace-check: check_pftrace.py: ${out:0:800}"
-  elif have_validator pftrace-check && ! out=$("$SHARED_TOOLS/pftrace-check" -q "$TMP/$b.pftrace" 2>&1); then
+  elif out=$(shared_verdict "$TMP/$b.pftrace"); [ -n "$out" ]; then
     fail "$b: pftrace-check: ../shared/tools/pftrace-check: ${out:0:800}"
   else pass "$b: pftrace-check"; fi
   expect_eq "$b: slices/instants/counters/flows and categories equal the hub's" \
@@ -129,7 +131,7 @@ for b in "${checks[@]}"; do
     bad=0
     for p in "$TMP/$b.parts/"*; do
       [ -z "$(named "$p")$stray" ] || bad=1
-      if have_validator pftrace-check; then "$SHARED_TOOLS/pftrace-check" -q "$p" 2>/dev/null || bad=1; fi
+      [ -z "$(shared_verdict "$p")" ] || bad=1
     done
     expect_eq "$b: 4 windows, each valid alone" "0" "$bad"
   else fail "$b: --split window"; fi

@@ -241,16 +241,29 @@ shot() {
     --disable-background-networking --disable-component-update --disable-sync --hide-scrollbars \
     --user-data-dir="$prof" --screenshot="$2" --window-size="${3:-1280,2400}" "file://$1" >/dev/null 2>&1
 }
-# width HTML: the page's scroll width in a 1280 px window (its DOM after a script measured it)
-width() {
-  local prof
-  prof=$(mktemp -d "$TMP/chrome.XXXXXX")
-  sed 's|</body>|<script>document.body.setAttribute("data-sw",document.documentElement.scrollWidth)</script></body>|' "$1" >"$TMP/w.html"
-  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-    --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$prof" --window-size=1280,1000 --dump-dom "file://$TMP/w.html" 2>/dev/null |
-    grep -o 'data-sw="[0-9]*"' | grep -o '[0-9]*'
+# measured HTML: the page's DOM after two scripts measured it in a 1280 px
+# window (its scroll width as data-sw; for layout below, data-layout), one
+# Chromium run per page however many of its measures are read.
+measured() {
+  local prof dom="$TMP/dom.$(printf '%s' "$1" | md5sum | cut -c1-16)"
+  if [ ! -s "$dom" ]; then
+    prof=$(mktemp -d "$TMP/chrome.XXXXXX")
+    $PY -c '
+import sys
+js = ("<script>document.body.setAttribute(\"data-sw\",document.documentElement.scrollWidth)</script>"
+      "<script>let c=0;for(const t of document.querySelectorAll(\"svg.chart text\"))"
+      "if(t.getBBox().x<-0.5)c++;let o=[];for(const d of document.querySelectorAll(\".tw\"))"
+      "if(d.scrollWidth>d.clientWidth+1)o.push(d.firstChild.getAttribute(\"data-table\"));"
+      "document.body.setAttribute(\"data-layout\",c+\" \"+(o.join(\",\")||\"none\"))</script></body>")
+sys.stdout.write(open(sys.argv[1]).read().replace("</body>", js))' "$1" >"$TMP/m.html"
+    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+      --disable-background-networking --disable-component-update --disable-sync \
+      --user-data-dir="$prof" --window-size=1280,1000 --dump-dom "file://$TMP/m.html" 2>/dev/null >"$dom"
+  fi
+  cat "$dom"
 }
+# width HTML: the page's scroll width in a 1280 px window
+width() { measured "$1" | grep -o 'data-sw="[0-9]*"' | grep -o '[0-9]*'; }
 if [ -z "$CHROMIUM" ]; then
   fail "chromium is not installed (scripts/install-deps.sh installs it): the reports were not looked at"
 else
@@ -281,22 +294,8 @@ else
     "$([ -n "$sw" ] && [ "$sw" -le 1280 ] && echo yes || echo no)"
   # layout HTML: "CLIPPED OVER": chart labels whose box starts left of their
   # svg, and the data tables wider than their box (columns behind a
-  # scroll bar), measured by a script in a 1280 px window
-  layout() {
-    local prof
-    prof=$(mktemp -d "$TMP/chrome.XXXXXX")
-    $PY -c '
-import sys
-js = ("<script>let c=0;for(const t of document.querySelectorAll(\"svg.chart text\"))"
-      "if(t.getBBox().x<-0.5)c++;let o=[];for(const d of document.querySelectorAll(\".tw\"))"
-      "if(d.scrollWidth>d.clientWidth+1)o.push(d.firstChild.getAttribute(\"data-table\"));"
-      "document.body.setAttribute(\"data-layout\",c+\" \"+(o.join(\",\")||\"none\"))</script></body>")
-sys.stdout.write(open(sys.argv[1]).read().replace("</body>", js))' "$1" >"$TMP/l.html"
-    timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-      --disable-background-networking --disable-component-update --disable-sync \
-      --user-data-dir="$prof" --window-size=1280,1000 --dump-dom "file://$TMP/l.html" 2>/dev/null |
-      grep -o 'data-layout="[^"]*"' | sed 's/data-layout="\(.*\)"/\1/'
-  }
+  # scroll bar), measured by a script in a 1280 px window (measured, above)
+  layout() { measured "$1" | grep -o 'data-layout="[^"]*"' | sed 's/data-layout="\(.*\)"/\1/'; }
   for f in "$TMP/demo/resnet50.summary.html" "$TMP/hosts.html"; do
     read -r clipped over < <(layout "$f")
     expect_eq "$(basename "$f"): no chart label cut off on the left at 1280 px" 0 "$clipped"
