@@ -1,5 +1,5 @@
 /* Where the parts of a window split end: the cut source behind the window
- * writer (export.c). The writer asks for part k's end, k = 0, 1, ...; the
+ * writer (export_windows.c). The writer asks for part k's end, k = 0, 1, ...; the
  * count is known before the first part is written (names, --max-parts and
  * --part are checked then), whatever the policy:
  *
@@ -12,7 +12,7 @@
  *             events before its end is decided too (reach; tt_cuts_ahead);
  *   process   --split process --max-part-size: a process too big for one
  *             part is a planned source of its own (its windows, named
- *             FILE.pPID.wNNN, written one reader each by run_processes).
+ *             FILE.pPID.wNNN, written one reader each by export_process.c).
  *
  * The writer's bytes do not depend on the policy that gave the same cuts:
  * planned and ahead are the same cuts, so the same parts. */

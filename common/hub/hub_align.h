@@ -57,8 +57,8 @@ typedef struct hub_alignment {
   tt_buf why;            /* a merged input's hosts, when that is why */
 } hub_alignment;
 
-/* The plan made from opens that read the inputs anyway (the reader's
- * hub_time_plan): told each input's info, then planned. add: path's
+/* The plan made from opens that read the inputs anyway (the run's
+ * inputs, hub_input_set.h): told each input's info, then planned. add: path's
  * processes and metadata, those of the dbs of `info` whose path it is; 0.
  * plan: as hub_align_plan, from every input added; s is freed. */
 typedef struct hub_align_survey hub_align_survey;
