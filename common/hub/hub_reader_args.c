@@ -394,7 +394,8 @@ void hub_args_begin(hub_reader *r, int db, int64_t event_id) {
 
 int hub_args_next(hub_reader *r, hub_arg_view *a) { return r->src->ops->args_next(r->src, a); }
 
-void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
+void hr_direct_args_begin(hr_source *src, int db, int64_t event_id) {
+  hub_reader *r = src->r;
   r->args.mode = HR_ARGS_NONE;
   r->args.cur = NULL;
   r->args.iter = NULL;
@@ -424,7 +425,8 @@ void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id) {
   sqlite3_bind_int64(r->args.iter, 1, event_id);
 }
 
-int hr_direct_args_next(hub_reader *r, hub_arg_view *a) {
+int hr_direct_args_next(hr_source *src, hub_arg_view *a) {
+  hub_reader *r = src->r;
   sqlite3_stmt *st;
   switch (r->args.mode) {
   case HR_ARGS_COPIED: {

@@ -138,11 +138,11 @@ struct hub_reader {
   int failed;
 };
 
-/* The direct reader's parts of hr_direct_ops (hub_reader.c,
- * hub_reader_args.c, hub_reader_info.c). */
-int hr_direct_next(hub_reader *r, hub_record *ev);
-void hr_direct_args_begin(hub_reader *r, int db, int64_t event_id);
-int hr_direct_args_next(hub_reader *r, hub_arg_view *a);
+/* The merge source's reading (hub_reader_merge.c,
+ * hub_reader_args.c): its ops, hr_source_ops. */
+int hr_direct_next(hr_source *src, hub_record *ev);
+void hr_direct_args_begin(hr_source *src, int db, int64_t event_id);
+int hr_direct_args_next(hr_source *src, hub_arg_view *a);
 
 /* hub_reader.c: the id of the arrow of correlation `id` in input `db`
  * (category `cat` for recorded flows, "" for launch links). */

@@ -474,7 +474,8 @@ static int fill_event(hub_reader *r, const cursor *c, hub_record *ev) {
 
 static int next_direct(hub_reader *r, hub_record *ev);
 
-int hr_direct_next(hub_reader *r, hub_record *ev) {
+int hr_direct_next(hr_source *src, hub_record *ev) {
+  hub_reader *r = src->r;
   int rc;
   /* --gpu: the cursors' SQL keeps GPU rows only; the classifier is the
    * rule, a row it puts elsewhere is stepped over. */
@@ -594,7 +595,8 @@ static int direct_process_has_events(hub_reader *r, const char *host, int64_t pi
   return 0;
 }
 
-static const char *direct_track_name(hub_reader *r, int db, int64_t track_id) {
+static const char *direct_track_name(hr_source *src, int db, int64_t track_id) {
+  hub_reader *r = src->r;
   hub_db *d = &r->in.dbs[db];
   if (!d->track_st) {
     char *sql = sqlite3_mprintf("SELECT s.string FROM \"rocpd_track%w\" t JOIN \"rocpd_string%w\" "
@@ -618,18 +620,10 @@ static int direct_category_counts(hub_reader *r, hub_category_count **out, size_
 
 /* The merge as a source: its reader's cursors (the state is the
  * reader's merge part, freed by hr_merge_free). */
-static int merge_next(hr_source *s, hub_record *ev) { return hr_direct_next(s->r, ev); }
-static void merge_args_begin(hr_source *s, int db, int64_t event_id) {
-  hr_direct_args_begin(s->r, db, event_id);
-}
-static int merge_args_next(hr_source *s, hub_arg_view *a) { return hr_direct_args_next(s->r, a); }
-static const char *merge_track_name(hr_source *s, int db, int64_t track_id) {
-  return direct_track_name(s->r, db, track_id);
-}
 static void merge_free(hr_source *s) { free(s); }
 
-static const hr_source_ops merge_ops = {merge_next, merge_args_begin, merge_args_next,
-                                        merge_track_name, merge_free};
+static const hr_source_ops merge_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
+                                        direct_track_name, merge_free};
 
 hr_source *hr_merge_source(hub_reader *r) {
   hr_source *s = tt_calloc(1, sizeof *s);

@@ -355,7 +355,8 @@ hub_reader *hr_passes_crowded(hub_reader *r, const char *const *paths, size_t np
   return p;
 }
 
-static int passes_next(hub_reader *r, hub_record *ev) {
+static int passes_next(hr_source *src, hub_record *ev) {
+  hub_reader *r = src->r;
   struct hr_passes *p = r->passes;
   if (p->failed) return -1;
   p->args.left = 0;
@@ -377,7 +378,8 @@ static int passes_next(hub_reader *r, hub_record *ev) {
   return 1;
 }
 
-static void passes_args_begin(hub_reader *r, int db, int64_t event_id) {
+static void passes_args_begin(hr_source *src, int db, int64_t event_id) {
+  hub_reader *r = src->r;
   struct hr_passes *p = r->passes;
   p->args.left = 0;
   const stream *s = p->current;
@@ -386,11 +388,13 @@ static void passes_args_begin(hub_reader *r, int db, int64_t event_id) {
   hr_rec_args_begin(&p->args, &s->rec, s->payload.data);
 }
 
-static int passes_args_next(hub_reader *r, hub_arg_view *a) {
+static int passes_args_next(hr_source *src, hub_arg_view *a) {
+  hub_reader *r = src->r;
   return hr_rec_args_next(&r->passes->args, a);
 }
 
-static const char *passes_track_name(hub_reader *r, int db, int64_t track_id) {
+static const char *passes_track_name(hr_source *src, int db, int64_t track_id) {
+  hub_reader *r = src->r;
   const stream *s = r->passes->current;
   if (!s || s->rec.ev.db != db || s->rec.ev.track_id != track_id) return "";
   return hr_rec_str(s->payload.data, 3);
@@ -479,18 +483,10 @@ static int passes_category_counts(hub_reader *r, hub_category_count **out, size_
 }
 
 /* The merge in passes as a source (its state is the reader's passes). */
-static int source_next(hr_source *s, hub_record *ev) { return passes_next(s->r, ev); }
-static void source_args_begin(hr_source *s, int db, int64_t event_id) {
-  passes_args_begin(s->r, db, event_id);
-}
-static int source_args_next(hr_source *s, hub_arg_view *a) { return passes_args_next(s->r, a); }
-static const char *source_track_name(hr_source *s, int db, int64_t track_id) {
-  return passes_track_name(s->r, db, track_id);
-}
 static void source_free(hr_source *s) { free(s); }
 
-static const hr_source_ops passes_source_ops = {source_next, source_args_begin, source_args_next,
-                                                source_track_name, source_free};
+static const hr_source_ops passes_source_ops = {passes_next, passes_args_begin, passes_args_next,
+                                                passes_track_name, source_free};
 
 hr_source *hr_passes_source(hub_reader *r) {
   hr_source *s = tt_calloc(1, sizeof *s);
