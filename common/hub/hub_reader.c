@@ -52,6 +52,14 @@ int hr_start_stream(hub_reader *r, const hub_filter *f) {
   return f->replay ? hr_replay_start(r) : hr_direct_prepare(r);
 }
 
+hr_source *hr_source_new(hub_reader *r, const hr_source_ops *ops) {
+  hr_source *s = tt_calloc(1, sizeof *s);
+  *s = (hr_source){.ops = ops, .r = r};
+  return s;
+}
+
+void hr_source_free(hr_source *s) { free(s); }
+
 /* The spool a replay read was given up (the disk filled): the reader
  * reads its inputs instead, from the record after the last one the
  * replay handed out (the same records, in the same order). Only a direct

@@ -75,6 +75,10 @@ typedef struct hr_query_ops {
 } hr_query_ops;
 extern const hr_query_ops hr_direct_queries, hr_passes_queries;
 
+/* A source of r reading with ops, no state of its own (its state is its
+ * reader's part), and the free of one (hub_reader.c). */
+hr_source *hr_source_new(hub_reader *r, const hr_source_ops *ops);
+void hr_source_free(hr_source *s);
 /* The sources (each malloc'ed; freed by its ops->free). */
 hr_source *hr_merge_source(hub_reader *r);
 hr_source *hr_passes_source(hub_reader *r);

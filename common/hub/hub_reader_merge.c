@@ -620,16 +620,10 @@ static int direct_category_counts(hub_reader *r, hub_category_count **out, size_
 
 /* The merge as a source: its reader's cursors (the state is the
  * reader's merge part, freed by hr_merge_free). */
-static void merge_free(hr_source *s) { free(s); }
-
 static const hr_source_ops merge_ops = {hr_direct_next, hr_direct_args_begin, hr_direct_args_next,
-                                        direct_track_name, merge_free};
+                                        direct_track_name, hr_source_free};
 
-hr_source *hr_merge_source(hub_reader *r) {
-  hr_source *s = tt_calloc(1, sizeof *s);
-  *s = (hr_source){.ops = &merge_ops, .r = r};
-  return s;
-}
+hr_source *hr_merge_source(hub_reader *r) { return hr_source_new(r, &merge_ops); }
 
 /* In hr_query_ops's order (no two slots have one type: the compiler checks it). */
 const hr_query_ops hr_direct_queries = {direct_time_span, direct_process_has_events,

@@ -483,16 +483,10 @@ static int passes_category_counts(hub_reader *r, hub_category_count **out, size_
 }
 
 /* The merge in passes as a source (its state is the reader's passes). */
-static void source_free(hr_source *s) { free(s); }
-
 static const hr_source_ops passes_source_ops = {passes_next, passes_args_begin, passes_args_next,
-                                                passes_track_name, source_free};
+                                                passes_track_name, hr_source_free};
 
-hr_source *hr_passes_source(hub_reader *r) {
-  hr_source *s = tt_calloc(1, sizeof *s);
-  *s = (hr_source){.ops = &passes_source_ops, .r = r};
-  return s;
-}
+hr_source *hr_passes_source(hub_reader *r) { return hr_source_new(r, &passes_source_ops); }
 
 /* In hr_query_ops's order (no two slots have one type: the compiler checks it). */
 const hr_query_ops hr_passes_queries = {passes_time_span, passes_process_has_events,
