@@ -35,6 +35,9 @@ expect_rows db2perfetto "rocprofv3 shape" 1
 expect_rows db2otf2 "rocprofv3 shape" 1
 expect_rows "db2json --max-part-size" "gen_hub hub" 2
 expect_rows "db2json --max-part-size, 2 parts" "gen_hub hub" 1
+# bench_split_large (issue 47): a Kineto trace's size split against one
+# .pftrace, time and peak RSS (2 GB of JSON in make bench; small here).
+expect_rows "db2perfetto --max-part-size" "Kineto resnet50 x20k, 2 parts" 2
 expect_rows "db2json --align collectives" "16 hubs, 2 hosts" 2
 expect_rows db2perfetto "gen_hub hub" 4
 expect_rows db2otf2 "gen_hub hub" 4
@@ -62,7 +65,7 @@ expect_rows db2diff "bert h100/mi300" 2
 # One row per tool at 10x the events (bench_scale, the nvprof, nsys, rpd and diff benches)
 expect_eq "rows at 10x the events" 11 "$(grep -c 'x peak RSS at [0-9]* events' "$out")"
 rows=$(sed -n "$((head + 1)),\$p" "$out")
-expect_eq "table rows" 62 "$(printf '%s
+expect_eq "table rows" 64 "$(printf '%s
 ' "$rows" | grep -c .)"
 bad=$(printf '%s\n' "$rows" | grep -Ev ' (PASS|FAIL|SKIP)$' || true)
 [ -z "$bad" ] && pass "every row has a result" || fail "rows without a result: $bad"
