@@ -105,7 +105,10 @@ int tt_align_plan_inputs(tt_align_opts *o, hub_input_set *in) {
     hub_align_survey_free(s);
     return 0;
   }
-  if (!s) s = hub_align_survey_new(); /* the inputs were opened without one: no input */
+  if (!s) { /* planning on no survey would move nothing and say it aligned */
+    tt_error("--align: the inputs were opened without their survey (a bug, please report it)");
+    return -1;
+  }
   if (hub_align_survey_plan(s, o->mode, o->file, &o->result) != 0) return -1;
   state_plan(o);
   return 0;

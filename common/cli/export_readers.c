@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/progress.h"
 #include "base/sqlite_setup.h"
 #include "base/util.h"
-#include "base/progress.h"
 
 int tt_readers_init(tt_readers *rd, tt_export_opts *o) {
   memset(rd, 0, sizeof *rd);
